@@ -1,0 +1,30 @@
+"""Test configuration for the whole repository (unit tests, doctests and notebooks).
+
+nbval skips image outputs by default; the series promises stored outputs that
+reproduce to the byte, so figures are compared too (matplotlib's Agg renderer is
+deterministic for pinned versions). See ``pytest_collection_modifyitems``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--browser-required",
+        action="store_true",
+        default=False,
+        help="Fail, instead of skipping, the browser tests when no Chromium is found (what CI uses).",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seen = set()
+    for item in items:
+        parent = item.parent
+        if parent is None or id(parent) in seen or not hasattr(parent, "skip_compare"):
+            continue
+        seen.add(id(parent))
+        # Compare PNG figures byte for byte as well (nbval leaves them out unless told).
+        parent.skip_compare = tuple(k for k in parent.skip_compare if k != "image/png")

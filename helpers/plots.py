@@ -1,0 +1,157 @@
+"""Figures for the series, in one colour-blind-safe palette.
+
+Colours come from the Okabe-Ito palette, which stays distinguishable under the
+common forms of colour blindness: one colour for system A, one for system B,
+one for the difference B - A, and one accent for interval ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .data import as_scores
+
+__all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_intervals"]
+
+#: Okabe-Ito colours, one per role, used in every chapter.
+PALETTE = {
+    "A": "#0072B2",  # blue
+    "B": "#E69F00",  # orange
+    "diff": "#009E73",  # bluish green
+    "accent": "#D55E00",  # vermillion: interval ends, highlighted draws
+    "neutral": "#4D4D4D",  # dark grey: zero, reference lines
+}
+
+
+def set_style() -> None:
+    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour cycle.
+
+    Call it once at the top of a notebook (importing ``helpers`` changes nothing).
+    """
+    import matplotlib as mpl
+    from cycler import cycler
+
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (7.5, 4.0),
+            "figure.dpi": 100,
+            "font.size": 12,
+            "axes.titlesize": 13,
+            "axes.labelsize": 12,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.prop_cycle": cycler(color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]),
+            "legend.frameon": False,
+            "savefig.bbox": "tight",
+        }
+    )
+
+
+def plot_bootstrap_distribution(
+    values: Sequence[float],
+    *,
+    interval: tuple[float, float] | None = None,
+    observed: float | None = None,
+    ax=None,
+    color: str = PALETTE["diff"],
+    title: str = "Bootstrap distribution of the mean change",
+    xlabel: str = "Resampled mean change, B - A",
+    lattice: float | None = None,
+):
+    """Histogram of bootstrap statistics with the interval, the observed value and zero marked.
+
+    Parameters
+    ----------
+    values : sequence of float
+        Bootstrap statistics.
+    interval : (low, high), optional
+        Drawn as two vertical lines in the accent colour.
+    observed : float, optional
+        Drawn as a solid line.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure is made if omitted.
+    lattice : float, optional
+        Spacing of the possible values (1/Q for hit@k): bars are then centred on
+        the lattice points instead of falling across them.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_bootstrap_distribution([0.1, 0.2, 0.2, 0.3], interval=(0.1, 0.3), observed=0.2)
+    >>> ax.get_xlabel()
+    'Resampled mean change, B - A'
+    """
+    import matplotlib.pyplot as plt
+
+    v = as_scores(values, "values")
+    if ax is None:
+        _, ax = plt.subplots()
+    if lattice:
+        k = np.round(v / lattice).astype(int)
+        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
+    else:
+        edges = 40
+    counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
+    if observed is not None:
+        ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
+    if interval is not None:
+        low, high = interval
+        for x in (low, high):
+            ax.axvline(x, color=PALETTE["accent"], linestyle="--", linewidth=2)
+        ax.plot([], [], color=PALETTE["accent"], linestyle="--", linewidth=2, label=f"interval [{low:+.3f}, {high:+.3f}]")
+    # zero last, so that it stays visible where an interval end falls on it
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5)
+    ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Number of resamples")
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize=10, ncol=3 if interval is not None and observed is not None else 2,
+              frameon=True, framealpha=0.95, edgecolor="none")
+    return ax
+
+
+def plot_intervals(
+    labels: Sequence[str],
+    intervals: Sequence[tuple[float, float]],
+    estimates: Sequence[float],
+    *,
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "95% intervals for the mean change B - A",
+    xlabel: str = "Mean change, B - A",
+):
+    """Horizontal interval bars, one row per method, with zero marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['paired', 'unpaired']
+    """
+    import matplotlib.pyplot as plt
+
+    if not (len(labels) == len(intervals) == len(estimates)):
+        raise ValueError("labels, intervals and estimates must have the same length.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 1.2 + 0.7 * len(labels)))
+    colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
+    ys = np.arange(len(labels))[::-1]
+    for y, (low, high), est, c in zip(ys, intervals, estimates, colors):
+        ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est], [y], marker="o", color="black", markersize=7)
+        ax.annotate(f"[{low:+.3f}, {high:+.3f}]", (high, y), xytext=(8, 0), textcoords="offset points", va="center", fontsize=10)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, labels)
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    return ax

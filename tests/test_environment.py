@@ -1,0 +1,71 @@
+"""The environment files agree with each other and the Makefile keeps its promises."""
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _names(lines):
+    out = set()
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.add(re.split(r"[<>=!~ \[;]", line, maxsplit=1)[0].lower().replace("_", "-"))
+    return out
+
+
+def requirements_in():
+    return _names((ROOT / "requirements.in").read_text().splitlines())
+
+
+def environment_yml_pins():
+    """{name: version} of the conda dependencies (``- name=version``), python and pip aside."""
+    lines = (ROOT / "environment.yml").read_text().splitlines()
+    deps, inside = [], False
+    for line in lines:
+        if line.startswith("dependencies:"):
+            inside = True
+            continue
+        if inside and re.match(r"^\S", line):
+            inside = False
+        item = line.strip()
+        if inside and line.startswith("  - ") and not item.endswith(":"):
+            name, _, version = item[2:].partition("=")
+            deps.append((name.lower(), version))
+    return {n: v for n, v in deps if n not in ("python", "pip")}
+
+
+def lock_pins():
+    lines = (ROOT / "requirements.lock").read_text().splitlines()
+    return dict(l.lower().split("==") for l in lines if "==" in l)
+
+
+def test_environment_yml_and_requirements_name_the_same_packages():
+    assert set(environment_yml_pins()) == requirements_in()
+
+
+def test_environment_yml_pins_the_lock_versions():
+    lock = lock_pins()
+    differ = {n: (v, lock.get(n)) for n, v in environment_yml_pins().items() if v != lock.get(n)}
+    assert not differ, f"environment.yml vs requirements.lock versions differ: {differ}"
+
+
+def test_lock_pins_every_requirement_exactly():
+    lock = [l for l in (ROOT / "requirements.lock").read_text().splitlines() if l and not l.startswith("#")]
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", l) for l in lock), "every lock line must be name==version"
+    assert requirements_in() <= _names(lock)
+
+
+def test_make_without_a_target_prints_help():
+    out = subprocess.run(["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    for target in ("lab", "test", "execute", "lock"):
+        assert re.search(rf"^\s+{target}\s+\S", out, re.M), f"`make` help does not list {target}"
+
+
+def test_lab_binds_to_localhost_and_keeps_token_auth():
+    text = (ROOT / "Makefile").read_text()
+    lab = text.split("\nlab:", 1)[1].split("\n\n", 1)[0]
+    assert "--ServerApp.ip=127.0.0.1" in lab
+    assert "token=''" not in lab and 'token=""' not in lab and "IdentityProvider.token" not in lab
