@@ -97,3 +97,27 @@ def test_figures_are_compared_too():
     item = types.SimpleNamespace(parent=parent)
     conftest.pytest_collection_modifyitems(None, [item, item])
     assert parent.skip_compare == ("metadata", "image/jpeg")
+
+
+CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")
+OBJECTIVES = re.compile(r"\*\*By the end of this chapter you will be able to\*\*\n\n((?:\d\. .+\n?){3,4})")
+
+
+def test_chapter_shape(nb, request):
+    """Title; 3-4 objectives, time, what it builds on; a quiz; 2-3 exercises, each followed
+    by its tagged, collapsed solution; key points last."""
+    cells = nb.cells
+    first = cells[0]
+    assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), "first cell: '# Chapter N · Title'"
+    number = int(CHAPTER_TITLE.match(first.source).group(1))
+    assert request.node.callspec.id.startswith(f"{number:02d}_"), "file name and chapter number differ"
+    assert OBJECTIVES.search(first.source), "first cell lists 3 or 4 numbered objectives"
+    assert "**Time:**" in first.source and "**Builds on:**" in first.source
+    assert any(c.cell_type == "code" and "helpers.quiz(" in c.source for c in cells), "no quiz"
+    exercises = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.search(r"^\*\*Exercise \d+\.\*\*", c.source, re.M)]
+    assert 2 <= len(exercises) <= 3, f"{len(exercises)} exercises; want 2 or 3"
+    solutions = [i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", [])]
+    assert solutions == [i + 1 for i in exercises], "each exercise is followed directly by its solution cell"
+    for i in solutions:
+        assert cells[i].cell_type == "code" and cells[i].metadata.get("jupyter", {}).get("source_hidden") is True
+    assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Key points")
