@@ -7,6 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 
+# Find kernels and settings in .venv before any in your home folder, so that a
+# python3 kernel you installed elsewhere never runs the series' notebooks.
+export JUPYTER_PREFER_ENV_PATH := 1
+
 .DEFAULT_GOAL := help
 .PHONY: help env lab test test-browser execute lock clean
 

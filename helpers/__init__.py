@@ -10,10 +10,10 @@ number of queries and B the number of resamples.
 
 from .data import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_example, paired_differences, paired_scores
 from .intervals import CONVENTION, Interval, order_statistic_indices, percentile_interval
-from .plots import PALETTE, plot_bootstrap_distribution, plot_intervals, set_style
+from .plots import PALETTE, plot_bootstrap_distribution, plot_exact_distribution, plot_intervals, set_style, signed
 from .records import ComparisonRecord, load_record, make_record, recompute_interval, save_record
-from .resampling import as_generator, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
-from .widgets import Feedback, Question, grade, quiz
+from .resampling import as_generator, collapse_to_multisets, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
+from .widgets import EXPLORER_PRESETS, DrawDescription, Feedback, Question, describe_draw, exact_means, grade, quiz, resample_explorer
 
 __all__ = [
     "FOUR_PAIR_CHANGES",
@@ -28,20 +28,28 @@ __all__ = [
     "percentile_interval",
     "PALETTE",
     "plot_bootstrap_distribution",
+    "plot_exact_distribution",
     "plot_intervals",
     "set_style",
+    "signed",
     "ComparisonRecord",
     "load_record",
     "make_record",
     "recompute_interval",
     "save_record",
     "as_generator",
+    "collapse_to_multisets",
     "enumerate_resamples",
     "paired_bootstrap",
     "resample",
     "unpaired_bootstrap",
+    "EXPLORER_PRESETS",
+    "DrawDescription",
     "Feedback",
     "Question",
+    "describe_draw",
+    "exact_means",
     "grade",
     "quiz",
+    "resample_explorer",
 ]

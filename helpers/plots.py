@@ -13,7 +13,7 @@ import numpy as np
 
 from .data import as_scores
 
-__all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_intervals"]
+__all__ = ["PALETTE", "signed", "set_style", "plot_bootstrap_distribution", "plot_exact_distribution", "plot_intervals"]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
@@ -23,6 +23,16 @@ PALETTE = {
     "accent": "#D55E00",  # vermillion: interval ends, highlighted draws
     "neutral": "#4D4D4D",  # dark grey: zero, reference lines
 }
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """Format a number with an explicit sign, never as "-0.000".
+
+    >>> signed(0.045), signed(-0.06, 2), signed(-1e-17)
+    ('+0.045', '-0.06', '+0.000')
+    """
+    r = round(float(x), digits)
+    return f"{(r if r != 0 else 0.0):+.{digits}f}"
 
 
 def set_style() -> None:
@@ -154,4 +164,69 @@ def plot_intervals(
     ax.set_ylim(-0.7, len(labels) - 0.3)
     ax.set_xlabel(xlabel)
     ax.set_title(title)
+    return ax
+
+
+def plot_exact_distribution(
+    values: Sequence[float],
+    weights: Sequence[float],
+    *,
+    highlight: float | None = None,
+    interval: tuple[float, float] | None = None,
+    observed: float | None = None,
+    ax=None,
+    width: float | None = None,
+    title: str = "Exact bootstrap distribution of the mean change",
+    xlabel: str = "Resampled mean change, B - A",
+    ylabel: str = "Probability",
+):
+    """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
+
+    The bar at ``highlight`` (the value of the draw being inspected) is drawn in
+    the accent colour; the interval ends, the observed value and zero are marked.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> ax = plot_exact_distribution([-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.1, ax=ax)
+    >>> [float(round(p.get_height(), 2)) for p in ax.patches]
+    [0.25, 0.5, 0.25]
+    """
+    import matplotlib.pyplot as plt
+
+    v = as_scores(values, "values")
+    w = as_scores(weights, "weights")
+    if v.size != w.size:
+        raise ValueError(f"{v.size} values but {w.size} weights.")
+    if ax is None:
+        _, ax = plt.subplots()
+    if width is None:
+        gaps = np.diff(np.unique(v))
+        width = 0.8 * gaps.min() if gaps.size else 0.01
+    colors = [PALETTE["diff"]] * v.size
+    if highlight is not None:
+        hit = np.isclose(v, highlight, rtol=0, atol=1e-9)
+        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors)]
+    ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
+    if observed is not None:
+        ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
+    if interval is not None:
+        low, high = interval
+        for x in (low, high):
+            ax.axvline(x, color=PALETTE["neutral"], linestyle="--", linewidth=1.5)
+        ax.plot([], [], color=PALETTE["neutral"], linestyle="--", linewidth=1.5, label=f"interval [{low:+.3f}, {high:+.3f}]")
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
+    ax.set_ylim(0, w.max() * 1.45)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    handles, labels = ax.get_legend_handles_labels()
+    if highlight is not None:
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(color=PALETTE["accent"]))
+        labels.append(f"this draw {signed(highlight)}")
+    if handles:
+        ax.legend(handles, labels, loc="upper left", fontsize=10, ncol=3, frameon=True, framealpha=0.95, edgecolor="none")
     return ax

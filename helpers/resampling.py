@@ -25,6 +25,7 @@ __all__ = [
     "paired_bootstrap",
     "unpaired_bootstrap",
     "enumerate_resamples",
+    "collapse_to_multisets",
 ]
 
 #: Indices drawn per chunk by default: 2**21 int64 indices = 16 MiB.
@@ -234,3 +235,46 @@ def enumerate_resamples(n: int) -> np.ndarray:
             "Use a Monte Carlo bootstrap (paired_bootstrap) or an exact distribution instead."
         )
     return np.indices((n,) * n, dtype=np.intp).reshape(n, -1).T.copy()
+
+
+def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Group ordered draws by how many times each unit was drawn.
+
+    The mean of a resample depends only on these counts, not on the order of
+    the draws, so the ``n**n`` ordered draws of :func:`enumerate_resamples`
+    collapse to ``C(2n - 1, n)`` distinct multisets.
+
+    Parameters
+    ----------
+    draws : numpy.ndarray
+        Integer array of shape ``(k, m)``, one draw per row.
+    n : int, optional
+        Number of units (default: largest index + 1).
+
+    Returns
+    -------
+    counts : numpy.ndarray
+        One row per distinct multiset, ``counts[j, i]`` = times unit ``i`` is in
+        it; rows in descending lexicographic order of the counts.
+    frequency : numpy.ndarray
+        How many of the ordered draws give each multiset.
+
+    Examples
+    --------
+    >>> counts, freq = collapse_to_multisets(enumerate_resamples(2))
+    >>> counts.tolist(), freq.tolist()
+    ([[2, 0], [1, 1], [0, 2]], [1, 2, 1])
+    """
+    draws = np.asarray(draws)
+    if draws.ndim != 2 or draws.size == 0 or draws.dtype.kind not in "iu":
+        raise ValueError(f"draws must be a non-empty 2-D integer array, one draw per row; got shape {draws.shape}, dtype {draws.dtype}.")
+    if draws.min() < 0:
+        raise ValueError("draws must be non-negative indices.")
+    n = int(draws.max()) + 1 if n is None else int(n)
+    if draws.max() >= n:
+        raise ValueError(f"draws contain index {int(draws.max())}, which is not below n = {n}.")
+    per_row = np.zeros((draws.shape[0], n), dtype=np.int64)
+    np.add.at(per_row, (np.arange(draws.shape[0])[:, None], draws), 1)
+    counts, frequency = np.unique(per_row, axis=0, return_counts=True)
+    order = np.lexsort(counts.T[::-1])[::-1]
+    return counts[order], frequency[order]

@@ -8,10 +8,18 @@ Widgets print nothing, so strict nbval sees only the widget's display.
 from __future__ import annotations
 
 import html
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Question", "Feedback", "grade", "quiz"]
+import numpy as np
+
+from .data import FOUR_PAIR_CHANGES, as_scores
+from .intervals import percentile_interval
+from .plots import plot_exact_distribution, signed
+from .resampling import enumerate_resamples
+
+__all__ = ["Question", "Feedback", "grade", "quiz", "DrawDescription", "describe_draw", "exact_means", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
 
 
 @dataclass(frozen=True)
@@ -109,4 +117,182 @@ def quiz(question: Question):  # -> ipywidgets.VBox
         feedback.value = _feedback_html(grade(question, index))
 
     choices.observe(on_change, names="value")
-    return widgets.VBox([prompt, choices, feedback])
+    box = widgets.VBox([prompt, choices, feedback])
+    box.add_class("quiz")
+    return box
+
+
+# --- The resample explorer (chapter 2) ---------------------------------------
+
+#: The source's three notable draws of the four-pair example: (button label, draw number).
+EXPLORER_PRESETS: tuple[tuple[str, int], ...] = (
+    ("Original four pairs", 28),
+    ("Repeat q1, omit q2", 15),
+    ("All q3", 171),
+)
+
+_FOUR_QUERIES = ("q1", "q2", "q3", "q4")
+
+
+@dataclass(frozen=True)
+class DrawDescription:
+    """One ordered resample, ready to show: which queries, their changes, their mean."""
+
+    k: int
+    n_draws: int
+    indices: tuple[int, ...]
+    queries: str
+    changes: str
+    mean: float
+
+    @property
+    def text(self) -> str:
+        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | changes +0.10, +0.10, +0.04, -0.06 | mean +0.045``."""
+        return f"Draw {self.k} of {self.n_draws}: {self.queries} | changes {self.changes} | mean {signed(self.mean)}"
+
+
+def describe_draw(
+    k: int,
+    changes: Sequence[float] = FOUR_PAIR_CHANGES,
+    query_ids: Sequence[str] = _FOUR_QUERIES,
+) -> DrawDescription:
+    """Describe draw ``k`` (1-based, lexicographic order) of all ``n**n`` ordered resamples.
+
+    This is exactly what the resample explorer shows; tests call it directly.
+
+    Parameters
+    ----------
+    k : int
+        Draw number, 1 to ``n**n``.
+    changes : sequence of float
+        The per-query changes d_q (default: the four-pair example).
+    query_ids : sequence of str
+        Their query IDs.
+
+    Examples
+    --------
+    >>> d = describe_draw(15)
+    >>> d.queries, d.changes, signed(d.mean)
+    ('q1, q1, q4, q3', '+0.10, +0.10, +0.04, -0.06', '+0.045')
+    >>> describe_draw(28).text
+    'Draw 28 of 256: q1, q2, q3, q4 | changes +0.10, +0.02, -0.06, +0.04 | mean +0.025'
+    """
+    d = as_scores(changes, "changes")
+    if len(query_ids) != d.size:
+        raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
+    total = d.size**d.size
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= total:
+        raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
+    row = _draws(d.size)[int(k) - 1]
+    picked = d[row]
+    return DrawDescription(
+        k=int(k),
+        n_draws=total,
+        indices=tuple(int(i) for i in row),
+        queries=", ".join(query_ids[i] for i in row),
+        changes=", ".join(signed(x, 2) for x in picked),
+        mean=float(picked.mean()),
+    )
+
+
+_DRAWS_CACHE: dict[int, np.ndarray] = {}
+
+
+def _draws(n: int) -> np.ndarray:
+    if n not in _DRAWS_CACHE:
+        _DRAWS_CACHE[n] = enumerate_resamples(n)
+    return _DRAWS_CACHE[n]
+
+
+def exact_means(changes: Sequence[float] = FOUR_PAIR_CHANGES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Means of all ``n**n`` ordered resamples, and their distinct values with probabilities.
+
+    Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
+    that draws with the same multiset share one value exactly.
+
+    >>> means, values, probs = exact_means()
+    >>> means.size, values.size, float(probs.sum())
+    (256, 24, 1.0)
+    """
+    d = as_scores(changes, "changes")
+    means = np.round(d[_draws(d.size)].mean(axis=1), 12)
+    values, counts = np.unique(means, return_counts=True)
+    return means, values, counts / means.size
+
+
+def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
+    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    means, values, probs = exact_means(changes)
+    fig = Figure(figsize=(7.5, 3.6))
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    plot_exact_distribution(
+        values,
+        probs,
+        highlight=means[k - 1],
+        interval=percentile_interval(means, level),
+        observed=float(np.mean(changes)),
+        ax=ax,
+        title=f"All {means.size} resamples: where draw {k} lands",
+        ylabel=f"Share of the {means.size} draws",
+    )
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    return buf.getvalue()
+
+
+def resample_explorer(
+    changes: Sequence[float] = FOUR_PAIR_CHANGES,
+    query_ids: Sequence[str] = _FOUR_QUERIES,
+    *,
+    start: int = 28,
+    level: float = 0.95,
+):  # -> ipywidgets.VBox
+    """Slider over all ``n**n`` ordered resamples, with presets and the exact distribution.
+
+    A slider (with a Play control) picks draw k; three buttons jump to the
+    source's notable draws; the text shows :func:`describe_draw`; the figure
+    shows the distribution of all the means with draw k's mean highlighted.
+
+    Examples
+    --------
+    >>> box = resample_explorer()
+    >>> box.children[2].value.startswith("<b>Draw 28 of 256</b>")
+    True
+    >>> box.children[1].children[2].click()  # "All q3"
+    >>> "Draw 171 of 256" in box.children[2].value
+    True
+    """
+    import ipywidgets as widgets
+
+    d = as_scores(changes, "changes")
+    total = d.size**d.size
+    describe_draw(start, d, query_ids)  # validates start, changes and query_ids
+    slider = widgets.IntSlider(value=start, min=1, max=total, step=1, description="Draw", continuous_update=True)
+    play = widgets.Play(value=start, min=1, max=total, step=1, interval=600, description="Play through the draws")
+    widgets.jslink((play, "value"), (slider, "value"))
+    of_total = widgets.Label(f"of {total}")
+    buttons = [widgets.Button(description=label, tooltip=f"Go to draw {k}") for label, k in EXPLORER_PRESETS if k <= total]
+    text = widgets.HTML()
+    image = widgets.Image(format="png")
+    rendered: dict[float, bytes] = {}
+
+    def show(k: int) -> None:
+        desc = describe_draw(k, d, query_ids)
+        queries, rest = desc.text.split(": ", 1)[1].split(" | ", 1)
+        text.value = f"<b>Draw {k} of {total}</b>: {html.escape(queries)} | {html.escape(rest)}"
+        key = round(desc.mean, 12)
+        if key not in rendered:
+            rendered[key] = explorer_png(d, k, level)
+        image.value = rendered[key]
+
+    for button, (_, k) in zip(buttons, EXPLORER_PRESETS):
+        button.on_click(lambda _b, k=k: setattr(slider, "value", k))
+    slider.observe(lambda change: show(change["new"]), names="value")
+    show(start)
+    box = widgets.VBox([widgets.HBox([play, slider, of_total]), widgets.HBox(buttons), text, image])
+    box.add_class("resample-explorer")
+    return box

@@ -1,0 +1,181 @@
+"""Fixtures for the browser tests: a real JupyterLab server and headless Chromium.
+
+The server runs on 127.0.0.1 on a free port with a random token, serves a
+temporary copy of notebooks/ (so running cells never touches the committed
+files), and is stopped when the tests end. Chromium is the system's (Debian
+package ``chromium``), driven by Playwright for Python; Playwright never
+downloads a browser. Without a Chromium the tests are skipped, unless
+``--browser-required`` is given or ``REQUIRE_BROWSER=1`` is set (as CI does),
+which turns a missing browser into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+INSTALL_HINT = "no Chromium found: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH"
+
+
+def find_chromium() -> str | None:
+    explicit = os.environ.get("CHROMIUM_PATH")
+    if explicit:
+        return explicit if Path(explicit).exists() else None
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    required = config.getoption("--browser-required") or os.environ.get("REQUIRE_BROWSER") == "1"
+    for item in items:
+        if "browser" in item.keywords and find_chromium() is None and not required:
+            item.add_marker(pytest.mark.skip(reason=INSTALL_HINT))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """Start JupyterLab on a copy of the notebooks; yield (base_url, token)."""
+    work = tmp_path_factory.mktemp("lab")
+    root = work / "notebooks"
+    shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    # no "Would you like to get notified about Jupyter news?" toast over the page
+    news = work / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    port, token = _free_port(), secrets.token_hex(24)
+    env = {
+        **os.environ,
+        "JUPYTER_PREFER_ENV_PATH": "1",
+        "JUPYTER_CONFIG_DIR": str(work / "config"),
+        "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(work / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(work / "workspaces"),
+    }
+    cmd = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(work / "server.log", "w")
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield base, token
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = find_chromium()
+    if path is None:
+        pytest.fail(INSTALL_HINT + " (required here: --browser-required or REQUIRE_BROWSER=1)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    yield pg
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def open_and_run_all(page, base: str, token: str, notebook: str) -> None:
+    """Open a notebook in JupyterLab, clear its stored outputs, run every cell and wait until done."""
+    page.goto(f"{base}/lab/tree/{notebook}?token={token}")
+    page.wait_for_function(
+        """(name) => {
+            const app = window.jupyterapp;
+            const w = app && app.shell.currentWidget;
+            return !!(w && w.context && w.context.path.endsWith(name) && w.sessionContext && w.sessionContext.session);
+        }""",
+        arg=notebook,
+    )
+    ok = page.evaluate(
+        """async () => {
+            const app = window.jupyterapp;
+            const w = app.shell.currentWidget;
+            await w.context.ready;
+            await w.sessionContext.ready;
+            await app.commands.execute('notebook:clear-all-cell-outputs');
+            return await app.commands.execute('notebook:run-all-cells');
+        }"""
+    )
+    assert ok is not False, f"running all cells of {notebook} reported a failure"
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            return w.sessionContext.session.kernel.status === 'idle';
+        }"""
+    )
