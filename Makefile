@@ -6,20 +6,24 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
+WORKSPACE ?= workspace
+SITE   ?= site
+# make lab serves your workspace copy once you have made one (make workspace)
+LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 
 # Find kernels and settings in .venv before any in your home folder, so that a
 # python3 kernel you installed elsewhere never runs the series' notebooks.
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test test-browser execute lock clean
+.PHONY: help env lab test test-browser execute lock clean workspace reset-workspace html
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
 	@echo
 	@echo "Usage: make <target>"
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; found " + sys.version.split()[0] + ". Set PYTHON=/path/to/python3.11 and try again.")'
@@ -30,10 +34,28 @@ $(STAMP): requirements.lock pyproject.toml
 
 env: $(STAMP) ## Build the pinned environment in .venv (done for you by lab and test)
 
-lab: $(STAMP) ## Build the environment if needed and open the series in JupyterLab
+lab: $(STAMP) ## Build the environment if needed and open the series (your workspace/ if you made one)
+	@echo "Serving $(LAB_ROOT)/ -- open the http://127.0.0.1:$(PORT)/lab?token=... URL printed below."
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
-		--ServerApp.open_browser=False --ServerApp.root_dir=notebooks \
+		--ServerApp.open_browser=False --ServerApp.root_dir=$(LAB_ROOT) \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
+
+workspace: ## Copy the notebooks into workspace/ for you to edit (git ignores it; make lab then opens it)
+	@if [ -e "$(WORKSPACE)" ]; then \
+		echo "$(WORKSPACE)/ already exists; your edits are kept. To start over: make reset-workspace"; \
+	else \
+		mkdir -p "$(WORKSPACE)" && cp -R notebooks/. "$(WORKSPACE)/" && \
+		rm -rf "$(WORKSPACE)/.ipynb_checkpoints" && \
+		echo "Copied the notebooks into $(WORKSPACE)/. Edit freely: git pull never touches it."; \
+	fi
+
+reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1 skips the question)
+	@if [ "$(FORCE)" != "1" ]; then \
+		printf "This deletes every change in $(WORKSPACE)/ and copies the notebooks afresh. Type yes to go on: "; \
+		read answer; \
+		if [ "$$answer" != "yes" ]; then echo "Nothing changed."; exit 0; fi; \
+	fi; \
+	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
 
 test: $(STAMP) ## Build the environment if needed and run every test (notebooks under strict nbval)
 	$(BIN)/python -m pytest
