@@ -12,7 +12,18 @@ from .data import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_exam
 from .intervals import CONVENTION, Interval, order_statistic_indices, percentile_interval
 from .plots import PALETTE, plot_bootstrap_distribution, plot_intervals, set_style
 from .records import ComparisonRecord, load_record, make_record, recompute_interval, save_record
-from .resampling import as_generator, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
+from .resampling import (
+    ClusterDraws,
+    ClusterTotals,
+    as_generator,
+    cluster_bootstrap,
+    cluster_totals,
+    enumerate_cluster_resamples,
+    enumerate_resamples,
+    paired_bootstrap,
+    resample,
+    unpaired_bootstrap,
+)
 from .widgets import Feedback, Question, grade, quiz
 
 __all__ = [
@@ -40,6 +51,11 @@ __all__ = [
     "paired_bootstrap",
     "resample",
     "unpaired_bootstrap",
+    "ClusterDraws",
+    "ClusterTotals",
+    "cluster_bootstrap",
+    "cluster_totals",
+    "enumerate_cluster_resamples",
     "Feedback",
     "Question",
     "grade",
