@@ -6,50 +6,28 @@ B on the same judged queries. Importing this package has no side effects.
 Notation used throughout: ``m_A(q)`` and ``m_B(q)`` are the two systems' scores
 on query ``q``; ``d_q = m_B(q) - m_A(q)`` is the per-query change; Q is the
 number of queries and B the number of resamples.
+
+Modules: ``data`` (validation, pairing, worked examples), ``resampling`` (the
+one resampling engine and every bootstrap built on it), ``intervals``,
+``records`` (saved comparisons), ``runs`` (reading your own results),
+``plots`` and ``widgets``. Every public name of each module is available here.
 """
 
-from .data import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_example, paired_differences, paired_scores
-from .intervals import CONVENTION, Interval, order_statistic_indices, percentile_interval
-from .plots import PALETTE, plot_bootstrap_distribution, plot_exact_distribution, plot_intervals, set_style, signed
-from .records import ComparisonRecord, load_record, make_record, recompute_interval, save_record
-from .resampling import as_generator, collapse_to_multisets, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
-from .widgets import EXPLORER_PRESETS, DrawDescription, Feedback, Question, describe_draw, exact_means, grade, quiz, resample_explorer
+from . import data, intervals, plots, records, resampling, runs, widgets
+from .data import *  # noqa: F403
+from .intervals import *  # noqa: F403
+from .plots import *  # noqa: F403
+from .records import *  # noqa: F403
+from .resampling import *  # noqa: F403
+from .runs import *  # noqa: F403
+from .widgets import *  # noqa: F403
 
 __all__ = [
-    "FOUR_PAIR_CHANGES",
-    "as_scores",
-    "four_pair_example",
-    "hit_at_5_example",
-    "paired_differences",
-    "paired_scores",
-    "CONVENTION",
-    "Interval",
-    "order_statistic_indices",
-    "percentile_interval",
-    "PALETTE",
-    "plot_bootstrap_distribution",
-    "plot_exact_distribution",
-    "plot_intervals",
-    "set_style",
-    "signed",
-    "ComparisonRecord",
-    "load_record",
-    "make_record",
-    "recompute_interval",
-    "save_record",
-    "as_generator",
-    "collapse_to_multisets",
-    "enumerate_resamples",
-    "paired_bootstrap",
-    "resample",
-    "unpaired_bootstrap",
-    "EXPLORER_PRESETS",
-    "DrawDescription",
-    "Feedback",
-    "Question",
-    "describe_draw",
-    "exact_means",
-    "grade",
-    "quiz",
-    "resample_explorer",
+    *data.__all__,
+    *intervals.__all__,
+    *plots.__all__,
+    *records.__all__,
+    *resampling.__all__,
+    *runs.__all__,
+    *widgets.__all__,
 ]

@@ -13,7 +13,8 @@ same order as one big draw would.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,6 +27,11 @@ __all__ = [
     "unpaired_bootstrap",
     "enumerate_resamples",
     "collapse_to_multisets",
+    "ClusterTotals",
+    "cluster_totals",
+    "cluster_bootstrap",
+    "ClusterDraws",
+    "enumerate_cluster_resamples",
 ]
 
 #: Indices drawn per chunk by default: 2**21 int64 indices = 16 MiB.
@@ -278,3 +284,227 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
     counts, frequency = np.unique(per_row, axis=0, return_counts=True)
     order = np.lexsort(counts.T[::-1])[::-1]
     return counts[order], frequency[order]
+
+
+# --- Clusters: whole users resampled together (chapter 4) ---------------------
+
+#: The targets a cluster bootstrap can average over, by ``weighting``.
+CLUSTER_WEIGHTINGS = ("query", "cluster")
+
+
+class ClusterTotals(NamedTuple):
+    """Per-cluster summaries of per-query changes, clusters in order of first appearance.
+
+    ``labels[j]`` names cluster ``j``; ``sums[j]`` is the total change over its
+    queries and ``counts[j]`` how many queries it has. ``codes[i]`` is the
+    cluster index of query row ``i``.
+    """
+
+    labels: list
+    sums: np.ndarray
+    counts: np.ndarray
+    codes: np.ndarray
+
+    @property
+    def means(self) -> np.ndarray:
+        """Each cluster's mean change (``sums / counts``)."""
+        return self.sums / self.counts
+
+
+def cluster_totals(diffs: object, clusters: object) -> ClusterTotals:
+    """Sum and count the per-query changes of each cluster (user).
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query changes ``d_q = m_B(q) - m_A(q)``.
+    clusters : sequence of hashable
+        The cluster (user) of each query, same length and order as ``diffs``.
+        Any hashable labels work (strings, ints); ``None`` and NaN are refused.
+
+    Returns
+    -------
+    ClusterTotals
+        ``labels``, ``sums``, ``counts`` and ``codes``, clusters in order of
+        first appearance; ``.means`` gives each cluster's mean change.
+
+    Raises
+    ------
+    ValueError
+        Empty, NaN or non-numeric changes; ``clusters`` not one label per
+        query; a missing label (``None`` or NaN); only one cluster.
+
+    Examples
+    --------
+    >>> t = cluster_totals([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"])
+    >>> t.labels, t.counts.tolist()
+    (['U1', 'U2', 'U3'], [2, 1, 1])
+    >>> print(", ".join(f"{m:+.2f}" for m in t.means))
+    +0.06, -0.06, +0.04
+    """
+    d = as_scores(diffs, "diffs")
+    if isinstance(clusters, (str, bytes)) or isinstance(clusters, Mapping):
+        raise ValueError("clusters must be a sequence with one cluster label (e.g. a user ID) per query, not a single string or a mapping.")
+    arr = np.asarray(clusters if isinstance(clusters, (np.ndarray, Sequence)) else list(clusters), dtype=object)  # type: ignore[call-overload]
+    if arr.ndim != 1:
+        raise ValueError(f"clusters must be one-dimensional (one label per query); got shape {arr.shape}.")
+    if arr.size != d.size:
+        raise ValueError(
+            f"diffs has {d.size} values but clusters has {arr.size} labels: give exactly one cluster label per query, in the same order."
+        )
+    index: dict[Hashable, int] = {}
+    codes = np.empty(d.size, dtype=np.intp)
+    for i, label in enumerate(arr.tolist()):
+        if label is None or (isinstance(label, float) and label != label):
+            raise ValueError(f"clusters has a missing label ({label!r}) at position {i}; every query needs the cluster (user) it came from.")
+        try:
+            codes[i] = index.setdefault(label, len(index))
+        except TypeError:
+            raise ValueError(f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} at position {i}.") from None
+    if len(index) < 2:
+        raise ValueError(
+            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster bootstrap needs at least two clusters, "
+            "because resampling a single cluster always gives back the same data."
+        )
+    sums = np.bincount(codes, weights=d, minlength=len(index))
+    counts = np.bincount(codes, minlength=len(index))
+    return ClusterTotals(list(index), sums, counts, codes)
+
+
+def _check_weighting(weighting: object) -> str:
+    if weighting not in CLUSTER_WEIGHTINGS:
+        raise ValueError(
+            f"weighting must be 'query' (total change / total queries in each resample) or 'cluster' "
+            f"(average of the cluster means); got {weighting!r}."
+        )
+    return str(weighting)
+
+
+def cluster_bootstrap(
+    diffs: object,
+    clusters: object,
+    n_resamples: int = 10_000,
+    *,
+    rng: int | np.random.Generator,
+    weighting: str = "query",
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> np.ndarray:
+    """Bootstrap the mean change resampling whole clusters (users), not single queries.
+
+    Each resample draws G clusters with replacement from the G observed ones
+    and keeps every query of each drawn cluster: a cluster drawn twice brings
+    its whole block twice, so the number of query rows varies from resample to
+    resample. The engine :func:`resample` draws the cluster indices; each
+    resample's statistic comes from per-cluster sums and counts, so no query
+    rows are copied.
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query changes ``d_q = m_B(q) - m_A(q)``.
+    clusters : sequence of hashable
+        The cluster (user) of each query, one label per entry of ``diffs``.
+    n_resamples : int
+        Number of resamples, B.
+    rng : int or numpy.random.Generator
+        Seed or generator (required); the same seed gives the same array.
+    weighting : {"query", "cluster"}
+        ``"query"``: total change divided by total query count of each resample
+        (every query row counts once, the target of the plain mean change).
+        ``"cluster"``: the average of the drawn clusters' mean changes (every
+        user counts once, however many queries they sent).
+    max_elements : int
+        Indices held in memory at once; the result does not depend on it.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``n_resamples`` resampled statistics, in draw order.
+
+    Raises
+    ------
+    ValueError
+        ``clusters`` of a different length from ``diffs``, a single cluster,
+        NaN changes, an unknown ``weighting`` (and the checks of
+        :func:`cluster_totals` and :func:`resample`).
+
+    Examples
+    --------
+    >>> d, users = [0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"]
+    >>> q = cluster_bootstrap(d, users, 2000, rng=0)
+    >>> u = cluster_bootstrap(d, users, 2000, rng=0, weighting="cluster")
+    >>> print(f"{q.min():+.3f} {q.max():+.3f} | {u.min():+.3f} {u.max():+.3f}")
+    -0.060 +0.060 | -0.060 +0.060
+    >>> bool((q == cluster_bootstrap(d, users, 2000, rng=0)).all())
+    True
+    """
+    weighting = _check_weighting(weighting)
+    t = cluster_totals(diffs, clusters)
+    if weighting == "query":
+        sums, counts = t.sums, t.counts.astype(np.float64)
+
+        def statistic(idx: np.ndarray) -> np.ndarray:
+            return sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
+
+    else:
+        means = t.means
+
+        def statistic(idx: np.ndarray) -> np.ndarray:
+            return means[idx].mean(axis=1)
+
+    return resample(len(t.labels), n_resamples, statistic, rng=rng, max_elements=max_elements)
+
+
+class ClusterDraws(NamedTuple):
+    """Every ordered draw of G clusters from G, with what each draw gives.
+
+    Row ``k`` of each array describes draw ``k`` (lexicographic order, as
+    :func:`enumerate_resamples`); every draw has probability ``1 / G**G``.
+    """
+
+    labels: list  #: cluster labels; ``draws`` holds indices into this list
+    draws: np.ndarray  #: (G**G, G) cluster indices of each draw
+    n_rows: np.ndarray  #: number of query rows each draw brings
+    query_weighted: np.ndarray  #: total change / total query rows
+    cluster_weighted: np.ndarray  #: average of the drawn clusters' means
+
+
+def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws:
+    """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
+
+    Built on :func:`enumerate_resamples`, so draw ``k`` (1-based) is row
+    ``k - 1`` in the same lexicographic order. Every draw is equally likely, so
+    the rows *are* the exact bootstrap distribution that
+    :func:`cluster_bootstrap` samples from.
+
+    Parameters
+    ----------
+    diffs, clusters
+        As for :func:`cluster_bootstrap`; at most 7 clusters (7**7 draws).
+
+    Returns
+    -------
+    ClusterDraws
+        ``labels``, ``draws``, ``n_rows``, ``query_weighted`` and ``cluster_weighted``.
+
+    Examples
+    --------
+    >>> e = enumerate_cluster_resamples([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"])
+    >>> e.labels, e.draws.shape
+    (['U1', 'U2', 'U3'], (27, 3))
+    >>> k = 5  # 0-based: the original sample U1, U2, U3
+    >>> [e.labels[j] for j in e.draws[k]], int(e.n_rows[k])
+    (['U1', 'U2', 'U3'], 4)
+    >>> print(f"{e.query_weighted[k]:+.4f} {e.cluster_weighted[k]:+.4f}")
+    +0.0250 +0.0133
+    """
+    t = cluster_totals(diffs, clusters)
+    draws = enumerate_resamples(len(t.labels))
+    counts = t.counts[draws].sum(axis=1)
+    return ClusterDraws(
+        labels=t.labels,
+        draws=draws,
+        n_rows=counts,
+        query_weighted=t.sums[draws].sum(axis=1) / counts,
+        cluster_weighted=t.means[draws].mean(axis=1),
+    )
