@@ -104,8 +104,8 @@ OBJECTIVES = re.compile(r"\*\*By the end of this chapter you will be able to\*\*
 
 
 def test_chapter_shape(nb, request):
-    """Title; 3-4 objectives, time, what it builds on; a quiz; 2-3 exercises, each followed
-    by its tagged, collapsed solution; key points last."""
+    """Title; 3-4 objectives, time, what it builds on; a quiz; 2-3 exercises (none in
+    chapter 0), each followed by its tagged, collapsed solution; key points last."""
     cells = nb.cells
     first = cells[0]
     assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), "first cell: '# Chapter N · Title'"
@@ -115,9 +115,27 @@ def test_chapter_shape(nb, request):
     assert "**Time:**" in first.source and "**Builds on:**" in first.source
     assert any(c.cell_type == "code" and "helpers.quiz(" in c.source for c in cells), "no quiz"
     exercises = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.search(r"^\*\*Exercise \d+\.\*\*", c.source, re.M)]
-    assert 2 <= len(exercises) <= 3, f"{len(exercises)} exercises; want 2 or 3"
+    if number == 0:  # the start-here chapter has no exercises
+        assert not exercises
+    else:
+        assert 2 <= len(exercises) <= 3, f"{len(exercises)} exercises; want 2 or 3"
     solutions = [i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", [])]
     assert solutions == [i + 1 for i in exercises], "each exercise is followed directly by its solution cell"
     for i in solutions:
         assert cells[i].cell_type == "code" and cells[i].metadata.get("jupyter", {}).get("source_hidden") is True
     assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Key points")
+
+
+TIME = re.compile(r"\*\*Time:\*\* about (\d+) minutes")
+
+
+def test_chapter_maps_list_every_chapter_with_its_own_time():
+    """Chapter 0's map and README's table link every chapter, with the time the chapter itself states."""
+    start = nbformat.read(NOTEBOOKS[0], as_version=4)
+    assert NOTEBOOKS[0].name == "00_start_here.ipynb"
+    chapter_map = next(c.source for c in start.cells if c.source.startswith("## 3. The chapters"))
+    readme = (NOTEBOOKS[0].parent.parent / "README.md").read_text()
+    for path in NOTEBOOKS:
+        minutes = TIME.search(nbformat.read(path, as_version=4).cells[0].source).group(1)
+        assert re.search(rf"\]\({re.escape(path.name)}\) \|[^\n]*\| {minutes} min \|", chapter_map), f"chapter 0's map: {path.name}, {minutes} min"
+        assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) \|[^\n]*\| {minutes} min \|", readme), f"README's table: {path.name}, {minutes} min"
