@@ -13,6 +13,7 @@ from .intervals import CONVENTION, Interval, order_statistic_indices, percentile
 from .plots import PALETTE, plot_bootstrap_distribution, plot_intervals, set_style
 from .records import ComparisonRecord, load_record, make_record, recompute_interval, save_record
 from .resampling import as_generator, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
+from .significance import SignificanceResult, randomization_test, shifted_bootstrap_test
 from .widgets import Feedback, Question, grade, quiz
 
 __all__ = [
@@ -40,6 +41,9 @@ __all__ = [
     "paired_bootstrap",
     "resample",
     "unpaired_bootstrap",
+    "SignificanceResult",
+    "randomization_test",
+    "shifted_bootstrap_test",
     "Feedback",
     "Question",
     "grade",
