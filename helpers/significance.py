@@ -1,0 +1,300 @@
+"""Tests of significance for a paired comparison: the paired randomization test
+and the shifted-bootstrap test.
+
+Both ask the same question of the per-query changes ``d_q = m_B(q) - m_A(q)``:
+if A and B were really interchangeable, how often would a mean change at least
+as far from zero as the observed one turn up? They differ in how they imagine
+"interchangeable":
+
+* the **randomization test** (also called the paired permutation or sign-flip
+  test) keeps the queries and swaps the labels A and B within each query, which
+  flips the sign of ``d_q``. With k non-zero changes there are ``2**k`` equally
+  likely sign assignments; small k is enumerated exactly, larger k is sampled.
+* the **shifted-bootstrap test** moves the changes so that their mean is zero
+  and resamples queries from that, with :func:`helpers.paired_bootstrap`.
+
+Ties. Statistics that are equal in exact arithmetic can differ in the last bits
+of floating point (``0.10 + 0.02 - 0.06`` is not ``0.06``), so "at least as
+extreme" is decided with a tolerance of :data:`REL_TOL` times the mean absolute
+change. The tolerance scales with the changes, not with the observed mean:
+rounding error depends on the size of the terms summed, and an observed mean of
+(nearly) zero must still tie with itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data import as_scores
+from .resampling import DEFAULT_MAX_ELEMENTS, _check_n_resamples, as_generator, paired_bootstrap, resample
+
+__all__ = [
+    "MAX_EXACT_ASSIGNMENTS",
+    "REL_TOL",
+    "SignificanceResult",
+    "randomization_test",
+    "shifted_bootstrap_test",
+]
+
+#: Most sign assignments :func:`randomization_test` enumerates exactly: 2**20 =
+#: 1,048,576, i.e. up to 20 non-zero changes. The null distribution then takes
+#: 8 MiB and is built in well under a second; 21 or more non-zero changes need
+#: ``n_resamples`` (a Monte Carlo test).
+MAX_EXACT_ASSIGNMENTS = 2**20
+
+#: Two statistics closer than ``REL_TOL * mean(|d_q|)`` count as tied. Rounding
+#: error in a mean of n changes is about ``n * 2.2e-16`` of that scale at worst,
+#: so 1e-9 absorbs it for up to millions of queries, while real differences
+#: between statistics are many orders of magnitude larger.
+REL_TOL = 1e-9
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+@dataclass(frozen=True, eq=False)
+class SignificanceResult:
+    """The outcome of a test of significance for the mean change.
+
+    Attributes
+    ----------
+    statistic : float
+        The observed mean change ``mean(d_q)``.
+    pvalue : float
+        The p-value for ``alternative``.
+    null_distribution : numpy.ndarray
+        The statistics the observed one is compared with (read-only). For an
+        exact randomization test, all ``2**k`` sign assignments of the k
+        non-zero changes, in ``itertools.product((+1, -1), repeat=k)`` order
+        (row 0 is the observed assignment); otherwise the ``n_resamples``
+        Monte Carlo or bootstrap statistics, in draw order.
+    exact : bool
+        True when every sign assignment was enumerated.
+    n_resamples : int
+        The length of ``null_distribution``: ``2**k`` when exact, else B.
+    count : int
+        How many entries of ``null_distribution`` are at least as extreme as
+        ``statistic`` (ties included).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (B better) or ``"less"`` (B worse).
+    method : str
+        Which test produced the result, in words.
+    """
+
+    statistic: float
+    pvalue: float
+    null_distribution: np.ndarray
+    exact: bool
+    n_resamples: int
+    count: int
+    alternative: str
+    method: str
+
+    def __repr__(self) -> str:
+        return (
+            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, exact={self.exact}, "
+            f"count={self.count}, n_resamples={self.n_resamples}, alternative={self.alternative!r}, method={self.method!r})"
+        )
+
+
+def _check_alternative(alternative: object) -> str:
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got {alternative!r}.")
+    return str(alternative)
+
+
+def _count_at_least_as_extreme(null: np.ndarray, observed: float, alternative: str, tol: float) -> int:
+    if alternative == "two-sided":
+        # |t| >= threshold, without an |null| copy as large as the null distribution
+        threshold = abs(observed) - tol
+        if threshold <= 0:
+            return int(null.size)
+        return int(np.count_nonzero(null >= threshold)) + int(np.count_nonzero(null <= -threshold))
+    if alternative == "greater":
+        hits = null >= observed - tol
+    else:
+        hits = null <= observed + tol
+    return int(np.count_nonzero(hits))
+
+
+def _how_many(n: int) -> str:
+    return f"{n:,}" if n < 10**12 else f"about {float(n):.1e}"
+
+
+def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
+    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1)) order.
+
+    Built by doubling in place: after the last j values are placed, the first
+    half of the filled part holds ``+values[i]`` and the second half
+    ``-values[i]`` for the value just added, which makes the first value the
+    most significant "digit". Every row sums its terms in the same order, so
+    the array is exactly antisymmetric (row j is minus row 2**k - 1 - j).
+    Memory: the ``2**k`` results and nothing else.
+    """
+    out = np.zeros(2 ** values.size, dtype=np.float64)
+    size = 1
+    for v in values[::-1]:
+        np.subtract(out[:size], v, out=out[size : 2 * size])
+        out[:size] += v
+        size *= 2
+    return out
+
+
+def randomization_test(
+    diffs: object,
+    n_resamples: int | None = None,
+    *,
+    rng: int | np.random.Generator | None = None,
+    alternative: str = "two-sided",
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> SignificanceResult:
+    """Paired randomization (sign-flip) test of the mean change.
+
+    The null hypothesis is that A and B are exchangeable on every query:
+    swapping the two labels within a query is as likely as not, and it flips
+    the sign of ``d_q``. The p-value is the fraction of sign assignments whose
+    mean change is at least as extreme as the observed one: ``|mean| >=
+    |observed|`` for ``"two-sided"``, ``mean >= observed`` for ``"greater"``,
+    ``mean <= observed`` for ``"less"`` (ties count, see :data:`REL_TOL`).
+
+    A zero change is unchanged by a flip, so only the k non-zero changes are
+    flipped (the mean is still taken over all Q queries).
+
+    * ``n_resamples=None``: **exact**, all ``2**k`` assignments, allowed up to
+      :data:`MAX_EXACT_ASSIGNMENTS`; p = count / 2**k.
+    * ``n_resamples=B``: **Monte Carlo**, B random sign vectors drawn from
+      ``rng`` with the resampling engine :func:`helpers.resample` (a sign is a
+      draw from ``range(2)``); p = (count + 1) / (B + 1), never 0, because the
+      observed assignment is itself one of the equally likely ones.
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query changes ``d_q`` (see :func:`helpers.paired_differences`).
+    n_resamples : int, optional
+        B for a Monte Carlo test; leave out for the exact test.
+    rng : int or numpy.random.Generator
+        Seed or generator; required for a Monte Carlo test (ignored when exact).
+        The same seed always gives the same result.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"`` asks whether B is better, ``"less"`` whether B is worse.
+    max_elements : int
+        Signs held in memory at once in the Monte Carlo test; the result does
+        not depend on it.
+
+    Returns
+    -------
+    SignificanceResult
+
+    Raises
+    ------
+    ValueError
+        Bad changes (empty, NaN, ...), a bad ``alternative`` or ``n_resamples``,
+        a Monte Carlo test without ``rng``, or more than 20 non-zero changes
+        with no ``n_resamples``.
+
+    Examples
+    --------
+    >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} ({res.count} of {res.n_resamples}), exact: {res.exact}")
+    mean +0.025, p = 0.6250 (10 of 16), exact: True
+    >>> print(f"{randomization_test([0.10, 0.02, -0.06, 0.04], alternative='greater').pvalue:.4f}")
+    0.3125
+    >>> mc = randomization_test([0.3] * 30, n_resamples=999, rng=1)
+    >>> print(f"{mc.count} of {mc.n_resamples} as extreme, p = {mc.pvalue:.3f}")
+    0 of 999 as extreme, p = 0.001
+    """
+    d = as_scores(diffs, "diffs")
+    alternative = _check_alternative(alternative)
+    if n_resamples is not None:
+        n_resamples = _check_n_resamples(n_resamples)
+    n = d.size
+    nonzero = d[d != 0]
+    k = nonzero.size
+    observed = float(np.mean(d))
+    tol = REL_TOL * float(np.abs(d).mean())
+
+    if n_resamples is None:
+        if 2**k > MAX_EXACT_ASSIGNMENTS:
+            raise ValueError(
+                f"An exact test would enumerate 2**{k} = {_how_many(2**k)} sign assignments of the {k} non-zero changes; "
+                f"the limit is {MAX_EXACT_ASSIGNMENTS:,}. Pass n_resamples (e.g. n_resamples=10_000) and rng "
+                "for a Monte Carlo test."
+            )
+        null = _all_sign_flip_sums(nonzero)
+        null /= n
+        count = _count_at_least_as_extreme(null, observed, alternative, tol)
+        pvalue = count / null.size
+        exact, method = True, "randomization (exact, all sign assignments)"
+    else:
+        gen = as_generator(rng)
+        if k == 0:
+            null = np.zeros(n_resamples)
+        else:
+            # Each resample is k draws from range(2): 0 keeps a change's sign, 1 flips it.
+            # numpy's row sums (not a BLAS product) keep every row's result independent
+            # of the chunk it falls in.
+            null = resample(2, n_resamples, lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
+                            rng=gen, draws=k, max_elements=max_elements)
+        count = _count_at_least_as_extreme(null, observed, alternative, tol)
+        pvalue = (count + 1) / (n_resamples + 1)
+        exact, method = False, "randomization (Monte Carlo sign assignments)"
+    null.setflags(write=False)
+    return SignificanceResult(observed, float(pvalue), null, exact, int(null.size), count, alternative, method)
+
+
+def shifted_bootstrap_test(
+    diffs: object,
+    n_resamples: int = 10_000,
+    *,
+    rng: int | np.random.Generator,
+    alternative: str = "two-sided",
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> SignificanceResult:
+    """The bootstrap's test of "no mean change": resample the changes after centring them at zero.
+
+    The ordinary paired bootstrap is centred near the observed mean change, so
+    it cannot say how unusual that change would be if there were none. Shifting
+    every ``d_q`` by ``-mean(d)`` makes a population whose mean change is
+    exactly zero but whose spread is the observed one; the bootstrap means of
+    that population (from :func:`helpers.paired_bootstrap`) stand in for the
+    null distribution. The p-value is the fraction of them at least as extreme
+    as the observed mean (same sidedness and ties as
+    :func:`randomization_test`). It is a plain fraction, count / B: it can be
+    0, which then reads "below 1/B".
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query changes ``d_q``.
+    n_resamples : int
+        B.
+    rng : int or numpy.random.Generator
+        Seed or generator (required); the same seed gives the same result.
+    alternative : {"two-sided", "greater", "less"}
+        As for :func:`randomization_test`.
+    max_elements : int
+        Passed on to the resampling engine; the result does not depend on it.
+
+    Returns
+    -------
+    SignificanceResult
+        ``null_distribution`` holds the B bootstrap means of the centred changes.
+
+    Examples
+    --------
+    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], 5000, rng=1)
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {res.null_distribution.mean():+.3f}")
+    mean +0.025, p = 0.419, centre of the null +0.000
+    """
+    d = as_scores(diffs, "diffs")
+    alternative = _check_alternative(alternative)
+    observed = float(np.mean(d))
+    null = paired_bootstrap(d - observed, n_resamples, rng=rng, max_elements=max_elements)
+    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * float(np.abs(d).mean()))
+    null.setflags(write=False)
+    return SignificanceResult(
+        observed, count / null.size, null, False, int(null.size), count, alternative,
+        "shifted bootstrap (changes centred at zero, query pairs resampled)",
+    )
