@@ -9,15 +9,16 @@ number of queries and B the number of resamples.
 
 Modules: ``data`` (validation, pairing, worked examples), ``resampling`` (the
 one resampling engine and every bootstrap built on it), ``intervals``,
-``records`` (saved comparisons), ``runs`` (reading your own results),
+``records`` (saved comparisons), ``runs`` (reading your own results), ``report`` (``compare_runs``),
 ``significance`` (randomization tests), ``plots`` and ``widgets``. Every public name of each module is available here.
 """
 
-from . import data, intervals, plots, records, resampling, runs, significance, widgets
+from . import data, intervals, plots, records, report, resampling, runs, significance, widgets
 from .data import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .plots import *  # noqa: F403
 from .records import *  # noqa: F403
+from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .runs import *  # noqa: F403
 from .significance import *  # noqa: F403
@@ -28,6 +29,7 @@ __all__ = [
     *intervals.__all__,
     *plots.__all__,
     *records.__all__,
+    *report.__all__,
     *resampling.__all__,
     *runs.__all__,
     *significance.__all__,

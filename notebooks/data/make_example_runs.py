@@ -2,7 +2,8 @@
 
 Nothing here is real data. A seeded simulation gives 150 queries from 40
 users, each query of one type (head, torso, tail), and two systems' per-query
-scores; system B is better on head queries and worse on tail queries. The
+scores; system B is better on head queries and worse on tail queries, and suits
+some users more than others. The
 files are written in the formats evaluation tools produce:
 
 - simulated_A.trec_eval.txt, simulated_B.trec_eval.txt: ``trec_eval -q`` output
@@ -33,11 +34,12 @@ def simulate(seed: int = SEED) -> dict:
     users = [f"U{u:02d}" for u in rng.integers(1, N_USERS + 1, size=N_QUERIES)]
     qtype = rng.choice(["head", "torso", "tail"], size=N_QUERIES, p=[0.3, 0.4, 0.3])
     user_effect = {u: rng.normal(0, 0.8) for u in sorted(set(users))}
+    user_change = {u: rng.normal(0, 0.3) for u in sorted(set(users))}  # B suits some users more than others
     type_effect = {"head": 1.0, "torso": 0.0, "tail": -1.0}
     change = {"head": 0.35, "torso": 0.05, "tail": -0.25}
     latent = np.array([user_effect[u] + type_effect[t] for u, t in zip(users, qtype)]) + rng.normal(0, 0.9, N_QUERIES)
     a_lat = latent + rng.normal(0, 0.35, N_QUERIES)
-    b_lat = latent + np.array([change[t] for t in qtype]) + rng.normal(0, 0.35, N_QUERIES)
+    b_lat = latent + np.array([change[t] + user_change[u] for t, u in zip(qtype, users)]) + rng.normal(0, 0.35, N_QUERIES)
 
     def measures(lat: np.ndarray) -> dict[str, np.ndarray]:
         ndcg = 1 / (1 + np.exp(-lat))

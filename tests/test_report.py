@@ -1,0 +1,105 @@
+"""compare_runs: one entry point that must agree with the individual helpers."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from helpers import (
+    cluster_bootstrap,
+    cluster_totals,
+    compare_runs,
+    load_record,
+    paired_bootstrap,
+    percentile_interval,
+    randomization_test,
+    read_scores_csv,
+    read_trec_eval,
+    recompute_interval,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+
+@pytest.fixture(scope="module")
+def runs():
+    a = read_trec_eval(DATA / "simulated_A.trec_eval.txt", "ndcg_cut_10")
+    b = read_trec_eval(DATA / "simulated_B.trec_eval.txt", "ndcg_cut_10")
+    users = read_scores_csv(DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", cluster="user").clusters
+    return a, b, users
+
+
+def test_agrees_with_the_individual_helpers(runs):
+    a, b, _ = runs
+    report = compare_runs(a, b, n_resamples=3000, rng=5, missing="zero")
+    ids = sorted(a.scores)
+    d = np.array([b.scores.get(q, 0.0) - a.scores[q] for q in ids])
+    assert report.runs.query_ids == ids and report.n_queries == 150
+    assert report.mean_change == pytest.approx(d.mean(), abs=1e-15)
+    assert report.interval == percentile_interval(paired_bootstrap(d, 3000, rng=5))
+    stream = np.random.default_rng(np.random.SeedSequence(5).spawn(1)[0])
+    assert report.test.pvalue == randomization_test(d, 3000, rng=stream).pvalue
+    assert not report.test.exact
+    assert (report.wins, report.losses, report.ties) == (int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum()))
+    worst = [ids[i] for i in np.argsort(d, kind="stable")[:5]]
+    assert [q for q, *_ in report.largest_regressions] == worst
+    assert report.largest_regressions[0][0] == "q121"  # run B returned nothing for it
+    assert report.config["missing_policy"] == "zero" and report.config["only_in_a"] == ["q047", "q121"]
+
+
+def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
+    a, b, users = runs
+    report = compare_runs(a, b, clusters=users, n_resamples=2000, rng=3, missing="zero")
+    d = report.runs.b - report.runs.a
+    labels = [users[q] for q in report.runs.query_ids]
+    assert report.interval == percentile_interval(cluster_bootstrap(d, labels, 2000, rng=3))
+    totals = cluster_totals(d, labels)
+    stream = np.random.default_rng(np.random.SeedSequence(3).spawn(1)[0])
+    assert report.test.pvalue == randomization_test(totals.sums, 2000, rng=stream).pvalue
+    assert report.n_clusters == 40 and "40 users" in report.interval_method
+    # the null distribution is on the scale of the mean change over queries
+    assert np.abs(report.test.null_distribution).max() <= np.abs(totals.sums).sum() / d.size + 1e-12
+
+
+def test_exact_test_when_few_queries_disagree():
+    a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
+    b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
+    report = compare_runs(a, b, n_resamples=500, rng=0)
+    assert report.test.exact and report.test.pvalue == pytest.approx(0.625)
+    assert report.relative_change == pytest.approx(0.025 / 0.6)
+    assert [q for q, *_ in report.largest_regressions] == ["q3"]
+
+
+def test_renders_as_text_and_html(runs):
+    a, b, _ = runs
+    report = compare_runs(a, b, n_resamples=1000, rng=2, missing="drop")
+    text = str(report)
+    assert "148 queries compared; 2 only in A and 0 only in B, dropped (missing='drop')" in text
+    assert f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]" in text
+    assert "seed 2, B = 1,000 resamples" in text
+    page = report._repr_html_()
+    assert page.startswith("<table>") and "randomization test" in page and "ndcg_cut_10" in page
+
+
+def test_round_trip_through_the_json_record(runs, tmp_path):
+    a, b, _ = runs
+    report = compare_runs(a, b, n_resamples=2000, rng=9, missing="zero")
+    report.save(tmp_path / "report.json")
+    rec = load_record(tmp_path / "report.json")
+    assert rec == report.to_record()
+    assert rec.metric == "ndcg_cut_10" and rec.extra["missing_policy"] == "zero"
+    assert tuple(recompute_interval(rec)) == tuple(report.interval)
+
+
+def test_bad_arguments_are_refused(runs):
+    a, b, users = runs
+    with pytest.raises(ValueError, match="rng must be a non-negative int seed"):
+        compare_runs(a, b, rng=np.random.default_rng(1), missing="zero")
+    with pytest.raises(ValueError, match=r"2 only in A \('q047', 'q121'\)"):
+        compare_runs(a, b, rng=1)
+    with pytest.raises(ValueError, match="clusters has no user for 1 compared queries"):
+        compare_runs(a, b, rng=1, missing="zero", clusters={q: u for q, u in users.items() if q != "q001"})
+    with pytest.raises(ValueError, match="level"):
+        compare_runs(a, b, rng=1, missing="zero", level=95)
+    with pytest.raises(ValueError, match="top"):
+        compare_runs(a, b, rng=1, missing="zero", top=-1)
