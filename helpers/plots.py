@@ -13,7 +13,15 @@ import numpy as np
 
 from .data import as_scores
 
-__all__ = ["PALETTE", "signed", "set_style", "plot_bootstrap_distribution", "plot_exact_distribution", "plot_intervals"]
+__all__ = [
+    "PALETTE",
+    "signed",
+    "set_style",
+    "plot_bootstrap_distribution",
+    "plot_exact_distribution",
+    "plot_intervals",
+    "plot_sorted_changes",
+]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
@@ -229,4 +237,44 @@ def plot_exact_distribution(
         labels.append(f"this draw {signed(highlight)}")
     if handles:
         ax.legend(handles, labels, loc="upper left", fontsize=10, ncol=3, frameon=True, framealpha=0.95, edgecolor="none")
+    return ax
+
+
+def plot_sorted_changes(
+    diffs: Sequence[float],
+    *,
+    ax=None,
+    title: str = "Per-query changes, sorted",
+    ylabel: str = "Change B - A",
+):
+    """Every query's change ``d_q`` as a bar, sorted; wins in B's colour, losses in A's.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sorted_changes([0.1, -0.2, 0.0], ax=Figure().subplots())
+    >>> [float(round(p.get_height(), 1)) for p in ax.patches]
+    [-0.2, 0.0, 0.1]
+    """
+    import matplotlib.pyplot as plt
+
+    d = np.sort(as_scores(diffs, "diffs"))
+    if ax is None:
+        _, ax = plt.subplots()
+    colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
+    ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
+    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
+    wins, losses, ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=PALETTE["B"]), Patch(color=PALETTE["A"])]
+    labels = [f"B better ({wins})", f"A better ({losses})"]
+    if ties:
+        handles.append(Patch(color=PALETTE["neutral"]))
+        labels.append(f"tied ({ties})")
+    ax.legend(handles, labels, loc="upper left", fontsize=10)
+    ax.set_xlim(0.5, d.size + 0.5)
+    ax.set_xlabel("Queries, sorted by change")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     return ax

@@ -52,6 +52,12 @@ class ComparisonReport:
     n_clusters: int | None = None
     config: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return (
+            f"ComparisonReport(measure={self.measure!r}, n_queries={self.n_queries}, mean_change={self.mean_change:+.6g}, "
+            f"interval=[{self.interval.low:+.6g}, {self.interval.high:+.6g}], pvalue={self.test.pvalue:.6g}, seed={self.seed})"
+        )
+
     @property
     def n_queries(self) -> int:
         return len(self.runs.query_ids)
