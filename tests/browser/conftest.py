@@ -72,6 +72,10 @@ def lab_server(tmp_path_factory):
     news = work / "settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    # render every cell, not only those in view, so that the whole notebook can be checked
+    tracker = work / "settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
     port, token = _free_port(), secrets.token_hex(24)
     env = {
         **os.environ,
@@ -153,7 +157,7 @@ def pytest_runtest_makereport(item, call):
 
 def open_and_run_all(page, base: str, token: str, notebook: str) -> None:
     """Open a notebook in JupyterLab, clear its stored outputs, run every cell and wait until done."""
-    page.goto(f"{base}/lab/tree/{notebook}?token={token}")
+    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")  # reset: no tabs restored from earlier tests
     page.wait_for_function(
         """(name) => {
             const app = window.jupyterapp;
@@ -179,3 +183,13 @@ def open_and_run_all(page, base: str, token: str, notebook: str) -> None:
             return w.sessionContext.session.kernel.status === 'idle';
         }"""
     )
+
+
+def current_notebook(page):
+    """The notebook panel on show (other tabs' outputs are not part of the check)."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+
+
+def shut_down_kernels(page) -> None:
+    """Stop every kernel the page started, so that the next notebook starts on a quiet machine."""
+    page.evaluate("async () => { await window.jupyterapp.serviceManager.sessions.shutdownAll(); }")

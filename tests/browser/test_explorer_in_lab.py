@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_and_run_all
+from .conftest import current_notebook, open_and_run_all
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,7 @@ def test_explorer_in_jupyterlab(lab_server, page):
     base, token = lab_server
     open_and_run_all(page, base, token, NOTEBOOK)
 
-    explorer = page.locator(".resample-explorer")
+    explorer = current_notebook(page).locator(".resample-explorer")
     expect(explorer).to_have_count(1)
     text = explorer.locator(".widget-html-content")
     figure = explorer.locator("img")
