@@ -9,10 +9,10 @@ number of queries and B the number of resamples.
 """
 
 from .data import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_example, paired_differences, paired_scores
-from .intervals import CONVENTION, Interval, order_statistic_indices, percentile_interval
+from .intervals import CONVENTION, EndpointDistribution, Interval, endpoint_distribution, order_statistic_indices, percentile_interval
 from .plots import PALETTE, plot_bootstrap_distribution, plot_intervals, set_style
 from .records import ComparisonRecord, load_record, make_record, recompute_interval, save_record
-from .resampling import as_generator, enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
+from .resampling import ExactDistribution, as_generator, enumerate_resamples, exact_bootstrap_distribution, paired_bootstrap, resample, unpaired_bootstrap
 from .widgets import Feedback, Question, grade, quiz
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "Interval",
     "order_statistic_indices",
     "percentile_interval",
+    "EndpointDistribution",
+    "endpoint_distribution",
     "PALETTE",
     "plot_bootstrap_distribution",
     "plot_intervals",
@@ -37,6 +39,8 @@ __all__ = [
     "save_record",
     "as_generator",
     "enumerate_resamples",
+    "ExactDistribution",
+    "exact_bootstrap_distribution",
     "paired_bootstrap",
     "resample",
     "unpaired_bootstrap",
