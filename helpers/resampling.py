@@ -353,6 +353,8 @@ def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXAC
             f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; the limit is "
             f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) instead."
         )
+    if k == 1:  # every resample mean is the one value
+        return ExactDistribution(u.copy(), np.ones(1))
     counts = _compositions(q, k)
     log_fact = np.array([math.lgamma(c + 1) for c in range(q + 1)])
     log_p = np.log(m / q)

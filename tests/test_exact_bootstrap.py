@@ -84,6 +84,13 @@ def test_means_equal_in_exact_arithmetic_are_merged():
     np.testing.assert_allclose(dist.values, sorted(float(m) for m in exact_means), rtol=0, atol=1e-15)
 
 
+def test_identical_differences_have_one_possible_mean():
+    for d in ([0.3], np.zeros(5), np.zeros(1_000_000)):
+        dist = exact_bootstrap_distribution(d)
+        assert dist.values.tolist() == [d[0]] and dist.probabilities.tolist() == [1.0]
+        assert tuple(percentile_interval(dist.values, weights=dist.probabilities)) == (d[0], d[0])
+
+
 def test_moments_are_the_bootstrap_moments():
     # the bootstrap mean of the resample mean is the sample mean; its variance is var(d, ddof=0) / n
     d = np.random.default_rng(5).normal(size=9)
