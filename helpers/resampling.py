@@ -12,6 +12,7 @@ same order as one big draw would.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import NamedTuple
@@ -32,10 +33,23 @@ __all__ = [
     "cluster_bootstrap",
     "ClusterDraws",
     "enumerate_cluster_resamples",
+    "ExactDistribution",
+    "exact_bootstrap_distribution",
 ]
 
 #: Indices drawn per chunk by default: 2**21 int64 indices = 16 MiB.
 DEFAULT_MAX_ELEMENTS = 2**21
+
+#: Largest number of resample count vectors (multisets) that
+#: :func:`exact_bootstrap_distribution` enumerates by default: about a second of
+#: work and a few tens of MB. Any 11 distinct differences fit (352,716
+#: multisets; 12 would need 1,352,078), and so do up to 1,412 queries whose
+#: differences take three values, such as hit@k's -1, 0, +1.
+MAX_EXACT_MULTISETS = 1_000_000
+
+#: Resample means closer than this, relative to the largest |difference|, are
+#: one value (sums that differ only by float rounding).
+EXACT_MERGE_RTOL = 1e-12
 
 #: Largest n for which :func:`enumerate_resamples` builds all n**n draws
 #: (7**7 = 823,543 rows, 46 MB; 8**8 would take over 1 GB).
@@ -508,3 +522,130 @@ def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws
         query_weighted=t.sums[draws].sum(axis=1) / counts,
         cluster_weighted=t.means[draws].mean(axis=1),
     )
+
+
+# --- Exact bootstrap distributions (chapter 3) ----------------------------------
+
+
+class ExactDistribution(NamedTuple):
+    """A discrete distribution: sorted distinct ``values`` and their ``probabilities``."""
+
+    values: np.ndarray
+    probabilities: np.ndarray
+
+    def cdf(self, x: float) -> float:
+        """Probability of a value ``<= x`` (values within rounding of ``x`` count as equal to it).
+
+        >>> ExactDistribution(np.array([-1.0, 0.0, 1.0]), np.array([0.25, 0.5, 0.25])).cdf(0)
+        0.75
+        """
+        scale = float(np.max(np.abs(self.values))) if self.values.size else 0.0
+        below = self.values <= x + EXACT_MERGE_RTOL * scale
+        return math.fsum(self.probabilities[below].tolist())
+
+
+def _compositions(n: int, k: int) -> np.ndarray:
+    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape ``(C(n+k-1, k-1), k)``.
+
+    Built one slot at a time: a partial row with ``r`` still to place grows into
+    ``r + 1`` rows, one per count ``0..r`` in the next slot; the last slot takes
+    what remains.
+    """
+    cols: list[np.ndarray] = []
+    remaining = np.array([n], dtype=np.int32)
+    for _ in range(k - 1):
+        sizes = remaining + 1
+        starts = np.cumsum(sizes) - sizes
+        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(np.int32)
+        cols = [np.repeat(c, sizes) for c in cols] + [within]
+        remaining = np.repeat(remaining, sizes) - within
+    cols.append(remaining)
+    return np.column_stack(cols)
+
+
+def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXACT_MULTISETS) -> ExactDistribution:
+    """The exact bootstrap distribution of the mean of ``diffs``, with no random numbers.
+
+    A bootstrap resample draws Q of the Q values with replacement, each draw
+    equally likely. Its mean depends only on *how many times* each distinct
+    value was drawn, so group the Q values into their k distinct values ``u``
+    with multiplicities ``m``. The counts ``(c_1, ..., c_k)`` of a resample
+    then follow a multinomial distribution:
+
+        P(c) = Q! / (c_1! ... c_k!) * (m_1/Q)^c_1 ... (m_k/Q)^c_k,
+
+    and the resample mean is ``sum(c_i * u_i) / Q``. This enumerates all
+    C(Q + k - 1, k - 1) count vectors (multisets of distinct values), computes
+    each probability from log-factorials, and adds up the probabilities of
+    count vectors that give the same mean (means equal up to float rounding,
+    ``EXACT_MERGE_RTOL`` times the largest |difference|, are merged).
+
+    This is cheap when the values are few (hit@k differences are -1, 0 or +1:
+    Q = 120 gives 7,381 count vectors) or the sample tiny (four distinct
+    values: C(7, 3) = 35 multisets, the 256 ordered draws grouped).
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query differences ``d_q``.
+    max_multisets : int
+        Refuse inputs with more count vectors than this (default 1,000,000).
+
+    Returns
+    -------
+    ExactDistribution
+        ``values``: the distinct possible resample means, ascending;
+        ``probabilities``: their probabilities, summing to 1 (accurate to about
+        1e-12). Means too unlikely for a float (below about 1e-308) get
+        probability 0.
+
+    Raises
+    ------
+    ValueError
+        Bad differences (empty, NaN, ...), or more count vectors than
+        ``max_multisets``.
+
+    Examples
+    --------
+    >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
+    >>> len(dist.values), round(float(dist.probabilities.sum()), 12)
+    (24, 1.0)
+    >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
+    P(mean <= 0) = 0.2070
+    >>> exact_bootstrap_distribution([-1, 0, 0, 1])
+    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]), probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
+           0.21875   , 0.109375  , 0.03125   , 0.00390625]))
+    """
+    d = as_scores(diffs, "diffs")
+    if isinstance(max_multisets, bool) or not isinstance(max_multisets, numbers.Integral) or max_multisets < 1:
+        raise ValueError(f"max_multisets must be a positive integer; got {max_multisets!r}.")
+    q = d.size
+    u, m = np.unique(d, return_counts=True)
+    k = u.size
+    n_multisets = math.comb(q + k - 1, k - 1)
+    if n_multisets > max_multisets:
+        raise ValueError(
+            f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
+            f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; the limit is "
+            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) instead."
+        )
+    if k == 1:  # every resample mean is the one value
+        return ExactDistribution(u.copy(), np.ones(1))
+    counts = _compositions(q, k)
+    log_fact = np.array([math.lgamma(c + 1) for c in range(q + 1)])
+    log_p = np.log(m / q)
+    sums = np.zeros(len(counts))
+    log_prob = np.full(len(counts), log_fact[q])
+    for i in range(k):  # column by column: memory stays at a few vectors
+        c = counts[:, i]
+        sums += c * u[i]
+        log_prob += c * log_p[i] - log_fact[c]
+    order = np.argsort(sums, kind="stable")
+    sums, prob = sums[order], np.exp(log_prob[order])
+    # merge sums equal up to rounding: a new value starts where the gap exceeds the tolerance
+    tol = EXACT_MERGE_RTOL * q * float(np.max(np.abs(u)))
+    starts = np.flatnonzero(np.concatenate(([True], np.diff(sums) > tol)))
+    values = sums[starts] / q
+    probabilities = np.add.reduceat(prob, starts)
+    probabilities /= math.fsum(probabilities.tolist())
+    return ExactDistribution(values, probabilities)

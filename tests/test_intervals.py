@@ -1,6 +1,7 @@
 """The order-statistic percentile interval."""
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -68,3 +69,102 @@ def test_empty_and_nan_values_are_refused():
 def test_excludes():
     assert percentile_interval([-0.2, -0.1]).excludes(0)
     assert not percentile_interval([-0.2, 0.0]).excludes(0)
+
+
+# --- weighted distributions: the same convention, read off values and probabilities ---
+
+LEVELS = [0.95, 0.9, 0.8, 0.5, 0.99, 2 / 3]
+
+
+def test_equal_weights_give_exactly_the_unweighted_interval():
+    """The weighted rule generalizes the order-statistic one: over many B and levels, with
+    distinct values (where an off-by-one position shows) and with ties, equal weights (as counts, as probabilities 1/B, or any constant) and the counts of
+    merged ties all give the same two positions as s[floor(alpha/2 B)], s[min(B-1, floor((1-alpha/2) B))]."""
+    rng = np.random.default_rng(0)
+    cases = [(B, level) for B in list(range(1, 60)) + rng.integers(60, 5000, size=40).tolist() for level in LEVELS]
+    cases += [(B, level) for B in (10_000, 99_999) for level in (0.95, 0.5)]
+    for i, (B, level) in enumerate(cases):
+        v = rng.normal(size=B)
+        if i % 2:
+            v = np.round(v, 1)  # many ties
+        expected = tuple(percentile_interval(v, level))
+        low_i, high_i = order_statistic_indices(B, level)
+        s = np.sort(v)
+        assert expected == (s[low_i], s[high_i])
+        for w in (np.ones(B), np.full(B, 1 / B), np.full(B, 0.37)):
+            assert tuple(percentile_interval(v, level, weights=w)) == expected, (B, level, w[0])
+        distinct, counts = np.unique(v, return_counts=True)
+        assert tuple(percentile_interval(distinct, level, weights=counts)) == expected, (B, level)
+        assert tuple(percentile_interval(distinct, level, weights=counts / B)) == expected, (B, level)
+
+
+def test_float_rounding_does_not_move_an_end():
+    # B = 40 equal probabilities: the cumulative sum at position 38 is 0.975 in exact
+    # arithmetic (not above it) but a float cumsum makes it 0.9750000000000002, which a
+    # naive reading takes as exceeding and so ends one value too early. (Setting
+    # PROBABILITY_TOLERANCE to 0 makes the equal-weights test above fail.)
+    B, v = 40, np.arange(40.0)
+    cum = np.cumsum(np.full(B, 1 / B))
+    assert cum[38] > 0.975  # the float sum overshoots
+    assert int(np.searchsorted(cum, 0.975, side="right")) == 38  # naive: s[38]
+    assert order_statistic_indices(B, 0.95) == (1, 39)
+    assert tuple(percentile_interval(v, weights=np.full(B, 1 / B))) == (1.0, 39.0)
+
+
+def test_integer_weights_are_repetitions():
+    """Independent check: weight w_i means 'value i occurred w_i times' (zeros included)."""
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        v = np.round(rng.normal(size=n), 1)
+        w = rng.integers(0, 6, size=n)
+        if w.sum() == 0:
+            w[0] = 1
+        level = float(rng.choice(LEVELS))
+        expected = tuple(percentile_interval(np.repeat(v, w), level))
+        assert tuple(percentile_interval(v, level, weights=w)) == expected
+        assert tuple(percentile_interval(v, level, weights=w / w.sum())) == expected
+
+
+def test_the_rule_at_and_just_past_the_thresholds():
+    # F(0) = 0.025 is not above alpha/2; F(1) = 0.975 is not above 1 - alpha/2
+    assert tuple(percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])) == (1.0, 2.0)
+    assert tuple(percentile_interval([0.0, 1.0, 2.0], weights=[0.026, 0.95, 0.024])) == (0.0, 1.0)
+    # zero-weight values are never an end
+    assert tuple(percentile_interval([-5.0, 0.0, 1.0, 9.0], weights=[0, 1, 1, 0])) == (0.0, 1.0)
+
+
+def test_weights_travel_with_unsorted_values():
+    assert tuple(percentile_interval([2.0, 0.0, 1.0], weights=[0.0, 0.5, 0.5], level=0.5)) == (0.0, 1.0)
+
+
+def test_four_pairs_weighted_three_ways_give_the_source_interval():
+    """256 equally weighted draws, their 24 distinct means with counts, and the 35 multisets
+    (C(7, 4)) with multinomial probabilities all give [-0.035, +0.080]."""
+    d = np.array(FOUR_PAIR_CHANGES)
+    means = d[enumerate_resamples(4)].mean(axis=1)
+    draws = percentile_interval(means, weights=np.full(256, 1 / 256))
+    assert draws == pytest.approx((-0.035, 0.080), abs=1e-12)
+    distinct, counts = np.unique(np.round(means, 12), return_counts=True)
+    assert percentile_interval(distinct, weights=counts / 256) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    multisets = list(itertools.combinations_with_replacement(range(4), 4))
+    assert len(multisets) == math.comb(7, 4) == 35
+    ms_means = [sum(d[list(m)]) / 4 for m in multisets]
+    ms_probs = [math.factorial(4) / math.prod(math.factorial(m.count(i)) for i in range(4)) / 256 for m in multisets]
+    assert sum(ms_probs) == pytest.approx(1.0, abs=1e-15)
+    assert percentile_interval(ms_means, weights=ms_probs) == pytest.approx((-0.035, 0.080), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "weights, match",
+    [
+        ([1.0, 2.0], "one entry per value"),
+        ([1.0, -1.0, 1.0], "non-negative"),
+        ([0.0, 0.0, 0.0], "all zero"),
+        ([0.5, float("nan"), 0.5], "NaN"),
+        ([], "empty"),
+    ],
+)
+def test_bad_weights_are_refused(weights, match):
+    with pytest.raises(ValueError, match=match):
+        percentile_interval([0.1, 0.2, 0.3], weights=weights)
