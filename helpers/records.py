@@ -5,6 +5,12 @@ systems' per-query scores, the seed, the number of resamples, the level and the
 interval convention, and the interval that was reported. JSON keeps it readable
 and diffable; Python writes floats with enough digits to read back the same
 double, so a reloaded record recomputes the identical interval.
+
+Version 2 of the format adds what a full report needs: each query's cluster
+(e.g. the user who issued it), per-query weights, the queries left out and why,
+and the evaluation configuration (metric, cutoff, qrels version, run IDs, other
+seeds...). A record that uses none of these is written as version 1, exactly
+as before, and both versions are read.
 """
 
 from __future__ import annotations
@@ -18,15 +24,27 @@ from typing import Any
 
 import numpy as np
 
-from .data import paired_scores
+from .data import as_scores, paired_scores
 from .intervals import CONVENTION, Interval, _check_level, percentile_interval
-from .resampling import paired_bootstrap
+from .resampling import cluster_bootstrap, paired_bootstrap, resample
 
 __all__ = ["ComparisonRecord", "make_record", "recompute_interval", "save_record", "load_record"]
 
 FORMAT = "did-search-improve/comparison"
-FORMAT_VERSION = 1
+#: The newest version written; a record that needs none of its fields is written as version 1.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+#: Fields added in version 2, with their empty values.
+V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
 METHOD = "paired_bootstrap: mean of d_q over query pairs resampled with replacement, numpy.random.default_rng(seed)"
+METHOD_CLUSTER = (
+    "user-cluster bootstrap: total change / total query count over clusters resampled with replacement "
+    "(each cluster with all of its queries), numpy.random.default_rng(seed)"
+)
+METHOD_WEIGHTED = (
+    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with replacement "
+    "(each query's weight travels with it), numpy.random.default_rng(seed)"
+)
 
 
 @dataclass
@@ -47,17 +65,87 @@ class ComparisonRecord:
     method: str = METHOD
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # version 2
+    clusters: list[str] | None = None
+    weights: list[float] | None = None
+    exclusions: dict[str, str] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
 
     @property
     def mean_difference(self) -> float:
-        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries."""
-        return float(np.mean(np.subtract(self.scores_b, self.scores_a)))
+        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if recorded)."""
+        d = np.subtract(self.scores_b, self.scores_a)
+        if self.weights is None:
+            return float(np.mean(d))
+        w = np.asarray(self.weights, dtype=float)
+        return float(np.sum(w * d) / np.sum(w))
+
+    @property
+    def version(self) -> int:
+        """The format version this record needs: 2 if it uses any version-2 field, else 1."""
+        return 2 if any(getattr(self, k) != v for k, v in V2_FIELDS.items()) else 1
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-JSON form, with format name and version first."""
+        """Plain-JSON form, with format name and version first (version-2 fields only when used)."""
         body = asdict(self)
         body["interval"] = list(self.interval)
-        return {"format": FORMAT, "version": FORMAT_VERSION, **body}
+        version = self.version
+        if version == 1:
+            for k in V2_FIELDS:
+                del body[k]
+        return {"format": FORMAT, "version": version, **body}
+
+
+def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
+    """One value per query: a sequence in query order, or a mapping keyed by query ID."""
+    if isinstance(values, Mapping):
+        missing = [q for q in ids if q not in values and str(q) not in values]
+        if missing:
+            raise ValueError(f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} ({', '.join(map(repr, missing[:5]))}).")
+        return [values[q] if q in values else values[str(q)] for q in ids]
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ValueError(f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; got {type(values).__name__}.")
+    out = list(values)
+    if len(out) != len(ids):
+        raise ValueError(f"{len(out)} {name} were given for {len(ids)} queries; give one per query.")
+    return out
+
+
+def _check_weights(weights: object, n: int, name: str = "weights") -> list[float]:
+    w = as_scores(weights, name)
+    if w.size != n:
+        raise ValueError(f"{w.size} {name} were given for {n} queries; give one per query.")
+    if np.any(w <= 0):
+        raise ValueError(f"{name} must be positive; a query with weight 0 is an exclusion: leave it out and list it in exclusions with a reason.")
+    return w.tolist()
+
+
+def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
+    if not isinstance(exclusions, Mapping):
+        raise ValueError(f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}.")
+    out = {}
+    for q, reason in exclusions.items():
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"{where}excluded query {q!r} needs a reason (a non-empty string).")
+        out[str(q)] = reason
+    both = sorted(set(out) & set(ids))
+    if both:
+        raise ValueError(f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an excluded query must not be among the scores.")
+    return out
+
+
+def _check_config(config: object, where: str = "") -> dict[str, Any]:
+    if not isinstance(config, Mapping):
+        raise ValueError(f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got {type(config).__name__}.")
+    try:
+        copy = json.loads(json.dumps(dict(config), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts with str keys): {exc}.") from None
+    if copy != dict(config):
+        raise ValueError(
+            f"{where}config would not survive a JSON round trip unchanged; use lists instead of tuples and str keys."
+        )
+    return copy
 
 
 def make_record(
@@ -68,6 +156,10 @@ def make_record(
     n_resamples: int,
     level: float = 0.95,
     query_ids: Sequence[Hashable] | None = None,
+    clusters: Sequence[Hashable] | Mapping[Hashable, Hashable] | None = None,
+    weights: Sequence[float] | Mapping[Hashable, float] | None = None,
+    exclusions: Mapping[Hashable, str] | None = None,
+    config: Mapping[str, Any] | None = None,
     **metadata: Any,
 ) -> ComparisonRecord:
     """Run the paired bootstrap and capture it, inputs and result, as a record.
@@ -84,14 +176,32 @@ def make_record(
         Confidence level of the percentile interval.
     query_ids : sequence, optional
         Query IDs for sequence input (default ``q1``, ``q2``, ...).
+    clusters : sequence or mapping, optional
+        Each query's cluster (e.g. the user who issued it), in query order or
+        keyed by query ID. The interval then resamples whole clusters
+        (:func:`helpers.cluster_bootstrap`, query-weighted), as chapter 4 teaches.
+    weights : sequence or mapping of positive float, optional
+        Per-query weights. The estimate becomes the weighted mean change
+        ``sum(w d) / sum(w)`` and the bootstrap resamples each query with its
+        weight.
+    exclusions : mapping, optional
+        ``{query_id: reason}`` for queries left out of the comparison.
+    config : mapping, optional
+        The evaluation configuration, free-form plain JSON: metric, cutoff,
+        qrels version, run IDs, other seeds, tool versions...
     **metadata
         ``metric``, ``system_a``, ``system_b``, ``notes`` or ``extra``.
 
     Examples
     --------
     >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200, metric="nDCG@10")
-    >>> rec.query_ids, round(rec.mean_difference, 3)
-    (['q1', 'q2', 'q3'], 0.1)
+    >>> rec.query_ids, round(rec.mean_difference, 3), rec.version
+    (['q1', 'q2', 'q3'], 0.1, 1)
+    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200,
+    ...                    clusters=["U1", "U1", "U2"], exclusions={"q9": "no judged documents"},
+    ...                    config={"metric": "nDCG@10", "cutoff": 10, "qrels": "v3"})
+    >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
+    (2, True)
     """
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative int so that the record can be recomputed; got {seed!r}.")
@@ -105,10 +215,24 @@ def make_record(
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
     _check_level(level)
-    means = paired_bootstrap(b_arr - a_arr, n_resamples, rng=int(seed))
+    str_ids = [str(q) for q in ids]
+    extras: dict[str, Any] = {}
+    if clusters is not None:
+        extras["clusters"] = [str(c) for c in _per_query(clusters, ids, "clusters")]
+        metadata.setdefault("method", METHOD_CLUSTER)
+    if weights is not None:
+        if clusters is not None:
+            raise ValueError("Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented.")
+        extras["weights"] = _check_weights(_per_query(weights, ids, "weights"), a_arr.size)
+        metadata.setdefault("method", METHOD_WEIGHTED)
+    if exclusions is not None:
+        extras["exclusions"] = _check_exclusions(exclusions, str_ids)
+    if config is not None:
+        extras["config"] = _check_config(config)
+    means = _bootstrap_means(b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed))
     interval = percentile_interval(means, level)
     return ComparisonRecord(
-        query_ids=[str(q) for q in ids],
+        query_ids=str_ids,
         scores_a=a_arr.tolist(),
         scores_b=b_arr.tolist(),
         seed=int(seed),
@@ -116,18 +240,39 @@ def make_record(
         level=float(level),
         interval=(interval.low, interval.high),
         **metadata,
+        **extras,
     )
 
 
+def _bootstrap_means(
+    diffs: np.ndarray, weights: Sequence[float] | None, clusters: Sequence[str] | None, n_resamples: int, seed: int
+) -> np.ndarray:
+    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one engine."""
+    if clusters is not None:
+        if weights is not None:
+            raise ValueError("A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented.")
+        return cluster_bootstrap(diffs, clusters, n_resamples, rng=seed, weighting="query")
+    if weights is None:
+        return paired_bootstrap(diffs, n_resamples, rng=seed)
+    w = np.asarray(weights, dtype=float)
+    wd = w * diffs
+    return resample(diffs.size, n_resamples, lambda idx: wd[idx].sum(axis=1) / w[idx].sum(axis=1), rng=seed)
+
+
 def recompute_interval(record: ComparisonRecord) -> Interval:
-    """Recompute a record's interval from its scores, seed, B and level.
+    """Recompute a record's interval from its scores, clusters or weights, seed, B and level.
+
+    The bootstrap is the one :func:`make_record` used: over whole clusters when
+    clusters are recorded, weighted when weights are, else paired over queries.
 
     >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200)
     >>> tuple(recompute_interval(rec)) == rec.interval
     True
     """
     diffs = np.subtract(record.scores_b, record.scores_a)
-    return percentile_interval(paired_bootstrap(diffs, record.n_resamples, rng=record.seed), record.level)
+    return percentile_interval(
+        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed), record.level
+    )
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
@@ -166,17 +311,25 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         raise ValueError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ValueError(f"{name}: not a comparison record (expected \"format\": \"{FORMAT}\").")
-    if raw.get("version") != FORMAT_VERSION:
-        raise ValueError(f"{name}: record version {raw.get('version')!r} is not supported (this code reads version {FORMAT_VERSION}).")
+    version = raw.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        raise ValueError(
+            f"{name}: record version {version!r} is not supported (this code reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))})."
+        )
     missing = [k for k in _REQUIRED if k not in raw]
     if missing:
         raise ValueError(f"{name}: the record is missing {', '.join(missing)}.")
     body = {k: v for k, v in raw.items() if k not in ("format", "version")}
     known = set(ComparisonRecord.__dataclass_fields__)
+    if version == 1:
+        known -= set(V2_FIELDS)
     unknown = sorted(set(body) - known)
     if unknown:
-        raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}.")
-    if not (len(body["query_ids"]) == len(body["scores_a"]) == len(body["scores_b"])):
+        hint = " (version-2 fields in a version-1 record)" if version == 1 and set(unknown) <= set(V2_FIELDS) else ""
+        raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
+    n = len(body["query_ids"])
+    if not (n == len(body["scores_a"]) == len(body["scores_b"])):
         raise ValueError(
             f"{name}: {len(body['query_ids'])} query IDs, {len(body['scores_a'])} scores for A and "
             f"{len(body['scores_b'])} for B; they must match."
@@ -184,4 +337,17 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
     if not (isinstance(body["interval"], list) and len(body["interval"]) == 2):
         raise ValueError(f"{name}: interval must be a list [low, high].")
     body["interval"] = (float(body["interval"][0]), float(body["interval"][1]))
+    where = f"{name}: "
+    if body.get("clusters") is not None:
+        if not isinstance(body["clusters"], list) or len(body["clusters"]) != n:
+            raise ValueError(f"{where}clusters must be a list with one entry per query ({n}).")
+    if body.get("weights") is not None:
+        try:
+            _check_weights(body["weights"], n)
+        except ValueError as exc:
+            raise ValueError(f"{where}{exc}") from None
+    if "exclusions" in body:
+        body["exclusions"] = _check_exclusions(body["exclusions"], body["query_ids"], where)
+    if "config" in body:
+        body["config"] = _check_config(body["config"], where)
     return ComparisonRecord(**body)

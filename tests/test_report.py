@@ -87,7 +87,18 @@ def test_round_trip_through_the_json_record(runs, tmp_path):
     report.save(tmp_path / "report.json")
     rec = load_record(tmp_path / "report.json")
     assert rec == report.to_record()
-    assert rec.metric == "ndcg_cut_10" and rec.extra["missing_policy"] == "zero"
+    assert rec.metric == "ndcg_cut_10" and rec.config["missing_policy"] == "zero"
+    assert rec.config["only_in_a"] == ["q047", "q121"] and rec.clusters is None
+    assert tuple(recompute_interval(rec)) == tuple(report.interval)
+
+
+def test_round_trip_with_users_recomputes_the_cluster_interval(runs, tmp_path):
+    a, b, users = runs
+    report = compare_runs(a, b, clusters=users, n_resamples=2000, rng=4, missing="zero")
+    report.save(tmp_path / "report.json")
+    rec = load_record(tmp_path / "report.json")
+    assert rec.clusters == [users[q] for q in rec.query_ids]
+    assert rec.method.startswith("user-cluster bootstrap")
     assert tuple(recompute_interval(rec)) == tuple(report.interval)
 
 
