@@ -16,7 +16,7 @@ LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test test-browser execute lock clean workspace reset-workspace html
+.PHONY: help env lab test test-browser bench execute lock clean workspace reset-workspace html
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
@@ -62,6 +62,12 @@ test: $(STAMP) ## Build the environment if needed and run every test (notebooks 
 
 test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 	$(BIN)/python -m pytest tests/browser --browser-required
+
+bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-readme writes README)
+	$(BIN)/python tests/bench/run_bench.py $(BENCH_ARGS)
+
+html: $(STAMP) ## Export every chapter with its outputs as static pages in site/ (open site/index.html)
+	$(BIN)/python tests/notebook_tools.py --html $(SITE)
 
 execute: $(STAMP) ## Re-execute every notebook top to bottom in a fresh kernel and store the outputs
 	$(BIN)/python tests/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb

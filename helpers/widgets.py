@@ -7,6 +7,7 @@ Widgets print nothing, so strict nbval sees only the widget's display.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from .intervals import percentile_interval
 from .plots import plot_exact_distribution, signed
 from .resampling import enumerate_resamples
 
-__all__ = ["Question", "Feedback", "grade", "quiz", "DrawDescription", "describe_draw", "exact_means", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
+__all__ = ["Question", "Feedback", "grade", "quiz", "quiz_snapshot_html", "DrawDescription", "describe_draw", "exact_means", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,44 @@ def grade(question: Question, choice: int | None) -> Feedback:
 
 _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 
+_SNAPSHOT_NOTE = '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use it.</em></p>'
+
+
+def quiz_snapshot_html(question: Question) -> str:
+    """Static HTML of a quiz's first view, for pages exported without a kernel.
+
+    >>> q = Question("2 + 2?", ["3", "4"], answer=1, explanations=["Off by one.", "Yes."])
+    >>> print(quiz_snapshot_html(q).splitlines()[1])
+    <p><b>2 + 2?</b></p>
+    """
+    items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
+    return (
+        '<div class="widget-snapshot">\n'
+        f"<p><b>{html.escape(question.prompt)}</b></p>\n"
+        f'<ul style="list-style:circle">{items}</ul>\n'
+        + _SNAPSHOT_NOTE.format(what="Multiple-choice check")
+        + "\n</div>"
+    )
+
+
+def _with_snapshot(box, snapshot_html: str):
+    """Let ``box`` carry a static HTML picture of its first view in its display data.
+
+    JupyterLab draws the live widget (its renderer ranks first) for outputs of
+    a running kernel; a page exported without a kernel, or a notebook opened
+    before its cells are run, shows the picture instead of a text placeholder.
+    """
+    original = box._repr_mimebundle_
+
+    def _repr_mimebundle_(**kwargs):
+        bundle = original(**kwargs)
+        if bundle is not None:
+            bundle["text/html"] = snapshot_html
+        return bundle
+
+    box._repr_mimebundle_ = _repr_mimebundle_
+    return box
+
 
 def _feedback_html(fb: Feedback) -> str:
     return f'<span style="color:{_COLOURS[fb.correct]}">{html.escape(fb.message)}</span>'
@@ -119,7 +158,7 @@ def quiz(question: Question):  # -> ipywidgets.VBox
     choices.observe(on_change, names="value")
     box = widgets.VBox([prompt, choices, feedback])
     box.add_class("quiz")
-    return box
+    return _with_snapshot(box, quiz_snapshot_html(question))
 
 
 # --- The resample explorer (chapter 2) ---------------------------------------
@@ -295,4 +334,12 @@ def resample_explorer(
     show(start)
     box = widgets.VBox([widgets.HBox([play, slider, of_total]), widgets.HBox(buttons), text, image])
     box.add_class("resample-explorer")
-    return box
+    snapshot = (
+        '<div class="widget-snapshot">\n'
+        f"<p>{text.value}</p>\n"
+        f'<img alt="Distribution of all {total} resample means, draw {start} highlighted" '
+        f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>\n'
+        + _SNAPSHOT_NOTE.format(what="Resample explorer (slider, play and preset buttons)")
+        + "\n</div>"
+    )
+    return _with_snapshot(box, snapshot)

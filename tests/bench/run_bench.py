@@ -1,0 +1,255 @@
+"""The series' benchmark: the helpers side by side with what a user would otherwise use.
+
+Run with ``make bench`` (add ``BENCH_ARGS=--update-readme`` to write the table
+into README's Performance section). Every row is a median over repetitions,
+measured in this one run on the same data; ratios between rows are what carry
+over to other machines, not the seconds. Not collected by the test suite:
+tests never fail on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import scipy
+from scipy import stats
+
+import helpers
+
+ROOT = Path(__file__).resolve().parents[2]
+B = 10_000
+
+
+def timed(fn, repeat: int) -> float:
+    """Median wall time of ``repeat`` calls (after one warm-up call when repeat > 1)."""
+    if repeat > 1:
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def loop_bootstrap(changes: list[float], n_resamples: int, stream: random.Random) -> list[float]:
+    """Chapter 1's plain-Python loop (the source material's computation)."""
+    n = len(changes)
+    means = []
+    for _ in range(n_resamples):
+        picks = [stream.randrange(n) for _ in range(n)]
+        means.append(sum(changes[i] for i in picks) / n)
+    return means
+
+
+def rng_floor(n: int, n_resamples: int) -> None:
+    """Draw the same indices as paired_bootstrap, with the same generator and chunks, and nothing else."""
+    gen = np.random.default_rng(1)
+    rows = max(1, helpers.resampling.DEFAULT_MAX_ELEMENTS // n)
+    for start in range(0, n_resamples, rows):
+        gen.integers(0, n, size=(min(rows, n_resamples - start), n))
+
+
+def scipy_bootstrap(a: np.ndarray, b: np.ndarray, n_resamples: int, batch: int | None = None) -> None:
+    stats.bootstrap(
+        (a, b),
+        lambda x, y, axis=-1: np.mean(y - x, axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        method="percentile",
+        batch=batch,
+        rng=np.random.default_rng(1),
+    )
+
+
+def scipy_sign_flip(d: np.ndarray, n_resamples: float) -> None:
+    stats.permutation_test(
+        (d,),
+        lambda x, axis=-1: np.mean(x, axis=axis),
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=n_resamples,
+        batch=2**16,
+        rng=np.random.default_rng(1),
+    )
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str]] = []
+
+    def add(self, task: str, method: str, seconds: float | None, note: str = "") -> None:
+        shown = "not run" if seconds is None else (f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s")
+        self.rows.append((task, method, shown, note))
+        print(f"  {task:<40} {method:<44} {shown:>10}  {note}", flush=True)
+
+    def markdown(self) -> str:
+        lines = ["| task | method | median time | ratio / note |", "|---|---|---|---|"]
+        lines += [f"| {t} | {m} | {s} | {n} |" for t, m, s, n in self.rows]
+        return "\n".join(lines)
+
+
+def ratio(x: float, y: float) -> str:
+    return f"{x / y:.2f}x"
+
+
+def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> None:
+    for n in (120, 1_000, 100_000):
+        rng = np.random.default_rng(n)
+        a = rng.random(n)
+        b = np.clip(a + rng.normal(0.01, 0.1, n), 0, 1)
+        d = b - a
+        task = f"paired bootstrap, Q = {n:,}, B = 10,000"
+        reps = 1 if n == 100_000 else (3 if quick else 7)
+        ours = timed(lambda: helpers.paired_bootstrap(d, B, rng=1), reps)
+        floor = timed(lambda: rng_floor(n, B), reps)
+        table.add(task, "helpers.paired_bootstrap", ours, "1.00x")
+        table.add(task, "random-number floor (indices only)", floor, f"ours / floor = {ratio(ours, floor)}")
+        sp = timed(lambda: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100), 1 if n >= 1_000 else reps)
+        table.add(task, "scipy.stats.bootstrap (percentile, paired)", sp, f"ours / scipy = {ratio(ours, sp)}")
+        targets.append(f"paired_bootstrap vs scipy at Q = {n:,}: {ratio(ours, sp)} (target <= 1.00x): {'met' if ours <= sp else 'NOT met'}")
+        targets.append(f"paired_bootstrap vs random-number floor at Q = {n:,}: {ratio(ours, floor)} (target <= 2x): {'met' if ours <= 2 * floor else 'NOT met'}")
+        changes = d.tolist()
+        if n == 120:
+            loop = timed(lambda: loop_bootstrap(changes, B, random.Random(7)), 1 if quick else 3)
+            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x")
+            targets.append(f"paired_bootstrap vs the plain loop at Q = 120: {loop / ours:.0f}x faster (target >= 30x): {'met' if loop >= 30 * ours else 'NOT met'}")
+        else:
+            few = 100 if n == 1_000 else 5
+            loop = timed(lambda: loop_bootstrap(changes, few, random.Random(7)), 1) * B / few
+            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x (timed on {few} resamples, scaled)")
+
+
+def bench_peak_memory(table: Table, targets: list[str]) -> None:
+    d = np.random.default_rng(0).normal(size=100_000)
+    tracemalloc.start()
+    chunked = helpers.paired_bootstrap(d, B, rng=3)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    table.add("peak memory, Q = 100,000, B = 10,000", "helpers.paired_bootstrap (chunked)", None, f"{peak / 2**20:.0f} MiB traced peak")
+    whole_gib = 100_000 * B * 8 / 2**30
+    table.add("peak memory, Q = 100,000, B = 10,000", "one index matrix, unchunked", None, f"{whole_gib:.1f} GiB for the indices alone")
+    same = np.array_equal(chunked[:500], helpers.paired_bootstrap(d, 500, rng=3, max_elements=100_000 * 500))
+    targets.append(f"peak memory of paired_bootstrap at Q = 100,000, B = 10,000: {peak / 2**20:.0f} MiB (target < 300 MB): {'met' if peak < 300e6 else 'NOT met'}; first 500 resamples identical to one unchunked draw: {same}")
+
+
+def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
+    d20 = np.random.default_rng(20).normal(0.01, 0.1, 20)
+    exact = timed(lambda: helpers.randomization_test(d20), 1 if quick else 3)
+    sp_exact = timed(lambda: scipy_sign_flip(d20, np.inf), 1)
+    task = "randomization test, exact, Q = 20 (2^20 signs)"
+    table.add(task, "helpers.randomization_test", exact, "1.00x")
+    table.add(task, "scipy.stats.permutation_test (samples)", sp_exact, f"ours / scipy = {ratio(exact, sp_exact)}")
+    targets.append(f"randomization_test exact at Q = 20: {exact:.2f} s (target < 1 s): {'met' if exact < 1 else 'NOT met'}")
+    d1000 = np.random.default_rng(1000).normal(0.01, 0.1, 1_000)
+    mc = timed(lambda: helpers.randomization_test(d1000, B, rng=1), 1 if quick else 3)
+    sp_mc = timed(lambda: scipy_sign_flip(d1000, B), 1 if quick else 3)
+    task = "randomization test, Monte Carlo, Q = 1,000, B = 10,000"
+    table.add(task, "helpers.randomization_test", mc, "1.00x")
+    table.add(task, "scipy.stats.permutation_test (samples)", sp_mc, f"ours / scipy = {ratio(mc, sp_mc)}")
+    targets.append(f"randomization_test Monte Carlo vs scipy at Q = 1,000: {ratio(mc, sp_mc)} (target <= 1.00x): {'met' if mc <= sp_mc else 'NOT met'}")
+
+
+def bench_exact_and_cluster(table: Table, quick: bool) -> None:
+    a, b = helpers.hit_at_5_example()
+    t = timed(lambda: helpers.exact_bootstrap_distribution(b - a), 3 if quick else 7)
+    table.add("exact bootstrap distribution, 120 hit@5 queries", "helpers.exact_bootstrap_distribution", t, "7,381 count vectors")
+    rng = np.random.default_rng(5)
+    users = np.repeat(np.arange(1_000), 10)
+    d = rng.normal(0, 0.1, 1_000)[users] + rng.normal(0.01, 0.1, users.size)
+    t = timed(lambda: helpers.cluster_bootstrap(d, users, B, rng=1), 3 if quick else 7)
+    table.add("cluster bootstrap, 1,000 users x 10 queries, B = 10,000", "helpers.cluster_bootstrap", t, "")
+
+
+def bench_notebooks(table: Table, targets: list[str]) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from notebook_tools import NOTEBOOKS
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    total = 0.0
+    slowest = 0.0
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(nb, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(path.parent)}})
+        start = time.perf_counter()
+        client.execute()
+        seconds = time.perf_counter() - start
+        total += seconds
+        slowest = max(slowest, seconds)
+        table.add("notebook, fresh kernel, top to bottom", path.name, seconds, "")
+    targets.append(f"slowest notebook: {slowest:.1f} s (target < 15 s): {'met' if slowest < 15 else 'NOT met'}")
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "notebooks"],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "JUPYTER_PREFER_ENV_PATH": "1"},
+    )
+    seconds = time.perf_counter() - start
+    table.add("strict nbval run over every notebook", "pytest --nbval notebooks", seconds, out.stdout.strip().splitlines()[-1].strip("= "))
+    targets.append(f"whole strict nbval run: {seconds:.0f} s (target < 90 s): {'met' if seconds < 90 else 'NOT met'}")
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; Python {platform.python_version()}, "
+        f"numpy {np.__version__}, scipy {scipy.__version__}"
+    )
+
+
+def update_readme(text: str) -> None:
+    readme = ROOT / "README.md"
+    body = readme.read_text()
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    if start not in body or end not in body:
+        raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> markers")
+    body = re.sub(re.escape(start) + r".*?" + re.escape(end), lambda _: f"{start}\n{text}\n{end}", body, flags=re.S)
+    readme.write_text(body)
+    print("README.md: Performance section updated")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--skip-notebooks", action="store_true")
+    args = parser.parse_args()
+    table, targets = Table(), []
+    print(f"Machine: {machine()}\n", flush=True)
+    bench_paired_bootstrap(table, targets, args.quick)
+    bench_peak_memory(table, targets)
+    bench_randomization(table, targets, args.quick)
+    bench_exact_and_cluster(table, args.quick)
+    if not args.skip_notebooks:
+        bench_notebooks(table, targets)
+    text = "\n".join(
+        [f"Measured by `make bench` on: {machine()}.", "", table.markdown(), "", "Targets:", ""]
+        + [f"- {t}" for t in targets]
+    )
+    print("\n" + text)
+    if args.update_readme:
+        update_readme(text)
+
+
+if __name__ == "__main__":
+    main()
