@@ -41,8 +41,11 @@ __all__ = [
     "exact_bootstrap_distribution",
 ]
 
-#: Indices drawn per chunk by default: 2**21 int64 indices = 16 MiB.
-DEFAULT_MAX_ELEMENTS = 2**21
+#: Indices drawn per chunk by default: 2**18 int64 indices = 2 MiB. Small chunks
+#: stay in cache and reuse freed memory: at Q = 120, B = 10,000 the bootstrap ran in 11 ms
+#: with 2 MiB chunks against 17 ms with 16 MiB chunks (the random numbers alone
+#: take 7.5 ms); the result does not depend on the chunk size.
+DEFAULT_MAX_ELEMENTS = 2**18
 
 #: Largest number of resample count vectors (multisets) that
 #: :func:`exact_bootstrap_distribution` enumerates by default: about a second of
