@@ -34,6 +34,21 @@ def _name_some(items: Iterable[object], limit: int = _MAX_NAMED) -> str:
     return shown
 
 
+def describe_unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
+    """How the query sets differ, naming up to five queries on each side.
+
+    >>> describe_unmatched(["q2"], ["q3", "q4"])
+    "1 only in A ('q2'); 2 only in B ('q3', 'q4')"
+    """
+    only_a, only_b = list(only_a), list(only_b)
+    parts = []
+    if only_a:
+        parts.append(f"{len(only_a)} only in A ({_name_some(only_a)})")
+    if only_b:
+        parts.append(f"{len(only_b)} only in B ({_name_some(only_b)})")
+    return "; ".join(parts)
+
+
 def as_scores(values: object, name: str = "scores", *, labels: Sequence[Hashable] | None = None) -> np.ndarray:
     """Check one system's (or one set of) per-query scores and return them as a float array.
 
@@ -133,15 +148,9 @@ def paired_scores(
             raise ValueError("Both systems' score mappings are empty: at least one query is needed.")
         only_a, only_b = set(a) - set(b), set(b) - set(a)
         if only_a or only_b:
-            parts = []
-            if only_a:
-                parts.append(f"{len(only_a)} only in A ({_name_some(only_a)})")
-            if only_b:
-                parts.append(f"{len(only_b)} only in B ({_name_some(only_b)})")
             raise ValueError(
-                "The two systems were not run on the same queries: "
-                + "; ".join(parts)
-                + ". Compare on the shared queries only after deciding how to treat the missing ones."
+                f"The two systems were not run on the same queries: {describe_unmatched(only_a, only_b)}. "
+                "Compare on the shared queries only after deciding how to treat the missing ones."
             )
         try:
             ids = sorted(a)

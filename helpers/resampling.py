@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .data import as_scores
+from .data import as_scores, paired_scores
 
 __all__ = [
     "as_generator",
@@ -275,13 +275,7 @@ def paired_bootstrap_statistic(
     >>> bool((same == paired_bootstrap(np.subtract(b, a), 50, rng=3)).all())
     True
     """
-    a_arr = as_scores(a, "A's scores")
-    b_arr = as_scores(b, "B's scores")
-    if a_arr.size != b_arr.size:
-        raise ValueError(
-            f"A has {a_arr.size} values and B has {b_arr.size}: a paired bootstrap needs one value per query "
-            "from each system, in the same query order."
-        )
+    _, a_arr, b_arr = paired_scores(a, b)
     if not callable(statistic):
         raise ValueError(f"statistic must be a function statistic(a_res, b_res) returning one value per row; got {type(statistic).__name__}.")
     return resample(a_arr.size, n_resamples, lambda idx: statistic(a_arr[idx], b_arr[idx]), rng=rng, max_elements=max_elements)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .data import _name_some
+from .data import _name_some, describe_unmatched
 
 __all__ = ["RunScores", "AlignedRuns", "read_trec_eval", "read_scores_csv", "align_runs", "MISSING_POLICIES"]
 
@@ -301,14 +301,9 @@ def align_runs(
     only_a = sorted(set(sa) - set(sb))
     only_b = sorted(set(sb) - set(sa))
     if (only_a or only_b) and missing == "error":
-        parts = []
-        if only_a:
-            parts.append(f"{len(only_a)} only in A ({_name_some(only_a)})")
-        if only_b:
-            parts.append(f"{len(only_b)} only in B ({_name_some(only_b)})")
         raise ValueError(
-            "The runs do not cover the same queries: " + "; ".join(parts)
-            + ". Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
+            f"The runs do not cover the same queries: {describe_unmatched(only_a, only_b)}. "
+            "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
             "missing='zero' scores a missing query 0 (as trec_eval -c does)."
         )
     ids = sorted(set(sa) & set(sb)) if missing == "drop" else sorted(set(sa) | set(sb))

@@ -146,7 +146,7 @@ def test_quantile_difference_checks_q(q):
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="A has 3 values and B has 2"):
+    with pytest.raises(ValueError, match="A has 3 scores and B has 2"):
         paired_bootstrap_statistic([1, 2, 3], [1, 2], mean_difference, 10, rng=0)
     with pytest.raises(ValueError, match="B's scores contain NaN"):
         paired_bootstrap_statistic([1, 2], [1, float("nan")], mean_difference, 10, rng=0)
