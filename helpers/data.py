@@ -55,7 +55,9 @@ def as_scores(values: object, name: str = "scores", *, labels: Sequence[Hashable
     Parameters
     ----------
     values : sequence of numbers
-        A 1-D list, tuple or array of real numbers (booleans count as 0/1).
+        A 1-D list, tuple or array of real numbers (booleans count as 0/1),
+        or any iterable of them (a generator is consumed once; a pandas
+        Series is read through ``to_numpy()``).
     name : str
         What the values are, used in error messages (``"A's scores"``).
     labels : sequence, optional
@@ -69,7 +71,8 @@ def as_scores(values: object, name: str = "scores", *, labels: Sequence[Hashable
     Raises
     ------
     ValueError
-        If the input is empty, not 1-D, not numeric, or contains NaN or infinity.
+        If the input is empty, not 1-D, not numeric, contains NaN or infinity,
+        or is a set (no order) or a masked array with masked values.
 
     Examples
     --------
@@ -84,22 +87,50 @@ def as_scores(values: object, name: str = "scores", *, labels: Sequence[Hashable
         raise ValueError(f"{name} must be a sequence of numbers, not a single string.")
     if isinstance(values, Mapping):
         raise ValueError(f"{name} is a mapping; pass its values, or use paired_differences(a, b) to pair two mappings by query ID.")
+    if isinstance(values, (set, frozenset)):
+        raise ValueError(
+            f"{name} is a set, which has no order and keeps each value only once; "
+            "pass a list or array with one score per query, in query order."
+        )
+    if np.ma.isMaskedArray(values) and np.ma.getmaskarray(values).any():
+        raise ValueError(
+            f"{name} is a masked array with {int(np.ma.getmaskarray(values).sum())} masked value(s); decide what they "
+            "mean first: drop those queries (x.compressed()) or give them a score (x.filled(0.0))."
+        )
     if not isinstance(values, np.ndarray) and not isinstance(values, Sequence):
-        # generators, pandas Series, dict views...: materialise once
-        try:
-            values = list(values)  # type: ignore[call-overload]
-        except TypeError:
-            raise ValueError(f"{name} must be a sequence of numbers; got {type(values).__name__}.") from None
-    arr = np.asarray(values)
+        to_numpy = getattr(values, "to_numpy", None)
+        if callable(to_numpy):  # pandas Series/DataFrame: iterating a DataFrame gives its column names
+            values = to_numpy()
+        else:
+            # generators, dict views...: materialise once
+            try:
+                values = list(values)  # type: ignore[call-overload]
+            except TypeError:
+                raise ValueError(f"{name} must be a sequence of numbers; got {type(values).__name__}.") from None
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # nested sequences of different lengths
+        raise ValueError(
+            f"{name} must be a flat sequence of numbers (one score per query); got nested sequences of different lengths."
+        ) from None
     if arr.dtype == object or arr.dtype.kind in "USV":
         bad = [x for x in arr.ravel().tolist() if not isinstance(x, numbers.Real)]
         if bad:
-            raise ValueError(f"{name} must be numbers; found non-numeric value(s) {_name_some(bad, 3)}.")
+            hint = (
+                "; convert text to numbers first, e.g. [float(x) for x in values]"
+                if all(isinstance(x, (str, bytes)) for x in bad)
+                else ""
+            )
+            raise ValueError(f"{name} must be numbers; found non-numeric value(s) {_name_some(bad, 3)}{hint}.")
         arr = arr.astype(float)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be real numbers; got an array of dtype {arr.dtype}.")
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional (one score per query); got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be one-dimensional (one score per query); got shape {arr.shape}. "
+            "Pass a flat list or array (np.ravel(x) flattens a single row or column); "
+            "for two systems' scores, compute paired_differences(a, b) first."
+        )
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one query is needed.")
     arr = arr.astype(np.float64, copy=True)
@@ -114,6 +145,14 @@ def as_scores(values: object, name: str = "scores", *, labels: Sequence[Hashable
     return arr
 
 
+def _index_of(values: object) -> list | None:
+    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a method, not labels."""
+    index = getattr(values, "index", None)
+    if index is None or callable(index) or not callable(getattr(values, "to_numpy", None)):
+        return None
+    return list(index)
+
+
 def paired_scores(
     a: Sequence[float] | Mapping[Hashable, float],
     b: Sequence[float] | Mapping[Hashable, float],
@@ -121,7 +160,8 @@ def paired_scores(
     """Pair system A's and system B's per-query scores.
 
     Two sequences are paired by position; two mappings ``{query_id: score}`` are
-    paired by query ID and returned in sorted query-ID order.
+    paired by query ID and returned in sorted query-ID order. Two pandas Series
+    are paired by position only when their indexes are the same.
 
     Returns
     -------
@@ -159,6 +199,12 @@ def paired_scores(
         a_arr = as_scores([a[q] for q in ids], "A's scores", labels=ids)
         b_arr = as_scores([b[q] for q in ids], "B's scores", labels=ids)
         return ids, a_arr, b_arr
+    a_index, b_index = _index_of(a), _index_of(b)
+    if a_index is not None and b_index is not None and a_index != b_index:
+        raise ValueError(
+            "A's and B's scores carry different indexes (query IDs, as pandas Series do), so pairing them by "
+            "position would pair different queries. Pair them by query ID: paired_differences(a.to_dict(), b.to_dict())."
+        )
     a_arr = as_scores(a, "A's scores")
     b_arr = as_scores(b, "B's scores")
     if a_arr.shape != b_arr.shape:

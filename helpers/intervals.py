@@ -77,14 +77,14 @@ def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, in
     return low, high
 
 
-def _check_weights(weights: object, n_values: int) -> np.ndarray:
-    w = as_scores(weights, "weights")
+def _check_weights(weights: object, n_values: int, name: str = "weights") -> np.ndarray:
+    w = as_scores(weights, name)
     if w.size != n_values:
-        raise ValueError(f"weights must have one entry per value: {n_values} values but {w.size} weights.")
+        raise ValueError(f"{name} must have one entry per value: {n_values} values but {w.size} {name}.")
     if (w < 0).any():
-        raise ValueError(f"weights must be non-negative; found {int((w < 0).sum())} negative weight(s), e.g. {w[w < 0][0]:g}.")
+        raise ValueError(f"{name} must be non-negative; found {int((w < 0).sum())} negative value(s), e.g. {w[w < 0][0]:g}.")
     if not w.sum() > 0:
-        raise ValueError("weights are all zero: at least one value needs a positive weight (probability or count).")
+        raise ValueError(f"{name} are all zero: at least one value needs a positive weight (probability or count).")
     return w
 
 
@@ -260,7 +260,7 @@ def endpoint_distribution(values: object, probabilities: object, n_resamples: in
     P(low end is -1) = 0.5802
     """
     v = as_scores(values, "values")
-    w = _check_weights(probabilities, v.size)
+    w = _check_weights(probabilities, v.size, "probabilities")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
         raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
     n = int(n_resamples)

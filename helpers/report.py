@@ -454,6 +454,11 @@ def compare_runs(
         raise ValueError(f"top must be a non-negative integer; got {top!r}.")
     runs = align_runs(a, b, missing=missing)
     if clusters is not None:
+        if not isinstance(clusters, Mapping):
+            raise ValueError(
+                f"clusters must map each query ID to its user, e.g. {{'q1': 'U1', 'q2': 'U1'}}; got {type(clusters).__name__}. "
+                "(Runs are lined up by sorted query ID, so a plain list of users has no reliable order.)"
+            )
         missing_users = [q for q in runs.query_ids if q not in clusters]
         if missing_users:
             raise ValueError(f"clusters has no user for {len(missing_users)} compared queries, e.g. {missing_users[:5]}.")

@@ -87,6 +87,14 @@ def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
 
 
 def _check_n_resamples(n_resamples: object) -> int:
+    if (isinstance(n_resamples, np.ndarray) and n_resamples.ndim > 0) or (
+        isinstance(n_resamples, Sequence) and not isinstance(n_resamples, (str, bytes))
+    ):
+        # f(a, b): the second system's scores landed in the n_resamples slot
+        raise ValueError(
+            f"n_resamples must be a positive integer; got a {type(n_resamples).__name__} of values. "
+            "To compare two systems, pass their per-query changes paired_differences(a, b) as the first argument."
+        )
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
         raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
     return int(n_resamples)
@@ -464,9 +472,19 @@ def cluster_totals(diffs: object, clusters: object) -> ClusterTotals:
     +0.06, -0.06, +0.04
     """
     d = as_scores(diffs, "diffs")
-    if isinstance(clusters, (str, bytes)) or isinstance(clusters, Mapping):
-        raise ValueError("clusters must be a sequence with one cluster label (e.g. a user ID) per query, not a single string or a mapping.")
-    arr = np.asarray(clusters if isinstance(clusters, (np.ndarray, Sequence)) else list(clusters), dtype=object)  # type: ignore[call-overload]
+    if isinstance(clusters, (str, bytes, Mapping, set, frozenset)):
+        raise ValueError(
+            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the order of diffs; "
+            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has no order)."
+        )
+    if not isinstance(clusters, (np.ndarray, Sequence)):
+        try:
+            clusters = list(clusters)  # type: ignore[call-overload]
+        except TypeError:
+            raise ValueError(
+                f"clusters must be a sequence with one cluster label (e.g. a user ID) per query; got {type(clusters).__name__}."
+            ) from None
+    arr = np.asarray(clusters, dtype=object)
     if arr.ndim != 1:
         raise ValueError(f"clusters must be one-dimensional (one label per query); got shape {arr.shape}.")
     if arr.size != d.size:

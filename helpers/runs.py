@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .data import _name_some, describe_unmatched
+from .data import _name_some, as_scores, describe_unmatched
 
 __all__ = ["RunScores", "AlignedRuns", "read_trec_eval", "read_scores_csv", "align_runs", "MISSING_POLICIES"]
 
@@ -266,6 +266,23 @@ def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] 
     return out
 
 
+def _sorted_ids(ids: set) -> list:
+    """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
+    try:
+        return sorted(ids)
+    except TypeError:
+        return sorted(ids, key=str)
+
+
+def _same_text_example(only_a: list, only_b: list) -> str | None:
+    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in type, else None."""
+    by_text = {str(q): q for q in only_b}
+    for q in only_a:
+        if str(q) in by_text:
+            return f"{q!r} in A and {by_text[str(q)]!r} in B"
+    return None
+
+
 def align_runs(
     a: RunScores | Mapping[str, float],
     b: RunScores | Mapping[str, float],
@@ -294,25 +311,34 @@ def align_runs(
     """
     if missing not in MISSING_POLICIES:
         raise ValueError(f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got {missing!r}.")
+    for side, r in (("A", a), ("B", b)):
+        if not isinstance(r, (RunScores, Mapping)):
+            raise ValueError(
+                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from read_trec_eval or read_scores_csv); "
+                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a pandas Series s.to_dict(); "
+                "for two lists of scores in the same query order, use paired_differences(a, b)."
+            )
     runs = [r if isinstance(r, RunScores) else RunScores(dict(r), "") for r in (a, b)]
     sa, sb = runs[0].scores, runs[1].scores
     if not sa or not sb:
         raise ValueError("Both runs need at least one scored query.")
-    only_a = sorted(set(sa) - set(sb))
-    only_b = sorted(set(sb) - set(sa))
+    only_a = _sorted_ids(set(sa) - set(sb))
+    only_b = _sorted_ids(set(sb) - set(sa))
     if (only_a or only_b) and missing == "error":
+        example = _same_text_example(only_a, only_b)
+        type_hint = f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides." if example else ""
         raise ValueError(
-            f"The runs do not cover the same queries: {describe_unmatched(only_a, only_b)}. "
+            f"The runs do not cover the same queries: {describe_unmatched(only_a, only_b)}.{type_hint} "
             "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
             "missing='zero' scores a missing query 0 (as trec_eval -c does)."
         )
-    ids = sorted(set(sa) & set(sb)) if missing == "drop" else sorted(set(sa) | set(sb))
+    ids = _sorted_ids(set(sa) & set(sb)) if missing == "drop" else _sorted_ids(set(sa) | set(sb))
     if not ids:
         raise ValueError("The runs share no query IDs.")
     return AlignedRuns(
         query_ids=ids,
-        a=np.array([sa.get(q, 0.0) for q in ids]),
-        b=np.array([sb.get(q, 0.0) for q in ids]),
+        a=as_scores([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
+        b=as_scores([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,

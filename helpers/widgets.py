@@ -217,11 +217,12 @@ def describe_draw(
     'Draw 28 of 256: q1, q2, q3, q4 | changes +0.10, +0.02, -0.06, +0.04 | mean +0.025'
     """
     d = as_scores(changes, "changes")
+    if isinstance(query_ids, (str, bytes)):
+        raise ValueError("query_ids must be a sequence of query IDs, one per change, not a single string.")
+    query_ids = list(query_ids)
     if len(query_ids) != d.size:
         raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
-    total = d.size**d.size
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= total:
-        raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
+    total = _check_draw_number(k, d.size)
     row = _draws(d.size)[int(k) - 1]
     picked = d[row]
     return DrawDescription(
@@ -232,6 +233,13 @@ def describe_draw(
         changes=", ".join(signed(x, 2) for x in picked),
         mean=float(picked.mean()),
     )
+
+
+def _check_draw_number(k: object, n: int) -> int:
+    total = n**n
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= total:
+        raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
+    return total
 
 
 _DRAWS_CACHE: dict[int, np.ndarray] = {}
@@ -264,6 +272,8 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    changes = as_scores(changes, "changes")  # once: a generator is consumed here, not twice below
+    _check_draw_number(k, changes.size)
     means, values, probs = exact_means(changes)
     fig = Figure(figsize=(7.5, 3.6))
     FigureCanvasAgg(fig)
