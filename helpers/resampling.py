@@ -199,7 +199,9 @@ def paired_bootstrap(
     True
     """
     d = as_scores(diffs, "diffs")
-    return resample(d.size, n_resamples, lambda idx: d[idx].mean(axis=1), rng=rng, max_elements=max_elements)
+    n = d.size
+    # np.take(...).sum(axis=1) / n is bit for bit d[idx].mean(axis=1), a little faster
+    return resample(n, n_resamples, lambda idx: np.take(d, idx).sum(axis=1) / n, rng=rng, max_elements=max_elements)
 
 
 def unpaired_bootstrap(
