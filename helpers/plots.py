@@ -67,6 +67,17 @@ def set_style() -> None:
     )
 
 
+def _mark_observed_and_interval(ax, observed: float | None, interval: tuple[float, float] | None, *, color: str, linewidth: float) -> None:
+    """A solid black line at the observed value and dashed lines at the interval ends, with legend entries."""
+    if observed is not None:
+        ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
+    if interval is not None:
+        low, high = interval
+        for x in (low, high):
+            ax.axvline(x, color=color, linestyle="--", linewidth=linewidth)
+        ax.plot([], [], color=color, linestyle="--", linewidth=linewidth, label=f"interval [{low:+.3f}, {high:+.3f}]")
+
+
 def plot_bootstrap_distribution(
     values: Sequence[float],
     *,
@@ -117,13 +128,7 @@ def plot_bootstrap_distribution(
     else:
         edges = 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
-    if observed is not None:
-        ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
-    if interval is not None:
-        low, high = interval
-        for x in (low, high):
-            ax.axvline(x, color=PALETTE["accent"], linestyle="--", linewidth=2)
-        ax.plot([], [], color=PALETTE["accent"], linestyle="--", linewidth=2, label=f"interval [{low:+.3f}, {high:+.3f}]")
+    _mark_observed_and_interval(ax, observed, interval, color=PALETTE["accent"], linewidth=2)
     # zero last, so that it stays visible where an interval end falls on it
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5)
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
@@ -217,13 +222,7 @@ def plot_exact_distribution(
         hit = np.isclose(v, highlight, rtol=0, atol=1e-9)
         colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors)]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
-    if observed is not None:
-        ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
-    if interval is not None:
-        low, high = interval
-        for x in (low, high):
-            ax.axvline(x, color=PALETTE["neutral"], linestyle="--", linewidth=1.5)
-        ax.plot([], [], color=PALETTE["neutral"], linestyle="--", linewidth=1.5, label=f"interval [{low:+.3f}, {high:+.3f}]")
+    _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
     ax.set_ylim(0, w.max() * 1.45)
     ax.set_xlabel(xlabel)
