@@ -16,6 +16,7 @@ and settings so that the comparison can be saved and recomputed.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import numbers
 import os
@@ -487,14 +488,10 @@ def compare_runs(
         # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
         null = test.null_distribution * (n_clusters / d.size)
         null.flags.writeable = False
-        test = SignificanceResult(
+        test = dataclasses.replace(
+            test,
             statistic=float(d.mean()),
-            pvalue=test.pvalue,
             null_distribution=null,
-            exact=test.exact,
-            n_resamples=test.n_resamples,
-            count=test.count,
-            alternative=test.alternative,
             method=test.method + ", flipping each user's total change",
         )
     regressions = largest_regressions(runs.a, runs.b, runs.query_ids, int(top), slices=runs.slices) if top else []

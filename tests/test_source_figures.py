@@ -5,7 +5,8 @@ import random
 
 import numpy as np
 import pytest
-from scipy import stats
+
+from scipy_check import assert_agrees_with_scipy_bootstrap
 
 from helpers import hit_at_5_example, paired_bootstrap, percentile_interval
 
@@ -58,18 +59,6 @@ def test_agrees_with_scipy_paired_percentile_bootstrap(seed):
     """
     a, b = _correlated_pairs(60, seed)
     ours = paired_bootstrap(b - a, 20_000, rng=seed)
-    low, high = percentile_interval(ours)
-    res = stats.bootstrap(
-        (a, b),
-        lambda x, y, axis=-1: np.mean(y - x, axis=axis),
-        paired=True,
-        vectorized=True,
-        n_resamples=20_000,
-        method="percentile",
-        confidence_level=0.95,
-        rng=np.random.default_rng(100 + seed),
+    assert_agrees_with_scipy_bootstrap(
+        ours, (a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), seed=100 + seed, paired=True, end_tol=0.15
     )
-    se = res.standard_error
-    assert ours.std(ddof=1) == pytest.approx(se, rel=0.05)
-    assert abs(low - res.confidence_interval.low) < 0.15 * se
-    assert abs(high - res.confidence_interval.high) < 0.15 * se
