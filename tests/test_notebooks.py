@@ -8,6 +8,7 @@ timing cells as exempt from comparison.
 """
 
 import re
+import sys
 
 import nbformat
 import pytest
@@ -101,41 +102,106 @@ def test_figures_are_compared_too():
 
 CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")
 OBJECTIVES = re.compile(r"\*\*By the end of this chapter you will be able to\*\*\n\n((?:\d\. .+\n?){3,4})")
+TIME = re.compile(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes\.")
+SECTION = re.compile(r"^## (\d+)\. .+ · (core|optional \(going deeper\))$", re.M)
+EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
+CHECK = re.compile(r'^helpers\.check\("(\d+\.\d+)", ', re.M)
+
+
+def _hidden(cell, what):
+    return cell.metadata.get("jupyter", {}).get(what) is True
 
 
 def test_chapter_shape(nb, request):
-    """Title; 3-4 objectives, time, what it builds on; a quiz; 2-3 exercises (none in
-    chapter 0), each followed by its tagged, collapsed solution; key points last."""
+    """Title; 3-4 objectives, core and full time, what it builds on; numbered sections
+    marked core or optional (heading and cell metadata); a quiz; exercises (one in
+    chapter 0, 2-4 elsewhere), each an answer cell, a check cell and a fully folded
+    solution; key points; further reading last."""
     cells = nb.cells
     first = cells[0]
     assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), "first cell: '# Chapter N · Title'"
     number = int(CHAPTER_TITLE.match(first.source).group(1))
     assert request.node.callspec.id.startswith(f"{number:02d}_"), "file name and chapter number differ"
     assert OBJECTIVES.search(first.source), "first cell lists 3 or 4 numbered objectives"
-    assert "**Time:**" in first.source and "**Builds on:**" in first.source
+    assert TIME.search(first.source), "first cell: '**Time:** core about N minutes, full about M minutes.'"
+    assert "**Builds on:**" in first.source
     assert any(c.cell_type == "code" and "helpers.quiz(" in c.source for c in cells), "no quiz"
-    exercises = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.search(r"^\*\*Exercise \d+\.\*\*", c.source, re.M)]
-    if number == 0:  # the start-here chapter has no exercises
-        assert not exercises
+
+    # sections: every cell says core or optional, and agrees with its section heading
+    current = "core"
+    for c in cells:
+        heading = SECTION.search(c.source) if c.cell_type == "markdown" else None
+        if heading:
+            current = "core" if heading.group(2) == "core" else "optional"
+        elif c.cell_type == "markdown" and re.match(r"^## ", c.source):
+            assert re.match(r"^## (Your turn|More exercises|Key points|Further reading)", c.source), (
+                f"section heading without '· core' or '· optional (going deeper)': {c.source[:60]}"
+            )
+            current = "optional" if c.source.startswith("## More exercises") else "core"
+        assert c.metadata.get("section") == current, f"cell metadata 'section' should be {current!r}: {c.source[:60]}"
+    assert any(SECTION.search(c.source) for c in cells if c.cell_type == "markdown"), "no numbered sections"
+
+    exercises = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and EXERCISE.search(c.source)]
+    numbers = [int(EXERCISE.search(cells[i].source).group(1)) for i in exercises]
+    assert numbers == list(range(1, len(numbers) + 1)), "exercises are numbered 1, 2, 3..."
+    if number == 0:
+        assert len(exercises) == 1, "chapter 0 has one warm-up exercise"
     else:
-        assert 2 <= len(exercises) <= 3, f"{len(exercises)} exercises; want 2 or 3"
+        assert 2 <= len(exercises) <= 4, f"{len(exercises)} exercises; want 2 to 4"
     solutions = [i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", [])]
-    assert solutions == [i + 1 for i in exercises], "each exercise is followed directly by its solution cell"
-    for i in solutions:
-        assert cells[i].cell_type == "code" and cells[i].metadata.get("jupyter", {}).get("source_hidden") is True
-    assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Key points")
+    assert solutions == [i + 3 for i in exercises], "each exercise: prompt, answer cell, check cell, solution"
+    for n, i in enumerate(exercises, start=1):
+        key = f"{number}.{n}"
+        answer, check, solution = cells[i + 1], cells[i + 2], cells[i + 3]
+        assert answer.cell_type == "code" and "answer" in answer.metadata.get("tags", []), f"{key}: answer cell tagged 'answer'"
+        assert re.search(r"= \.\.\.", answer.source), f"{key}: the answer cell is committed unanswered (name = ...)"
+        assert check.cell_type == "code" and CHECK.search(check.source) and CHECK.search(check.source).group(1) == key, (
+            f"{key}: the check cell calls helpers.check({key!r}, ...)"
+        )
+        assert "not answered yet" in "".join(_texts(check)), f"{key}: the stored check output says 'not answered yet'"
+        assert solution.cell_type == "code" and _hidden(solution, "source_hidden") and _hidden(solution, "outputs_hidden"), (
+            f"{key}: solution folded with source and output hidden"
+        )
+        assert f'helpers.check("{key}", ' in solution.source and f"Exercise {key}: correct." in "".join(_texts(solution)), (
+            f"{key}: the solution ends by checking itself, and the check says correct"
+        )
+    key_points = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Key points")]
+    assert key_points == [len(cells) - 2], "key points, then further reading, end the chapter"
+    assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Further reading")
 
 
-TIME = re.compile(r"\*\*Time:\*\* about (\d+) minutes")
+def test_every_registered_exercise_is_in_its_chapter():
+    """The checks in helpers and the exercises in the notebooks are the same set."""
+    from helpers.exercises import _EXERCISES
+
+    in_notebooks = set()
+    for path in NOTEBOOKS:
+        for c in nbformat.read(path, as_version=4).cells:
+            if c.cell_type == "code" and "answer" not in c.metadata.get("tags", []) and "solution" not in c.metadata.get("tags", []):
+                in_notebooks.update(CHECK.findall(c.source))
+    assert in_notebooks == set(_EXERCISES)
+
+
+def test_stated_times_match_the_model():
+    """Each chapter states core and full times within 15% (or 5 minutes) of the model in tools/chapter_times.py."""
+    sys.path.insert(0, str(NOTEBOOKS[0].parent.parent / "tools"))
+    from chapter_times import chapter_time
+
+    for path in NOTEBOOKS:
+        core, full = map(int, TIME.search(nbformat.read(path, as_version=4).cells[0].source).groups())
+        model = chapter_time(path)
+        for name, stated, est in [("core", core, model.core), ("full", full, model.full)]:
+            assert abs(stated - est) <= max(5, 0.15 * est), f"{path.name}: {name} time {stated} min, model {est:.0f} min"
 
 
 def test_chapter_maps_list_every_chapter_with_its_own_time():
-    """Chapter 0's map and README's table link every chapter, with the time the chapter itself states."""
+    """Chapter 0's map and README's table link every chapter, with the times the chapter itself states."""
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     assert NOTEBOOKS[0].name == "00_start_here.ipynb"
-    chapter_map = next(c.source for c in start.cells if c.source.startswith("## 3. The chapters"))
+    chapter_map = next(c.source for c in start.cells if re.match(r"## \d+\. The chapters", c.source))
     readme = (NOTEBOOKS[0].parent.parent / "README.md").read_text()
     for path in NOTEBOOKS:
-        minutes = TIME.search(nbformat.read(path, as_version=4).cells[0].source).group(1)
-        assert re.search(rf"\]\({re.escape(path.name)}\) \|[^\n]*\| {minutes} min \|", chapter_map), f"chapter 0's map: {path.name}, {minutes} min"
-        assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) \|[^\n]*\| {minutes} min \|", readme), f"README's table: {path.name}, {minutes} min"
+        core, full = TIME.search(nbformat.read(path, as_version=4).cells[0].source).groups()
+        row = rf"\|[^\n]*\| {core} min \| {full} min \|"
+        assert re.search(rf"\]\({re.escape(path.name)}\) {row}", chapter_map), f"chapter 0's map: {path.name}, {core}/{full} min"
+        assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) {row}", readme), f"README's table: {path.name}, {core}/{full} min"
