@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 WORKSPACE ?= workspace
 SITE   ?= site
+ANSWERS ?= $(SITE)/answers
 # make lab serves your workspace copy once you have made one (make workspace)
 LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 
@@ -16,7 +17,7 @@ LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test test-browser bench execute lock clean workspace reset-workspace html
+.PHONY: help env lab test test-browser bench execute lock clean workspace reset-workspace html answers docs
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
@@ -66,8 +67,14 @@ test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-readme writes README)
 	$(BIN)/python tests/bench/run_bench.py $(BENCH_ARGS)
 
-html: $(STAMP) ## Export every chapter with its outputs as static pages in site/ (open site/index.html)
+html: $(STAMP) ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
 	$(BIN)/python tests/notebook_tools.py --html $(SITE)
+
+answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in site/answers/
+	$(BIN)/python tests/notebook_tools.py --answers $(ANSWERS)
+
+docs: $(STAMP) ## Regenerate the time tables in docs/instructor-guide.md from the chapters (the time model)
+	$(BIN)/python tools/chapter_times.py --update-docs
 
 execute: $(STAMP) ## Re-execute every notebook top to bottom in a fresh kernel and store the outputs
 	$(BIN)/python tests/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb

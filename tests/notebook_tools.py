@@ -8,7 +8,12 @@ execution counts 1, 2, 3..., widget state saved, no timing metadata.
 ``python tests/notebook_tools.py --html SITE`` (what ``make html`` runs) writes
 every chapter, with its stored outputs, as a page in SITE, plus an index page.
 Each widget appears as the static picture of its first view that the helpers
-put in its display data, and solutions are folded away behind "Solution".
+put in its display data, and each solution, code and output, is folded away
+behind "Solution". The pages need no network: MathJax is copied from the
+jupyter-server-mathjax package into SITE/mathjax/ and loaded from there.
+
+``python tests/notebook_tools.py --answers DIR`` (what ``make answers`` runs)
+writes the same pages with every solution shown: the instructors' answer key.
 """
 
 from __future__ import annotations
@@ -59,16 +64,57 @@ def execute(path: Path, timeout: int = 300) -> float:
     return elapsed
 
 
+#: Where the static edition keeps its copy of MathJax, relative to the pages.
+MATHJAX_DIR = "mathjax"
+#: The MathJax 2 configuration the pages load: TeX input, HTML-CSS output with
+#: the STIX web fonts shipped in jupyter-server-mathjax, and the Safe extension.
+MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
+
 _PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
-{% block input_group -%}
+{#- No script from the network: no require.js (no widget needs it, each shows its
+    static picture), no mermaid (no chapter draws a diagram), and MathJax from the
+    copy next to the pages. -#}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block html_head_js_mathjax -%}
+<script src="{{ resources.local_mathjax_url }}"></script>
+<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+    tex2jax: {
+        inlineMath: [ ['$','$'], ["\\\\(","\\\\)"] ],
+        displayMath: [ ['$$','$$'], ["\\\\[","\\\\]"] ],
+        processEscapes: true,
+        processEnvironments: true
+    },
+    TeX: { equationNumbers: { autoNumber: "AMS", useLabelIds: true } },
+    "HTML-CSS": { availableFonts: [], imageFont: null, preferredFont: null, webFont: "STIX-Web" },
+    displayAlign: 'center',
+    messageStyle: 'none',
+    showMathMenu: false
+});
+</script>
+{%- endblock html_head_js_mathjax -%}
+{% block extra_css %}
+<style type="text/css">
+details.solution > summary { cursor: pointer; margin: 0.5em 0; }
+div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0; }
+</style>
+{% endblock extra_css %}
+{% block codecell -%}
 {%- if 'solution' in cell.metadata.get('tags', []) -%}
-<details class="solution"><summary style="cursor:pointer;margin:0.5em 0"><b>Solution</b> (click to show the code)</summary>
+{%- if resources.answer_key -%}
+<div class="solution-shown"><p><b>Solution</b></p>
+{{ super() }}
+</div>
+{%- else -%}
+<details class="solution"><summary><b>Solution</b> (click to show the code and its output)</summary>
 {{ super() }}
 </details>
+{%- endif -%}
 {%- else -%}
 {{ super() }}
 {%- endif -%}
-{%- endblock input_group %}
+{%- endblock codecell %}
 """
 
 #: What a page shows of an output, first match wins: a widget's static picture
@@ -80,15 +126,49 @@ _PRIORITY = [
 
 
 def chapter_info(nb) -> tuple[str, str]:
-    """(title, time) from a chapter's first cell."""
+    """(title, time) from a chapter's first cell, e.g. ("Chapter 1 · ...", "core 35 min, full 60 min")."""
     first = nb.cells[0].source
     title = first.splitlines()[0].lstrip("#").strip()
+    both = re.search(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes", first)
+    if both:
+        return title, f"core {both.group(1)} min, full {both.group(2)} min"
     minutes = re.search(r"\*\*Time:\*\* about (\d+) minutes", first)
     return title, f"{minutes.group(1)} min" if minutes else ""
 
 
-def export_html(notebooks: list[Path], site: Path) -> list[Path]:
-    """Write one page per notebook and an index page linking them in order; return the pages."""
+def mathjax_source() -> Path:
+    """The MathJax 2 files installed by the jupyter-server-mathjax package (found without importing it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("jupyter_server_mathjax")
+    if spec is None or not spec.submodule_search_locations:
+        raise ValueError(
+            "MathJax is not installed: the static edition typesets its formulas with the copy in the "
+            "jupyter-server-mathjax package (requirements.lock). Run `make env` (or pip install -r "
+            "requirements.lock) and try again."
+        )
+    static = Path(next(iter(spec.submodule_search_locations))) / "static"
+    if not (static / "MathJax.js").is_file():
+        raise ValueError(f"{static}/MathJax.js is missing: reinstall jupyter-server-mathjax (make clean && make env).")
+    return static
+
+
+def copy_mathjax(site: Path) -> Path:
+    """Copy MathJax next to the pages (site/mathjax/), so that they typeset formulas with no network."""
+    import shutil
+
+    target = site / MATHJAX_DIR
+    shutil.copytree(mathjax_source(), target, dirs_exist_ok=True)
+    return target
+
+
+def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) -> list[Path]:
+    """Write one page per notebook and an index page linking them in order; return the pages.
+
+    The pages load nothing from the network: MathJax is copied into ``site/mathjax``
+    and referenced relatively. Each solution (code and output) is folded behind
+    "Solution"; with ``answer_key=True`` every solution is shown unfolded instead.
+    """
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     from traitlets.config import Config
@@ -102,24 +182,37 @@ def export_html(notebooks: list[Path], site: Path) -> list[Path]:
         template_file="series.html.j2",
     )
     site.mkdir(parents=True, exist_ok=True)
+    copy_mathjax(site)
+    resources = {
+        "local_mathjax_url": f"{MATHJAX_DIR}/MathJax.js?config={MATHJAX_CONFIG}",
+        "answer_key": answer_key,
+    }
     pages, items = [], []
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         nb.metadata.pop("widgets", None)  # every widget has its static picture; no widget scripts needed
         title, minutes = chapter_info(nb)
-        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}, **resources})
         page = site / f"{path.stem}.html"
         page.write_text(body, encoding="utf-8")
         pages.append(page)
         items.append(f'<li><a href="{page.name}">{html.escape(title)}</a> <span class="time">({minutes})</span></li>')
+    if answer_key:
+        heading = "Did search improve? Answer key"
+        intro = ("<p>The instructors' edition: every chapter with its stored outputs and <b>every exercise's "
+                 "solution shown</b>, code and output. It is generated from the notebooks by "
+                 "<code>make answers</code>; do not edit it by hand, and do not hand it to learners.</p>\n")
+    else:
+        heading = "Did search improve?"
+        intro = ("<p>A notebook series on comparing two search systems, A and B, on the same judged queries. "
+                 "These pages show each chapter with its stored outputs; to run the code and use the widgets, "
+                 "open the notebooks in JupyterLab (<code>make lab</code>).</p>\n")
     index = site / "index.html"
     index.write_text(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Did search improve?</title>\n"
+        f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{heading}</title>\n"
         "<style>body{font-family:sans-serif;max-width:46em;margin:3em auto;line-height:1.5;padding:0 1em}"
-        ".time{color:#555}</style></head>\n<body>\n<h1>Did search improve?</h1>\n"
-        "<p>A notebook series on comparing two search systems, A and B, on the same judged queries. "
-        "These pages show each chapter with its stored outputs; to run the code and use the widgets, "
-        "open the notebooks in JupyterLab (<code>make lab</code>).</p>\n<ol start=\"0\">\n"
+        f".time{{color:#555}}</style></head>\n<body>\n<h1>{heading}</h1>\n"
+        + intro + "<ol start=\"0\">\n"
         + "\n".join(items)
         + "\n</ol>\n</body></html>\n",
         encoding="utf-8",
@@ -128,10 +221,14 @@ def export_html(notebooks: list[Path], site: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--html"]:
+    if sys.argv[1:2] in (["--html"], ["--answers"]):
+        if len(sys.argv) != 3:
+            sys.exit(f"usage: python tests/notebook_tools.py {sys.argv[1]} FOLDER")
         site = Path(sys.argv[2])
-        pages = export_html(NOTEBOOKS, site)
-        print(f"wrote {len(pages)} chapter pages and index.html to {site}/")
+        key = sys.argv[1] == "--answers"
+        pages = export_html(NOTEBOOKS, site, answer_key=key)
+        what = "answer-key pages (every solution shown)" if key else "chapter pages"
+        print(f"wrote {len(pages)} {what}, index.html and MathJax ({MATHJAX_DIR}/) to {site}/")
     else:
         for arg in sys.argv[1:]:
             seconds = execute(Path(arg))

@@ -7,11 +7,16 @@ lines of answer, check, solution and quiz cells are not counted again. Hidden
 cells (folded solutions) cost nothing. A cell belongs to the core when its
 ``metadata["section"]`` is ``"core"``.
 
-``python tools/chapter_times.py`` prints the table for every chapter.
+``python tools/chapter_times.py`` prints the table for every chapter;
+``--sections`` adds each section's minutes and minute marks;
+``--update-docs`` rewrites the generated blocks of docs/instructor-guide.md
+(the per-chapter minute marks, the summary table and the workshop plans), and
+``--check-docs`` exits non-zero if they are not current.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -60,8 +65,248 @@ def chapter_time(path: Path) -> ChapterTime:
     return ChapterTime(path.name, core, full)
 
 
+SECTION = re.compile(r"^## (?P<title>.+?)\s*$", re.M)
+MARK = re.compile(r"\s*·\s*(core|optional(?: \(going deeper\))?)\s*$")
+GUIDE = ROOT / "docs" / "instructor-guide.md"
+
+
+@dataclass(frozen=True)
+class SectionTime:
+    """One section of a chapter: its heading (without the core/optional suffix), its mark and its minutes.
+
+    ``mark`` is "core" or "optional" when every cell of the section carries that
+    ``metadata["section"]``, "mixed" when they differ and "unmarked" when none
+    carries one. ``core`` counts the minutes of its core cells, ``full`` all of them.
+    """
+
+    title: str
+    mark: str
+    core: float
+    full: float
+
+
+def section_times(path: Path) -> list[SectionTime]:
+    """Split a chapter at its ``## `` headings and time each part by the model.
+
+    The cells before the first heading form the "Opening" section. The sums of
+    ``core`` and ``full`` over the sections equal :func:`chapter_time`'s.
+    """
+    nb = nbformat.read(path, as_version=4)
+    groups: list[tuple[str, list]] = [("Opening", [])]
+    for cell in nb.cells:
+        heading = SECTION.match(cell.source) if cell.cell_type == "markdown" else None
+        if heading:
+            groups.append((MARK.sub("", heading.group("title")), [cell]))
+        else:
+            groups[-1][1].append(cell)
+    out = []
+    for title, cells in groups:
+        if not cells:
+            continue
+        marks = {c.metadata.get("section") for c in cells}
+        mark = marks.pop() if len(marks) == 1 and None not in marks else ("unmarked" if marks == {None} else "mixed")
+        full = sum(_cell_minutes(c) for c in cells)
+        core = sum(_cell_minutes(c) for c in cells if c.metadata.get("section") == "core")
+        out.append(SectionTime(title, mark, core, full))
+    return out
+
+
+def _clock(minutes: float) -> str:
+    m = round(minutes)
+    return f"{m // 60}:{m % 60:02d}"
+
+
+def chapter_paths() -> list[Path]:
+    return sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def chapter_title(path: Path) -> str:
+    nb = nbformat.read(path, as_version=4)
+    return nb.cells[0].source.splitlines()[0].lstrip("#").strip()
+
+
+def section_table(path: Path) -> str:
+    """Markdown table of a chapter's sections: mark, minutes, and where each starts in a core and a full run."""
+    rows = [
+        "| section | mark | minutes | starts at (core run) | starts at (full run) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    at_core = at_full = 0.0
+    for s in section_times(path):
+        core_start = f"{_clock(at_core)}" if s.core > 0 else "skip"
+        rows.append(f"| {s.title} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |")
+        at_core += s.core
+        at_full += s.full
+    rows.append(f"| **total** | | | **{at_core:.0f} min core** | **{at_full:.0f} min full** |")
+    return "\n".join(rows)
+
+
+def summary_table(paths: list[Path]) -> str:
+    rows = ["| chapter | core (min) | full (min) | optional (min) |", "|---|---:|---:|---:|"]
+    total_core = total_full = 0.0
+    for p in paths:
+        t = chapter_time(p)
+        total_core += t.core
+        total_full += t.full
+        rows.append(f"| {chapter_title(p)} | {t.core:.0f} | {t.full:.0f} | {t.full - t.core:.0f} |")
+    rows.append(f"| **all chapters** | **{total_core:.0f}** | **{total_full:.0f}** | **{total_full - total_core:.0f}** |")
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------
+# Workshop plans, counted by the same model.
+
+
+@dataclass(frozen=True)
+class Break:
+    """A pause of ``minutes``, placed at the first chapter boundary at or after ``not_before`` minutes."""
+
+    label: str
+    minutes: int
+    not_before: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A workshop: chapters taught core-only or in full, breaks, a closing slot, within ``hours``.
+
+    ``full_if_it_fits`` lists chapters (by number) whose optional sections are
+    added, in that order, while the plan still fits; the others stay core-only.
+    """
+
+    name: str
+    hours: float
+    chapters: tuple[int, ...]
+    breaks: tuple[Break, ...]
+    closing: tuple[str, int]
+    homework: str
+    full_if_it_fits: tuple[int, ...] = ()
+
+
+PLANS = (
+    Plan(
+        name="half-day",
+        hours=4,
+        chapters=(0, 1, 2, 3, 4, 5, 6),
+        breaks=(Break("Break", 15, 75), Break("Break", 10, 150)),
+        closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
+        homework="Chapter 7 (your own runs), and every optional section, as homework.",
+    ),
+    Plan(
+        name="full-day",
+        hours=8,
+        chapters=(0, 1, 2, 3, 4, 5, 6, 7),
+        breaks=(Break("Break", 15, 90), Break("Lunch", 60, 180), Break("Break", 15, 330)),
+        closing=("Wrap-up: questions; learners start on their own runs", 15),
+        homework="The optional sections not taught (listed above as core only), for self-study.",
+        full_if_it_fits=(1, 3, 5, 6, 4, 2, 7, 0),
+    ),
+)
+
+
+def _schedule(plan: Plan, times: dict[int, ChapterTime], full: set[int]) -> list[tuple[str, str, float]]:
+    """(what, part, minutes) rows of a plan, breaks placed at chapter boundaries."""
+    rows, at, pending = [], 0.0, list(plan.breaks)
+    for n in plan.chapters:
+        while pending and at >= pending[0].not_before:
+            b = pending.pop(0)
+            rows.append((b.label, "", float(b.minutes)))
+            at += b.minutes
+        t = times[n]
+        minutes = math.ceil(t.full if n in full else t.core)
+        rows.append((f"Chapter {n}", "full" if n in full else "core", float(minutes)))
+        at += minutes
+    for b in pending:  # breaks the chapters never reached still happen (before the wrap-up)
+        rows.append((b.label, "", float(b.minutes)))
+    rows.append((plan.closing[0], "", float(plan.closing[1])))
+    return rows
+
+
+def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, str, float]]:
+    """The plan's rows, each chapter's minutes rounded up to the whole minute, with as many
+    chapters taught in full (in ``full_if_it_fits`` order) as fit within its hours."""
+    paths = chapter_paths() if paths is None else paths
+    times = {int(p.name[:2]): chapter_time(p) for p in paths}
+    missing = [n for n in plan.chapters if n not in times]
+    if missing:
+        raise ValueError(f"plan {plan.name!r} names chapters {missing} that are not in notebooks/: edit PLANS in {__file__}")
+    full: set[int] = set()
+    for n in plan.full_if_it_fits:
+        if n in plan.chapters and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60:
+            full.add(n)
+    return _schedule(plan, times, full)
+
+
+def plan_total(plan: Plan, paths: list[Path] | None = None) -> float:
+    return sum(r[2] for r in plan_rows(plan, paths))
+
+
+def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
+    paths = chapter_paths() if paths is None else paths
+    titles = {int(p.name[:2]): chapter_title(p) for p in paths}
+    rows = ["| starts at | what | part | minutes |", "|---:|---|---|---:|"]
+    at = 0.0
+    for what, part, minutes in plan_rows(plan, paths):
+        if what.startswith("Chapter "):
+            what = titles[int(what.split()[1])]
+        rows.append(f"| {_clock(at)} | {what} | {part} | {minutes:.0f} |")
+        at += minutes
+    rows.append(f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes) | | |")
+    return "\n".join(rows) + f"\n\n{plan.homework}"
+
+
+def generated_blocks(paths: list[Path] | None = None) -> dict[str, str]:
+    """Every generated block of docs/instructor-guide.md, by marker name."""
+    paths = chapter_paths() if paths is None else paths
+    blocks = {"summary": summary_table(paths)}
+    for plan in PLANS:
+        blocks[f"plan:{plan.name}"] = plan_table(plan, paths)
+    for p in paths:
+        blocks[f"chapter:{p.stem}"] = section_table(p)
+    return blocks
+
+
+def _markers(name: str) -> tuple[str, str]:
+    return (f"<!-- generated:{name}:start (python tools/chapter_times.py --update-docs) -->",
+            f"<!-- generated:{name}:end -->")
+
+
+def render_docs(text: str, blocks: dict[str, str]) -> str:
+    """Replace each generated block of the guide's text; a block with no markers is an error."""
+    for name, body in blocks.items():
+        start, end = _markers(name)
+        if start not in text or end not in text:
+            raise ValueError(
+                f"docs/instructor-guide.md has no block {name!r}: add the two lines\n{start}\n{end}\n"
+                "where it belongs (for a new chapter: under its heading), then run --update-docs again."
+            )
+        before, rest = text.split(start, 1)
+        _, after = rest.split(end, 1)
+        text = f"{before}{start}\n{body}\n{end}{after}"
+    return text
+
+
 def main() -> int:
-    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    args = sys.argv[1:]
+    paths = chapter_paths()
+    if "--update-docs" in args or "--check-docs" in args:
+        old = GUIDE.read_text(encoding="utf-8")
+        new = render_docs(old, generated_blocks(paths))
+        if "--check-docs" in args:
+            if new != old:
+                print("docs/instructor-guide.md is out of date: run python tools/chapter_times.py --update-docs")
+                return 1
+            print("docs/instructor-guide.md is current")
+            return 0
+        GUIDE.write_text(new, encoding="utf-8")
+        for plan in PLANS:
+            print(f"{plan.name}: {plan_total(plan, paths):.0f} of {plan.hours * 60:.0f} minutes")
+        print(f"updated {GUIDE.relative_to(ROOT)}")
+        return 0
+    if "--sections" in args:
+        for p in paths:
+            print(f"\n{p.name}\n{section_table(p)}")
+        return 0
     print(f"{'chapter':<36} {'core':>6} {'full':>6}  (minutes, by the model)")
     total_core = total_full = 0.0
     for p in paths:
