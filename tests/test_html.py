@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from notebook_tools import NOTEBOOKS, chapter_info
+from notebook_tools import MATHJAX_CONFIG, MATHJAX_DIR, NOTEBOOKS, chapter_info, export_html
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,9 +53,114 @@ def test_chapter_page(site, path):
     widgets = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
     assert page.count('class="widget-snapshot"') == widgets
     assert not re.search(r"<pre>\s*VBox\(children=", page) and "embed-amd.js" not in page
-    # solutions are folded away
-    solutions = sum(1 for c in nb.cells if "solution" in c.metadata.get("tags", []))
-    assert page.count('<details class="solution">') == solutions
+    # solutions are folded away, each with its output inside the fold
+    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+    assert page.count('<details class="solution">') == len(solutions)
+    folds = re.findall(r'<details class="solution">(.*?)</details>', page, re.S)
+    for cell, fold in zip(solutions, folds):
+        for text in _stream_lines(cell):
+            assert text in fold, f"{path.stem}: solution output {text!r} is not inside its fold"
+            outside = page.replace(fold, "")
+            assert text not in outside or text in _visible_elsewhere(nb, cell), f"{path.stem}: {text!r} shows outside the fold"
+
+
+def _stream_lines(cell) -> list[str]:
+    """The non-blank lines a code cell printed, escaped as a page shows them."""
+    import html
+
+    lines = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            lines += [html.escape(ln.strip(), quote=False) for ln in out["text"].splitlines() if ln.strip()]
+    return lines
+
+
+def _visible_elsewhere(nb, solution) -> set[str]:
+    """Lines that other cells print or write too (a solution may repeat them), which may show outside its fold."""
+    import html
+
+    text = set()
+    for c in nb.cells:
+        if c is solution:
+            continue
+        text.update(_stream_lines(c))
+        text.update(html.escape(ln.strip(), quote=False) for ln in c.source.splitlines() if ln.strip())
+    return text
+
+
+#: Hosts of public CDNs: no page may name one (a reference would leave raw TeX, or no script, offline).
+CDN_HOSTS = re.compile(r"https?://[^\s\"'<>]*(cdnjs|jsdelivr|unpkg|cloudflare|googleapis|gstatic|mathjax\.org|cdn\.)", re.I)
+#: A script, style sheet, font, image or module fetched from the network, whatever the host.
+EXTERNAL_LOAD = re.compile(
+    r"<(script|link|img|iframe|source)\b[^>]*\b(src|href)\s*=\s*[\"']?(https?:)?//"
+    r"|\bimport\s*\(\s*[\"'](https?:)?//|@import\s+(url\()?[\"']?(https?:)?//|url\(\s*[\"']?(https?:)?//",
+    re.I,
+)
+
+
+def test_no_page_loads_anything_from_the_network(site):
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) == len(NOTEBOOKS) + 1
+    for page in pages:
+        text = page.read_text()
+        assert not CDN_HOSTS.search(text), f"{page.name} names a CDN: {CDN_HOSTS.search(text).group(0)}"
+        assert not EXTERNAL_LOAD.search(text), f"{page.name} loads from the network: {EXTERNAL_LOAD.search(text).group(0)}"
+
+
+def test_the_network_checks_catch_what_nbconvert_puts_in_by_default():
+    """The two patterns above find the script tags of nbconvert's stock lab template (so they can fail)."""
+    stock = ('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
+             '<script src="https://cdn.jsdelivr.net/npm/mathjax@2/MathJax.js"> </script>'
+             'const m = (await import("https://example.org/mermaid.esm.min.mjs")).default;')
+    assert CDN_HOSTS.search(stock) and len(EXTERNAL_LOAD.findall(stock)) == 3
+    fine = '<a href="https://doi.org/10.1145/1321440.1321528">Smucker et al.</a> <script src="mathjax/MathJax.js"></script>'
+    assert not CDN_HOSTS.search(fine) and not EXTERNAL_LOAD.search(fine)
+
+
+def test_pages_load_mathjax_from_the_site_folder(site):
+    config = MATHJAX_CONFIG.split(",")
+    assert (site / MATHJAX_DIR / "MathJax.js").is_file()
+    for name in config:
+        assert (site / MATHJAX_DIR / "config" / f"{name}.js").is_file(), f"MathJax config {name} was not copied"
+    fonts = list((site / MATHJAX_DIR / "fonts" / "HTML-CSS" / "STIX-Web" / "woff").glob("*.woff"))
+    assert fonts, "MathJax's STIX web fonts were not copied"
+    for path in NOTEBOOKS:
+        page = (site / f"{path.stem}.html").read_text()
+        assert f'<script src="{MATHJAX_DIR}/MathJax.js?config={MATHJAX_CONFIG}"></script>' in page
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    out = tmp_path_factory.mktemp("answers")
+    export_html(NOTEBOOKS, out, answer_key=True)
+    return out
+
+
+def test_make_answers_writes_the_answer_key_into_site_answers():
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "answers"], cwd=ROOT, capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr
+    assert "tests/notebook_tools.py --answers site/answers" in dry.stdout
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_answer_key_shows_every_solution_unfolded(answers, path):
+    import html
+
+    page = (answers / f"{path.stem}.html").read_text()
+    nb = nbformat.read(path, as_version=4)
+    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+    assert "<details" not in page, "the answer key folds nothing away"
+    assert page.count('<div class="solution-shown">') == len(solutions)
+    plain = html.unescape(re.sub(r"<[^>]+>", "", page))
+    for cell in solutions:
+        # the source, line by line (highlighting splits it into spans), and every line it printed
+        for line in (ln.strip() for ln in cell.source.splitlines()):
+            if line:
+                assert line in plain, f"{path.stem}: solution line {line!r} is not on the answer-key page"
+        for text in _stream_lines(cell):
+            assert text in page, f"{path.stem}: solution output {text!r} is not on the answer-key page"
+    assert (answers / MATHJAX_DIR / "MathJax.js").is_file()
+    assert "Answer key" in (answers / "index.html").read_text()
 
 
 def test_index_links_every_chapter_in_order(site):
