@@ -159,11 +159,11 @@ def summary_table(paths: list[Path]) -> str:
 
 @dataclass(frozen=True)
 class Break:
-    """A pause of ``minutes``, placed at the first chapter boundary at or after ``not_before`` minutes."""
+    """A pause of ``minutes``, placed at the chapter boundary closest to ``at`` minutes from the start."""
 
     label: str
     minutes: int
-    not_before: int
+    at: int
 
 
 @dataclass(frozen=True)
@@ -198,22 +198,23 @@ PLANS = (
         chapters=(0, 1, 2, 3, 4, 5, 6, 7),
         breaks=(Break("Break", 15, 90), Break("Lunch", 60, 180), Break("Break", 15, 330)),
         closing=("Wrap-up: questions; learners start on their own runs", 15),
-        homework="The optional sections not taught (listed above as core only), for self-study.",
-        full_if_it_fits=(1, 3, 5, 6, 4, 2, 7, 0),
+        homework="The optional sections of the chapters taught core-only above, for self-study.",
+        full_if_it_fits=(1, 7, 6, 3, 5, 2, 4, 0),
     ),
 )
 
 
 def _schedule(plan: Plan, times: dict[int, ChapterTime], full: set[int]) -> list[tuple[str, str, float]]:
-    """(what, part, minutes) rows of a plan, breaks placed at chapter boundaries."""
+    """(what, part, minutes) rows of a plan, each break at the chapter boundary closest to its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
     for n in plan.chapters:
-        while pending and at >= pending[0].not_before:
+        t = times[n]
+        minutes = math.ceil(t.full if n in full else t.core)
+        # break before this chapter if that is closer to the break's time than after it
+        while pending and at + minutes - pending[0].at > pending[0].at - at:
             b = pending.pop(0)
             rows.append((b.label, "", float(b.minutes)))
             at += b.minutes
-        t = times[n]
-        minutes = math.ceil(t.full if n in full else t.core)
         rows.append((f"Chapter {n}", "full" if n in full else "core", float(minutes)))
         at += minutes
     for b in pending:  # breaks the chapters never reached still happen (before the wrap-up)
