@@ -96,8 +96,8 @@ MathJax.Hub.Config({
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}
 <style type="text/css">
-details.solution > summary { cursor: pointer; margin: 0.5em 0; }
-div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0; }
+details.solution > summary { cursor: pointer; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
+div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
 </style>
 {% endblock extra_css %}
 {% block codecell -%}
