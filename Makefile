@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 WORKSPACE ?= workspace
 SITE   ?= site
-ANSWERS ?= $(SITE)/answers
+ANSWERS ?= answer-key
 # make lab serves your workspace copy once you have made one (make workspace)
 LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 
@@ -70,7 +70,7 @@ bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--updat
 html: $(STAMP) ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
 	$(BIN)/python tests/notebook_tools.py --html $(SITE)
 
-answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in site/answers/
+answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in answer-key/
 	$(BIN)/python tests/notebook_tools.py --answers $(ANSWERS)
 
 docs: $(STAMP) ## Regenerate the time tables in docs/instructor-guide.md from the chapters (the time model)
