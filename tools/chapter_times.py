@@ -120,9 +120,14 @@ def chapter_paths() -> list[Path]:
     return sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+def _cell_text(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    return text.replace("|", "\\|")
+
+
 def chapter_title(path: Path) -> str:
     nb = nbformat.read(path, as_version=4)
-    return nb.cells[0].source.splitlines()[0].lstrip("#").strip()
+    return _cell_text(nb.cells[0].source.splitlines()[0].lstrip("#").strip())
 
 
 def section_table(path: Path) -> str:
@@ -134,7 +139,7 @@ def section_table(path: Path) -> str:
     at_core = at_full = 0.0
     for s in section_times(path):
         core_start = f"{_clock(at_core)}" if s.core > 0 else "skip"
-        rows.append(f"| {s.title} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |")
+        rows.append(f"| {_cell_text(s.title)} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |")
         at_core += s.core
         at_full += s.full
     rows.append(f"| **total** | | | **{at_core:.0f} min core** | **{at_full:.0f} min full** |")
