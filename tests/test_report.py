@@ -64,7 +64,7 @@ def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
 def test_exact_test_when_few_queries_disagree():
     a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
-    report = compare_runs(a, b, n_resamples=500, rng=0)
+    report = compare_runs(a, b, n_resamples=500, rng=0, min_queries=4)
     assert report.test.exact and report.test.pvalue == pytest.approx(0.625)
     assert report.relative_change == pytest.approx(0.025 / 0.6)
     assert [q for q, *_ in report.largest_regressions] == ["q3"]
