@@ -337,7 +337,7 @@ class ComparisonReport:
         if self.largest_regressions:
             worst = ", ".join(f"{r.query_id} ({r.change:+.4f})" for r in self.largest_regressions)
             rows.append(("largest regressions", worst))
-        rows.append(("settings", f"seed {self.seed}, B = {self.n_resamples:,} resamples, level {self.level}"))
+        rows.append(("settings", f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"))
         return rows
 
     def __str__(self) -> str:

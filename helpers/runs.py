@@ -536,6 +536,8 @@ class AlignedRuns:
     in_neither: list[str] = field(default_factory=list)
     #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the qrels' source.
     topics_from: str = "runs"
+    #: How many topics the qrels judge (None without qrels).
+    n_topics: int | None = None
     #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
     unretrieved_a: list[str] = field(default_factory=list)
     unretrieved_b: list[str] = field(default_factory=list)
@@ -548,8 +550,8 @@ class AlignedRuns:
     def summary(self) -> str:
         """One line saying how many queries were compared and what the missing-query policy did."""
         text = f"{len(self.query_ids)} queries compared"
-        if self.topics_from != "runs":
-            text += " (the topics of the qrels)"
+        if self.n_topics is not None:
+            text += f" of the {self.n_topics} judged topics"
         if self.n_affected:
             verb = "dropped" if self.missing_policy == "drop" else "scored 0 where missing"
             text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B"
@@ -687,6 +689,7 @@ def align_runs(
         slices=_labels_for(ids, runs[0].slices, runs[1].slices),
         in_neither=in_neither,
         topics_from="runs" if qrels is None else (qrels.source or "qrels"),
+        n_topics=None if qrels is None else len(qrels.judgments),
         unretrieved_a=list(runs[0].unretrieved or []),
         unretrieved_b=list(runs[1].unretrieved or []),
     )
