@@ -76,7 +76,7 @@ def test_renders_as_text_and_html(runs):
     text = str(report)
     assert "148 queries compared; 2 only in A and 0 only in B, dropped (missing='drop')" in text
     assert f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]" in text
-    assert "seed 2, B = 1,000 resamples" in text
+    assert "seed 2, R = 1,000 resamples" in text
     page = report._repr_html_()
     assert page.startswith("<table>") and "randomization test" in page and "ndcg_cut_10" in page
 
