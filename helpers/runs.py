@@ -73,7 +73,8 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     """The file's text, from UTF-8 with or without a byte-order mark; anything else is refused."""
     name = os.fspath(path)
     try:
-        data = open(path, "rb").read()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except FileNotFoundError:
         raise ValueError(f"{name}: no such file.") from None
     except IsADirectoryError:
