@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -194,7 +195,132 @@ _register(Exercise(
 # Chapter 7
 # ---------------------------------------------------------------------------
 
-# (chapter 7 exercises go here)
+
+def _ch7_data() -> Path:
+    return Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+
+@_cached
+def _ch7_files() -> dict:
+    """Chapter 7's example data: qrels, both runs, and the trec_eval -q files."""
+    from .runs import read_qrels, read_run, read_scores_csv, read_trec_eval
+
+    d = _ch7_data()
+    return {
+        "qrels": read_qrels(d / "simulated.qrels.txt"),
+        "A": read_run(d / "simulated_A.run.txt"),
+        "B": read_run(d / "simulated_B.run.txt"),
+        "te_A": read_trec_eval(d / "simulated_A.trec_eval.txt", "ndcg_cut_10").scores,
+        "te_B": read_trec_eval(d / "simulated_B.trec_eval.txt", "ndcg_cut_10").scores,
+        "csv": read_scores_csv(d / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", slice="query_type"),
+    }
+
+
+def _ch7_change(measure: str, sign: float = 1.0) -> float:
+    from .runs import evaluate
+
+    f = _ch7_files()
+    a, b = evaluate(f["qrels"], f["A"], measure).scores, evaluate(f["qrels"], f["B"], measure).scores
+    return sign * float(np.mean([b[q] - a[q] for q in f["qrels"].topics]))
+
+
+def _ch7_p5_dropped() -> float:
+    from .runs import read_trec_eval
+
+    d = _ch7_data()
+    a = read_trec_eval(d / "simulated_A.trec_eval.txt", "P_5").scores
+    b = read_trec_eval(d / "simulated_B.trec_eval.txt", "P_5").scores
+    return float(np.mean([b[q] - a[q] for q in sorted(set(a) & set(b))]))
+
+
+_register(Exercise(
+    "7.1",
+    expected=_cached(lambda: _ch7_change("P_5")),
+    what="B's mean P_5 minus A's over the 150 judged topics, a number",
+    tol=6e-5,
+    slips=(
+        (_cached(lambda: _ch7_change("P_5", -1.0)), "That is A minus B: the change is B - A."),
+        (_cached(_ch7_p5_dropped), "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, as trec_eval -c does, and so should the comparison."),
+        (_cached(lambda: _ch7_change("ndcg_cut_10")), "That is the change in nDCG@10; the question asks for P_5."),
+    ),
+))
+
+
+def _ch7_c_reference(a, b, topics):
+    return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
+
+
+def _ch7_c_union(a, b, topics):  # forgets the topics neither run retrieved
+    ids = set(a) | set(b)
+    return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in ids) / len(ids)
+
+
+def _ch7_c_shared(a, b, topics):  # drops the topics a run is missing
+    ids = [q for q in topics if q in a and q in b]
+    return sum(b[q] - a[q] for q in ids) / len(ids)
+
+
+def _ch7_c_cases() -> list[tuple[dict, dict, list]]:
+    f = _ch7_files()
+    return [
+        (f["te_A"], f["te_B"], f["qrels"].topics),  # the example: B is missing two topics
+        ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),  # t3 in neither run
+        ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"]),  # a topic only B retrieved
+    ]
+
+
+def _ch7_same_function(answer, target) -> bool:
+    try:
+        return all(abs(float(answer(dict(a), dict(b), list(t))) - target(a, b, t)) <= 1e-9 for a, b, t in _ch7_c_cases())
+    except Exception:
+        return False
+
+
+_register(Exercise(
+    "7.2",
+    expected=lambda: _ch7_c_reference,
+    what="a function mean_change_c(a, b, topics) returning a number",
+    matches=_ch7_same_function,
+    validate=lambda f: None if callable(f) else f"got {type(f).__name__}; define it with def mean_change_c(a, b, topics): ...",
+    slips=(
+        (lambda: _ch7_c_union, "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
+        (lambda: _ch7_c_shared, "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),
+    ),
+))
+
+
+@_cached
+def _ch7_slices():
+    from .report import slice_summary
+    from .runs import evaluate
+
+    f = _ch7_files()
+    a, b = evaluate(f["qrels"], f["A"], "ndcg_cut_10").scores, evaluate(f["qrels"], f["B"], "ndcg_cut_10").scores
+    ids = f["qrels"].topics
+    types = [f["csv"].slices[q] for q in ids]
+    out = {}
+    for level in (0.95, 0.90):
+        out[level] = slice_summary([a[q] for q in ids], [b[q] for q in ids], types, n_resamples=10_000, rng=2026,
+                                   level=level, order=["head", "torso", "tail"])
+    return out
+
+
+def _ch7_interval(level: float, row: str) -> tuple[float, float]:
+    iv = _ch7_slices()[level].row(row).interval
+    return (iv.low, iv.high)
+
+
+_register(Exercise(
+    "7.3",
+    expected=lambda: _ch7_interval(0.95, "tail"),
+    what="the tail slice's 95% interval, two numbers (low, high)",
+    tol=5e-4,
+    slips=(
+        (lambda: _ch7_interval(0.90, "tail"), "That is the 90% interval; the question asks for 95%."),
+        (lambda: _ch7_interval(0.95, "head"), "That is the head slice; the question asks about tail queries."),
+        (lambda: _ch7_interval(0.95, "all queries"), "That is the interval over all queries; the question asks about the tail slice."),
+    ),
+))
 
 # ---------------------------------------------------------------------------
 # End of the exercises

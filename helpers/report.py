@@ -30,7 +30,7 @@ from .data import paired_scores
 from .intervals import Interval, _check_level, percentile_interval
 from .records import METHOD, METHOD_CLUSTER, ComparisonRecord, save_record
 from .resampling import _check_n_resamples, as_generator, cluster_bootstrap, cluster_totals, paired_bootstrap
-from .runs import AlignedRuns, RunScores, align_runs
+from .runs import AlignedRuns, Qrels, RunScores, align_runs
 from .significance import MAX_EXACT_ASSIGNMENTS, SignificanceResult, randomization_test
 
 __all__ = [
@@ -337,7 +337,7 @@ class ComparisonReport:
         if self.largest_regressions:
             worst = ", ".join(f"{r.query_id} ({r.change:+.4f})" for r in self.largest_regressions)
             rows.append(("largest regressions", worst))
-        rows.append(("settings", f"seed {self.seed}, B = {self.n_resamples:,} resamples, level {self.level}"))
+        rows.append(("settings", f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"))
         return rows
 
     def __str__(self) -> str:
@@ -407,8 +407,10 @@ def compare_runs(
     rng: int,
     level: float = 0.95,
     missing: str = "error",
+    qrels: Qrels | None = None,
     alternative: str = "two-sided",
     top: int = 5,
+    min_queries: int = 5,
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
@@ -432,10 +434,19 @@ def compare_runs(
         Confidence level.
     missing : {"error", "drop", "zero"}
         Policy for queries scored in one run only (see :func:`helpers.align_runs`).
+    qrels : Qrels, optional
+        The judgments (:func:`helpers.read_qrels`): the compared queries are then
+        exactly the judged topics, and with ``missing="zero"`` a topic missing
+        from both runs also scores 0, as in ``trec_eval -c``.
     alternative : {"two-sided", "greater", "less"}
         For the randomization test.
     top : int
         How many of the largest regressions to list.
+    min_queries : int
+        Fewest compared queries accepted (default 5, as in :func:`slice_summary`).
+        With fewer, the bootstrap interval is far too narrow (one query gives an
+        interval of width 0) and the randomization test cannot reach small
+        p-values; lower it only knowingly. It is kept in the record.
 
     Returns
     -------
@@ -445,7 +456,11 @@ def compare_runs(
     --------
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
-    >>> report = compare_runs(a, b, n_resamples=2000, rng=1)
+    >>> compare_runs(a, b, n_resamples=2000, rng=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Only 4 queries are compared, fewer than min_queries=5. ...
+    >>> report = compare_runs(a, b, n_resamples=2000, rng=1, min_queries=4)  # four pairs, knowingly
     >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {report.largest_regressions[0][0]}")
     +0.025, p = 0.625, worst: q3
     """
@@ -453,7 +468,17 @@ def compare_runs(
     _check_level(level)
     if isinstance(top, bool) or not isinstance(top, numbers.Integral) or top < 0:
         raise ValueError(f"top must be a non-negative integer; got {top!r}.")
-    runs = align_runs(a, b, missing=missing)
+    if isinstance(min_queries, bool) or not isinstance(min_queries, numbers.Integral) or min_queries < 1:
+        raise ValueError(f"min_queries must be a positive integer; got {min_queries!r}.")
+    runs = align_runs(a, b, missing=missing, qrels=qrels)
+    q = len(runs.query_ids)
+    if q < min_queries:
+        raise ValueError(
+            f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than min_queries={min_queries}. "
+            f"With so few, the bootstrap interval is far too narrow to trust ({'one query gives an interval of width 0' if q == 1 else f'it resamples only these {q} changes'}) "
+            f"and the smallest two-sided randomization p-value is 2/2^{q} = {min(1.0, 2 / 2**q):.3g}. "
+            "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
+        )
     if clusters is not None:
         if not isinstance(clusters, Mapping):
             raise ValueError(
@@ -501,7 +526,12 @@ def compare_runs(
         "only_in_a": runs.only_in_a,
         "only_in_b": runs.only_in_b,
         "sources": [r.source for r in (a, b) if isinstance(r, RunScores)],
+        "min_queries": int(min_queries),
     }
+    if qrels is not None:
+        config.update(qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither)
+    if runs.unretrieved_a or runs.unretrieved_b:
+        config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     return ComparisonReport(
         runs=runs,
         measure=name,

@@ -1,15 +1,25 @@
-"""Reading per-query results of your own runs, and lining two runs up.
+"""Reading your own runs and their scores, and lining two runs up.
 
-Two formats are read: the per-query output of ``trec_eval -q`` and a CSV/TSV
-file with a header. Both give scores keyed by query ID. A file that cannot be
-read as intended is refused with a ``ValueError`` naming the file and the line;
-nothing is skipped silently except ``trec_eval``'s ``all`` summary rows, which
-are not queries.
+Four formats are read: a TREC run file (``read_run``) and qrels (``read_qrels``),
+which :func:`evaluate` scores per query with trec_eval's own code (through the
+``pytrec-eval-terrier`` package); the per-query output of ``trec_eval -q``
+(``read_trec_eval``); and a CSV/TSV file with a header (``read_scores_csv``).
+A file that cannot be read as intended is refused with a ``ValueError`` naming
+the file and the line; nothing is skipped silently except ``trec_eval``'s
+``all`` summary rows, which are not queries, and comment lines starting with
+``#`` in run and qrels files, which trec_eval skips too.
+
+Every reader takes UTF-8 text, with or without a byte-order mark, with LF or
+CRLF line ends, trailing whitespace and with or without a final newline. Other
+encodings (UTF-16, UTF-32, Latin-1...) are refused with a message that names the
+file and says to save it as UTF-8.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import io
 import math
 import os
 from collections.abc import Mapping
@@ -19,7 +29,19 @@ import numpy as np
 
 from .data import _name_some, as_scores, describe_unmatched
 
-__all__ = ["RunScores", "AlignedRuns", "read_trec_eval", "read_scores_csv", "align_runs", "MISSING_POLICIES"]
+__all__ = [
+    "RunScores",
+    "Run",
+    "Qrels",
+    "AlignedRuns",
+    "read_trec_eval",
+    "read_scores_csv",
+    "read_run",
+    "read_qrels",
+    "evaluate",
+    "align_runs",
+    "MISSING_POLICIES",
+]
 
 #: How :func:`align_runs` treats queries scored in one run only.
 MISSING_POLICIES = ("error", "drop", "zero")
@@ -34,9 +56,87 @@ class RunScores:
     source: str = ""
     clusters: dict[str, str] | None = None
     slices: dict[str, str] | None = None
+    #: Set by :func:`evaluate`: topics of the qrels that the run retrieved nothing
+    #: for, scored 0 (as ``trec_eval -c`` does). None when the scores were read from a file.
+    unretrieved: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
+
+
+# --- Text in every encoding people have --------------------------------------
+
+_FIX = "save it as UTF-8"
+
+
+def _read_text(path: str | os.PathLike[str]) -> str:
+    """The file's text, from UTF-8 with or without a byte-order mark; anything else is refused."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise ValueError(f"{name}: no such file.") from None
+    except IsADirectoryError:
+        raise ValueError(f"{name}: is a folder, not a file.") from None
+    found = None
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        found = "UTF-32 (it starts with a UTF-32 byte-order mark)"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        found = "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes this)"
+    elif b"\x00" in data:
+        found = "UTF-16 or UTF-32 without a byte-order mark (it contains NUL bytes)"
+    if found:
+        raise ValueError(
+            f"{name}: the file is encoded as {found}; the readers take UTF-8 text. Fix: {_FIX} "
+            "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an editor: Save as, encoding UTF-8)."
+        )
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(
+            f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another encoding "
+            f"(often Latin-1 or Windows-1252). Fix: {_FIX}."
+        ) from None
+
+
+def _lines(text: str) -> list[str]:
+    """Lines of ``text`` split at LF, CRLF or CR only (not at other Unicode breaks)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _kind_of(fields: list[str]) -> str | None:
+    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if unsure."""
+    if len(fields) == 6 and fields[1].upper() == "Q0" and _is_number(fields[3]) and _is_number(fields[4]):
+        return "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+    if len(fields) == 6 and _is_number(fields[3]) and _is_number(fields[4]):
+        return "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+    if len(fields) == 4 and _is_number(fields[3]):
+        return "qrels ('query iter docid grade'); read it with read_qrels(path)"
+    if len(fields) == 3 and (_is_number(fields[2]) or fields[1] == "all"):
+        return "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, measure)"
+    return None
+
+
+def _wrong_kind(name: str, lineno: int, fields: list[str], line: str, expected: str, own: str) -> ValueError:
+    kind = _kind_of(fields)
+    if kind is not None and not kind.startswith(own):
+        return ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
+    return ValueError(f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}.")
 
 
 def _parse_number(text: str, where: str, what: str) -> float:
@@ -102,24 +202,21 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
     any_line = False
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            any_line = True
-            fields = line.split()
-            if len(fields) != 3:
-                raise ValueError(
-                    f"{name}:{lineno}: expected 'measure query_id value' (3 fields), found {len(fields)}: {line.strip()[:80]!r}."
-                )
-            m, qid, value = fields
-            if qid == "all":
-                summary_only.add(m)
-                continue
-            measures.add(m)
-            if m != measure:
-                continue
-            _store(scores, seen_at, qid, _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"), name, lineno)
+    for lineno, line in enumerate(_lines(_read_text(path)), start=1):
+        if not line.strip():
+            continue
+        any_line = True
+        fields = line.split()
+        if len(fields) != 3:
+            raise _wrong_kind(name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval")
+        m, qid, value = fields
+        if qid == "all":
+            summary_only.add(m)
+            continue
+        measures.add(m)
+        if m != measure:
+            continue
+        _store(scores, seen_at, qid, _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"), name, lineno)
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected trec_eval -q output.")
     if measure not in measures:
@@ -181,23 +278,28 @@ def read_scores_csv(
     scores: dict[str, float] = {}
     seen_at: dict[str, int] = {}
     labels: dict[str, dict[str, str]] = {"cluster": {}, "slice": {}}
-    with open(path, encoding="utf-8", newline="") as fh:
+    text = _read_text(path)
+    with io.StringIO(text, newline="") as fh:
         reader = csv.reader(fh, delimiter=delimiter)
         header = None
         for row in reader:
             if any(cell.strip() for cell in row):
-                header = [cell.strip() for cell in row]
+                header = _trim_row([cell.strip() for cell in row], 0)
                 break
         if header is None:
             raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
         missing = [col for col in wanted.values() if col is not None and col not in header]
         if missing:
+            kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
+            if kind is not None:
+                raise ValueError(f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header.")
             raise ValueError(f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the header; it has {', '.join(repr(c) for c in header)}.")
         pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
         for row in reader:
             lineno = reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
+            row = _trim_row(row, len(header))
             if len(row) != len(header):
                 raise ValueError(f"{name}:{lineno}: expected {len(header)} fields as in the header, found {len(row)}.")
             qid = row[pos["query"]].strip()
@@ -224,6 +326,201 @@ def read_scores_csv(
     )
 
 
+def _trim_row(row: list[str], keep: int) -> list[str]:
+    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing whitespace)."""
+    row = list(row)
+    while len(row) > keep and not row[-1].strip():
+        row.pop()
+    return row
+
+
+# --- Run files and qrels, scored by trec_eval's own code ----------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """A TREC run: for each query, the retrieved documents and their scores."""
+
+    rankings: dict[str, dict[str, float]]
+    source: str = ""
+    tag: str = ""
+
+    def __len__(self) -> int:
+        return len(self.rankings)
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Relevance judgments: for each query (topic), the judged documents and their grades."""
+
+    judgments: dict[str, dict[str, int]]
+    source: str = ""
+
+    def __len__(self) -> int:
+        return len(self.judgments)
+
+    @property
+    def topics(self) -> list[str]:
+        """The judged topics, sorted."""
+        return sorted(self.judgments)
+
+
+def _trec_lines(path: str | os.PathLike[str], n_fields: int, expected: str, own: str):
+    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field count."""
+    name = os.fspath(path)
+    any_line = False
+    for lineno, line in enumerate(_lines(_read_text(path)), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        any_line = True
+        fields = line.split()
+        if len(fields) != n_fields:
+            raise _wrong_kind(name, lineno, fields, line, expected, own)
+        yield lineno, fields
+    if not any_line:
+        raise ValueError(f"{name}: the file is empty; expected {expected} on each line.")
+
+
+def read_run(path: str | os.PathLike[str]) -> Run:
+    """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` on each line.
+
+    As in trec_eval, the documents of a query are ranked by score (the rank
+    column is checked to be a number but not used), and lines starting with
+    ``#`` are comments.
+
+    Raises
+    ------
+    ValueError
+        Empty file, a line without six fields (naming the kind of file it looks
+        like, e.g. ``trec_eval -q`` output or qrels, and the reader to use), a
+        non-numeric or non-finite rank or score, or a document listed twice for
+        the same query; the message names the file and the line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> text = "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25\\nq2 Q0 d7 1 0.9 bm25\\n"
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "run.txt"
+    ...     _ = p.write_text(text)
+    ...     run = read_run(p)
+    >>> run.rankings, run.tag
+    ({'q1': {'d1': 2.5, 'd2': 1.5}, 'q2': {'d7': 0.9}}, 'bm25')
+    """
+    name = os.fspath(path)
+    rankings: dict[str, dict[str, float]] = {}
+    seen_at: dict[tuple[str, str], int] = {}
+    tags: list[str] = []
+    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"):
+        where = f"{name}:{lineno}"
+        _parse_number(rank, where, f"rank of document {doc!r}")
+        value = _parse_number(score, where, f"score of document {doc!r}")
+        if (qid, doc) in seen_at:
+            raise ValueError(f"{where}: document {doc!r} is listed again for query {qid!r} (first on line {seen_at[qid, doc]}); each document may appear once per query.")
+        seen_at[qid, doc] = lineno
+        rankings.setdefault(qid, {})[doc] = value
+        if tag not in tags:
+            tags.append(tag)
+    return Run(rankings, name, tags[0] if len(tags) == 1 else ",".join(tags))
+
+
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
+    """Read TREC relevance judgments (qrels): ``query_id iteration doc_id grade`` on each line.
+
+    Grades are integers (0 = judged not relevant; higher = more relevant).
+    Lines starting with ``#`` are comments.
+
+    Raises
+    ------
+    ValueError
+        Empty file, a line without four fields (naming the kind of file it looks
+        like and the reader to use), a grade that is not an integer, or a
+        document judged twice for the same query; the message names the file and the line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "qrels.txt"
+    ...     _ = p.write_text("q1 0 d1 2\\nq1 0 d2 0\\nq2 0 d7 1\\n")
+    ...     qrels = read_qrels(p)
+    >>> qrels.judgments, qrels.topics
+    ({'q1': {'d1': 2, 'd2': 0}, 'q2': {'d7': 1}}, ['q1', 'q2'])
+    """
+    name = os.fspath(path)
+    judgments: dict[str, dict[str, int]] = {}
+    seen_at: dict[tuple[str, str], int] = {}
+    for lineno, (qid, _, doc, grade) in _trec_lines(path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"):
+        where = f"{name}:{lineno}"
+        try:
+            value = int(grade)
+        except ValueError:
+            raise ValueError(f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades are 0, 1, 2...") from None
+        if (qid, doc) in seen_at:
+            raise ValueError(f"{where}: document {doc!r} is judged again for query {qid!r} (first on line {seen_at[qid, doc]}); keep one judgment per document.")
+        seen_at[qid, doc] = lineno
+        judgments.setdefault(qid, {})[doc] = value
+    return Qrels(judgments, name)
+
+
+def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
+    """Score ``run`` against ``qrels`` per query with trec_eval's own code.
+
+    The values come from ``pytrec_eval`` (the ``pytrec-eval-terrier`` package),
+    which runs trec_eval's C implementation of each measure. ``measure`` is
+    trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``, ``recip_rank``,
+    ``map``...
+
+    Every topic of the qrels gets a score: a topic the run retrieved nothing for
+    scores 0, as ``trec_eval -c`` counts it, and is listed in the result's
+    ``unretrieved``. Queries of the run that the qrels do not judge are left
+    out, as trec_eval leaves them out.
+
+    Examples
+    --------
+    >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
+    >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
+    >>> scores = evaluate(qrels, run, "recip_rank")
+    >>> scores.scores, scores.unretrieved
+    ({'q1': 0.5, 'q2': 0.0}, ['q2'])
+    """
+    if not isinstance(qrels, Qrels):
+        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}." + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else ""))
+    if not isinstance(run, Run):
+        raise ValueError(f"run must come from read_run(path); got {type(run).__name__}.")
+    if not isinstance(measure, str):
+        raise ValueError(f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}.")
+    try:
+        import pytrec_eval
+    except ImportError:  # pragma: no cover - the lock installs it
+        raise ValueError(
+            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install it with "
+            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use read_trec_eval."
+        ) from None
+    if not qrels.judgments:
+        raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
+    try:
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels.judgments, {measure})
+    except ValueError:
+        raise ValueError(
+            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the cutoff after an underscore, "
+            "e.g. 'ndcg_cut_10', 'P_5', 'success_5', 'recip_rank', 'map'."
+        ) from None
+    judged = {q: docs for q, docs in run.rankings.items() if q in qrels.judgments}
+    values = evaluator.evaluate(judged) if judged else {}
+    scores: dict[str, float] = {}
+    unretrieved = []
+    for q in qrels.topics:
+        if q in values:
+            if measure not in values[q]:
+                raise ValueError(f"measure {measure!r} is not a per-query value of trec_eval; it gives {_name_some(values[q], 10)}.")
+            scores[q] = float(values[q][measure])
+        else:
+            scores[q] = 0.0
+            unretrieved.append(q)
+    return RunScores(scores, measure, run.source, unretrieved=unretrieved)
+
+
 @dataclass
 class AlignedRuns:
     """Two runs on a common list of queries, and what was done to get there."""
@@ -236,18 +533,37 @@ class AlignedRuns:
     only_in_b: list[str] = field(default_factory=list)
     clusters: list[str] | None = None
     slices: list[str] | None = None
+    #: Topics of the qrels (when given) that neither run scored.
+    in_neither: list[str] = field(default_factory=list)
+    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the qrels' source.
+    topics_from: str = "runs"
+    #: How many topics the qrels judge (None without qrels).
+    n_topics: int | None = None
+    #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
+    unretrieved_a: list[str] = field(default_factory=list)
+    unretrieved_b: list[str] = field(default_factory=list)
 
     @property
     def n_affected(self) -> int:
-        """Queries scored in one run only (dropped, or scored 0 where missing)."""
-        return len(self.only_in_a) + len(self.only_in_b)
+        """Queries not scored in both runs (dropped, or scored 0 where missing)."""
+        return len(self.only_in_a) + len(self.only_in_b) + len(self.in_neither)
 
     def summary(self) -> str:
         """One line saying how many queries were compared and what the missing-query policy did."""
         text = f"{len(self.query_ids)} queries compared"
+        if self.n_topics is not None:
+            text += f" of the {self.n_topics} judged topics"
         if self.n_affected:
             verb = "dropped" if self.missing_policy == "drop" else "scored 0 where missing"
-            text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B, {verb} (missing={self.missing_policy!r})"
+            text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B"
+            if self.in_neither:
+                text += f" and {len(self.in_neither)} in neither"
+            text += f", {verb} (missing={self.missing_policy!r})"
+        if self.unretrieved_a or self.unretrieved_b:
+            text += (
+                f"; retrieved nothing, scored 0 by evaluate (as trec_eval -c): "
+                f"{len(self.unretrieved_a)} in A, {len(self.unretrieved_b)} in B"
+            )
         return text
 
 
@@ -288,6 +604,7 @@ def align_runs(
     b: RunScores | Mapping[str, float],
     *,
     missing: str = "error",
+    qrels: Qrels | None = None,
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
@@ -300,6 +617,15 @@ def align_runs(
         queries; ``"drop"`` keeps only the shared queries and reports how many were
         dropped; ``"zero"`` scores a query missing from a run as 0, as
         ``trec_eval -c`` does. The policy is recorded in the result.
+        Without ``qrels``, the queries are those of the two runs: "zero"
+        compares their union, "drop" their intersection, and a topic that
+        neither run has a row for is not compared at all.
+    qrels : Qrels, optional
+        With the judgments, the queries are exactly the judged topics, as in
+        trec_eval: "zero" also scores 0 a topic missing from both runs (so the
+        comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
+        topics scored in both runs, "error" refuses a topic missing from either.
+        A scored query that the qrels do not judge is refused.
 
     Examples
     --------
@@ -318,21 +644,39 @@ def align_runs(
                 f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a pandas Series s.to_dict(); "
                 "for two lists of scores in the same query order, use paired_differences(a, b)."
             )
+    if qrels is not None and not isinstance(qrels, Qrels):
+        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
     runs = [r if isinstance(r, RunScores) else RunScores(dict(r), "") for r in (a, b)]
     sa, sb = runs[0].scores, runs[1].scores
     if not sa or not sb:
         raise ValueError("Both runs need at least one scored query.")
+    in_neither: list = []
+    if qrels is not None:
+        topics = set(qrels.judgments)
+        for side, scores in (("A", sa), ("B", sb)):
+            unjudged = _sorted_ids(set(map(str, scores)) - topics)
+            if unjudged:
+                raise ValueError(
+                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge ({_name_some(unjudged, 5)}); "
+                    "trec_eval only scores judged topics. Use the qrels these scores were computed with, or compare without qrels."
+                )
+        in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a = _sorted_ids(set(sa) - set(sb))
     only_b = _sorted_ids(set(sb) - set(sa))
-    if (only_a or only_b) and missing == "error":
+    if (only_a or only_b or in_neither) and missing == "error":
         example = _same_text_example(only_a, only_b)
         type_hint = f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides." if example else ""
+        neither = f"; {len(in_neither)} judged topics are in neither run ({_name_some(in_neither, 5)})" if in_neither else ""
+        unmatched = describe_unmatched(only_a, only_b) if (only_a or only_b) else "every scored query is in both runs"
         raise ValueError(
-            f"The runs do not cover the same queries: {describe_unmatched(only_a, only_b)}.{type_hint} "
+            f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
             "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
             "missing='zero' scores a missing query 0 (as trec_eval -c does)."
         )
-    ids = _sorted_ids(set(sa) & set(sb)) if missing == "drop" else _sorted_ids(set(sa) | set(sb))
+    if missing == "drop":
+        ids = _sorted_ids(set(sa) & set(sb))
+    else:
+        ids = _sorted_ids(set(sa) | set(sb) | set(in_neither))
     if not ids:
         raise ValueError("The runs share no query IDs.")
     return AlignedRuns(
@@ -344,4 +688,9 @@ def align_runs(
         only_in_b=only_b,
         clusters=_labels_for(ids, runs[0].clusters, runs[1].clusters),
         slices=_labels_for(ids, runs[0].slices, runs[1].slices),
+        in_neither=in_neither,
+        topics_from="runs" if qrels is None else (qrels.source or "qrels"),
+        n_topics=None if qrels is None else len(qrels.judgments),
+        unretrieved_a=list(runs[0].unretrieved or []),
+        unretrieved_b=list(runs[1].unretrieved or []),
     )

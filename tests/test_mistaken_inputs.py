@@ -409,7 +409,7 @@ def test_mistaken_runs_are_refused(call, kind):
 def test_integer_and_boolean_run_scores_are_numbers(a):
     runs = h.align_runs(a, RUN_B)
     assert runs.a.dtype == np.float64 and runs.a.tolist() == [1.0, 0.0, 1.0]
-    report = h.compare_runs(a, RUN_B, n_resamples=50, rng=1)
+    report = h.compare_runs(a, RUN_B, n_resamples=50, rng=1, min_queries=3)
     assert report.mean_change == pytest.approx((0.6 + 0.3 + 0.7 - 2) / 3)
 
 
@@ -420,7 +420,7 @@ def test_query_ids_of_mixed_types_are_sorted_by_their_text():
 
 def test_clusters_for_compare_runs_must_be_a_mapping():
     with pytest.raises(ValueError, match=r"clusters must map each query ID to its user, e\.g\. .*got list"):
-        h.compare_runs({"q1": 0.5, "q2": 0.6, "q3": 0.2}, RUN_B, clusters=["U1", "U1", "U2"], n_resamples=50, rng=1)
+        h.compare_runs({"q1": 0.5, "q2": 0.6, "q3": 0.2}, RUN_B, clusters=["U1", "U1", "U2"], n_resamples=50, rng=1, min_queries=3)
 
 
 # --- the explorer's draw number and query IDs ------------------------------------------------------

@@ -64,7 +64,7 @@ def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
 def test_exact_test_when_few_queries_disagree():
     a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
-    report = compare_runs(a, b, n_resamples=500, rng=0)
+    report = compare_runs(a, b, n_resamples=500, rng=0, min_queries=4)
     assert report.test.exact and report.test.pvalue == pytest.approx(0.625)
     assert report.relative_change == pytest.approx(0.025 / 0.6)
     assert [q for q, *_ in report.largest_regressions] == ["q3"]
@@ -76,7 +76,7 @@ def test_renders_as_text_and_html(runs):
     text = str(report)
     assert "148 queries compared; 2 only in A and 0 only in B, dropped (missing='drop')" in text
     assert f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]" in text
-    assert "seed 2, B = 1,000 resamples" in text
+    assert "seed 2, R = 1,000 resamples" in text
     page = report._repr_html_()
     assert page.startswith("<table>") and "randomization test" in page and "ndcg_cut_10" in page
 

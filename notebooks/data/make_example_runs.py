@@ -1,17 +1,24 @@
-"""Write the simulated example runs used in chapter 7 (run: python make_example_runs.py).
+"""Write the simulated example data used in chapter 7 (run: python make_example_runs.py).
 
 Nothing here is real data. A seeded simulation gives 150 queries from 40
-users, each query of one type (head, torso, tail), and two systems' per-query
-scores; system B is better on head queries and worse on tail queries, and suits
-some users more than others. The
-files are written in the formats evaluation tools produce:
+users, each query of one type (head, torso, tail), judged documents for each
+query (the qrels), and the rankings two systems A and B return: one set of
+simulated judged rankings. System B is better on head queries and worse on
+tail queries, and suits some users more than others. Every measure in every
+file is then computed from those rankings by trec_eval's own code
+(``helpers.evaluate``), so the measures agree with each other by construction.
 
-- simulated_A.trec_eval.txt, simulated_B.trec_eval.txt: ``trec_eval -q`` output
-  (measures ndcg_cut_10, P_5, success_5, recip_rank, num_rel per query, then the
-  ``all`` summary rows). Run B returned nothing for two queries, so, as
-  trec_eval does without ``-c``, its file has no rows for them.
+- simulated.qrels.txt: the judgments, ``query_id 0 doc_id grade`` (grades 0, 1, 2).
+- simulated_A.run.txt, simulated_B.run.txt: TREC run files, ``query_id Q0 doc_id
+  rank score tag``, 20 documents per query. Run B retrieved nothing for two
+  queries, so it has no lines for them.
+- simulated_A.trec_eval.txt, simulated_B.trec_eval.txt: what ``trec_eval -q`` (without
+  ``-c``) writes for those runs: ndcg_cut_10, P_5, success_5, recip_rank and num_rel per
+  query, then the ``all`` summary rows; B's file has no rows for the two queries it
+  retrieved nothing for.
 - simulated_users_and_slices.csv: query_id, user, query_type and both systems'
-  ndcg_cut_10 (0 where a run returned nothing, as ``trec_eval -c`` would).
+  ndcg_cut_10 (0 where a run retrieved nothing, as ``trec_eval -c`` counts it), to the
+  four decimals trec_eval prints.
 
 tests/test_runs.py checks that the committed files equal this script's output.
 """
@@ -22,68 +29,105 @@ from pathlib import Path
 
 import numpy as np
 
+from helpers.runs import Qrels, Run, evaluate
+
 HERE = Path(__file__).resolve().parent
 SEED = 20261130
 N_QUERIES, N_USERS = 150, 40
+N_RETRIEVED = 20
 FAILED_IN_B = ("q047", "q121")
+MEASURES = ("ndcg_cut_10", "P_5", "success_5", "recip_rank")
 
 
 def simulate(seed: int = SEED) -> dict:
+    """Queries, users, types, judgments and both systems' rankings, from one seed."""
     rng = np.random.default_rng(seed)
     qids = [f"q{i:03d}" for i in range(1, N_QUERIES + 1)]
     users = [f"U{u:02d}" for u in rng.integers(1, N_USERS + 1, size=N_QUERIES)]
     qtype = rng.choice(["head", "torso", "tail"], size=N_QUERIES, p=[0.3, 0.4, 0.3])
-    user_effect = {u: rng.normal(0, 0.8) for u in sorted(set(users))}
-    user_change = {u: rng.normal(0, 0.3) for u in sorted(set(users))}  # B suits some users more than others
-    type_effect = {"head": 1.0, "torso": 0.0, "tail": -1.0}
-    change = {"head": 0.35, "torso": 0.05, "tail": -0.25}
-    latent = np.array([user_effect[u] + type_effect[t] for u, t in zip(users, qtype)]) + rng.normal(0, 0.9, N_QUERIES)
-    a_lat = latent + rng.normal(0, 0.35, N_QUERIES)
-    b_lat = latent + np.array([change[t] + user_change[u] for t, u in zip(qtype, users)]) + rng.normal(0, 0.35, N_QUERIES)
+    user_effect = {u: rng.normal(0, 0.6) for u in sorted(set(users))}
+    user_change = {u: rng.normal(0, 0.25) for u in sorted(set(users))}  # B suits some users more than others
+    type_effect = {"head": 0.8, "torso": 0.0, "tail": -0.8}
+    change = {"head": 0.6, "torso": 0.1, "tail": -0.4}
+    # how well each system separates relevant from non-relevant documents, per query
+    skill = np.array([1.0 + user_effect[u] + type_effect[t] for u, t in zip(users, qtype)]) + rng.normal(0, 0.6, N_QUERIES)
+    skill_a = skill + rng.normal(0, 0.3, N_QUERIES)
+    skill_b = skill + np.array([change[t] + user_change[u] for t, u in zip(qtype, users)]) + rng.normal(0, 0.3, N_QUERIES)
 
-    def measures(lat: np.ndarray) -> dict[str, np.ndarray]:
-        ndcg = 1 / (1 + np.exp(-lat))
-        return {
-            "ndcg_cut_10": np.round(ndcg, 4),
-            "P_5": np.round(np.clip(np.round(5 * ndcg + rng.normal(0, 0.6, lat.size)), 0, 5) / 5, 4),
-            "success_5": (rng.random(lat.size) < np.clip(ndcg * 1.25, 0, 1)).astype(float),
-            "recip_rank": np.round(np.clip(ndcg + rng.normal(0, 0.1, lat.size), 0.01, 1.0), 4),
-        }
+    judgments: dict[str, dict[str, int]] = {}
+    rankings: dict[str, dict[str, dict[str, float]]] = {"A": {}, "B": {}}
+    for i, q in enumerate(qids):
+        n_rel = int(rng.integers(1, 16))
+        n_nonrel = int(rng.integers(10, 31))
+        n_unjudged = 30
+        grades = np.concatenate([rng.choice([1, 2], size=n_rel, p=[0.7, 0.3]), np.zeros(n_nonrel + n_unjudged, int)])
+        docs = [f"{q}-d{k:02d}" for k in range(grades.size)]
+        order = rng.permutation(grades.size)  # document IDs carry no hint of relevance
+        docs = [docs[k] for k in order]
+        judgments[q] = {docs[k]: int(grades[k]) for k in range(n_rel + n_nonrel)}
+        shared = rng.normal(0, 1, grades.size)  # what makes a document look relevant to both systems
+        for system, s in (("A", skill_a[i]), ("B", skill_b[i])):
+            if system == "B" and q in FAILED_IN_B:
+                continue
+            score = s * grades + 0.8 * shared + 0.45 * rng.normal(0, 1, grades.size)
+            top = np.argsort(-score, kind="stable")[:N_RETRIEVED]
+            rankings[system][q] = {docs[k]: round(float(score[k]) + 10.0, 4) for k in top}
+    return {"qids": qids, "users": users, "qtype": qtype, "qrels": judgments, "rankings": rankings}
 
-    num_rel = rng.integers(1, 30, size=N_QUERIES)
-    return {"qids": qids, "users": users, "qtype": qtype, "A": measures(a_lat), "B": measures(b_lat), "num_rel": num_rel}
+
+def qrels_text(sim: dict) -> str:
+    return "".join(f"{q} 0 {d} {g}\n" for q, docs in sim["qrels"].items() for d, g in docs.items())
 
 
-def trec_eval_text(sim: dict, system: str, skip: tuple[str, ...] = ()) -> str:
-    ms = sim[system]
+def run_text(sim: dict, system: str) -> str:
     lines = []
-    kept = [i for i, q in enumerate(sim["qids"]) if q not in skip]
-    for i in kept:
-        q = sim["qids"][i]
-        lines.append(f"{'num_rel':<22}\t{q}\t{sim['num_rel'][i]}")
+    for q, docs in sim["rankings"][system].items():
+        ranked = sorted(docs.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines += [f"{q} Q0 {d} {r} {s:.4f} simulated-{system}\n" for r, (d, s) in enumerate(ranked, start=1)]
+    return "".join(lines)
+
+
+def scores(sim: dict, system: str) -> dict:
+    """Each measure's per-query values (every judged topic; 0 where nothing was retrieved), by trec_eval's code."""
+    qrels = Qrels(sim["qrels"], "simulated.qrels.txt")
+    run = Run(sim["rankings"][system], f"simulated_{system}.run.txt")
+    return {m: evaluate(qrels, run, m) for m in MEASURES}
+
+
+def trec_eval_text(sim: dict, system: str) -> str:
+    """What ``trec_eval -q`` (without -c) writes: rows for the queries the run retrieved, then ``all``."""
+    ms = scores(sim, system)
+    kept = [q for q in sim["qids"] if q in sim["rankings"][system]]
+    num_rel = {q: sum(g > 0 for g in sim["qrels"][q].values()) for q in kept}
+    lines = []
+    for q in kept:
+        lines.append(f"{'num_rel':<22}\t{q}\t{num_rel[q]}")
         for name, values in ms.items():
-            lines.append(f"{name:<22}\t{q}\t{values[i]:.4f}")
+            lines.append(f"{name:<22}\t{q}\t{values.scores[q]:.4f}")
     lines.append(f"{'runid':<22}\tall\tsimulated-{system}")
     lines.append(f"{'num_q':<22}\tall\t{len(kept)}")
-    lines.append(f"{'num_rel':<22}\tall\t{int(sim['num_rel'][kept].sum())}")
+    lines.append(f"{'num_rel':<22}\tall\t{sum(num_rel.values())}")
     for name, values in ms.items():
-        lines.append(f"{name:<22}\tall\t{values[kept].mean():.4f}")
+        lines.append(f"{name:<22}\tall\t{np.mean([values.scores[q] for q in kept]):.4f}")
     return "\n".join(lines) + "\n"
 
 
 def csv_text(sim: dict) -> str:
+    a, b = scores(sim, "A")["ndcg_cut_10"].scores, scores(sim, "B")["ndcg_cut_10"].scores
     rows = ["query_id,user,query_type,ndcg_cut_10_A,ndcg_cut_10_B"]
     for i, q in enumerate(sim["qids"]):
-        b = 0.0 if q in FAILED_IN_B else sim["B"]["ndcg_cut_10"][i]
-        rows.append(f"{q},{sim['users'][i]},{sim['qtype'][i]},{sim['A']['ndcg_cut_10'][i]:.4f},{b:.4f}")
+        rows.append(f"{q},{sim['users'][i]},{sim['qtype'][i]},{a[q]:.4f},{b[q]:.4f}")
     return "\n".join(rows) + "\n"
 
 
 def outputs() -> dict[str, str]:
     sim = simulate()
     return {
+        "simulated.qrels.txt": qrels_text(sim),
+        "simulated_A.run.txt": run_text(sim, "A"),
+        "simulated_B.run.txt": run_text(sim, "B"),
         "simulated_A.trec_eval.txt": trec_eval_text(sim, "A"),
-        "simulated_B.trec_eval.txt": trec_eval_text(sim, "B", skip=FAILED_IN_B),
+        "simulated_B.trec_eval.txt": trec_eval_text(sim, "B"),
         "simulated_users_and_slices.csv": csv_text(sim),
     }
 
