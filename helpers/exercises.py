@@ -183,13 +183,286 @@ _register(Exercise(
 # Chapter 5
 # ---------------------------------------------------------------------------
 
-# (chapter 5 exercises go here)
+def _hit_changes() -> np.ndarray:
+    from .data import hit_at_5_example, paired_differences
+
+    a, b = hit_at_5_example()
+    return paired_differences(a, b)
+
+
+def _rand_p(changes: object, alternative: str = "two-sided") -> float:
+    from .significance import randomization_test
+
+    return randomization_test(changes, alternative=alternative).pvalue
+
+
+@dataclass(frozen=True)
+class _FunctionTarget:
+    """What a learner's function should return on a few inputs (or a known wrong version of it).
+
+    ``matches`` calls the learner's function on ``inputs`` and compares with ``values``;
+    a ``_FunctionTarget`` itself (as the tests pass it) is compared directly.
+    """
+
+    name: str
+    inputs: tuple
+    values: tuple
+
+
+def _function_validate(answer: object) -> str | None:
+    """A function exercise wants a function (or, in the tests, a target)."""
+    if isinstance(answer, _FunctionTarget) or callable(answer):
+        return None
+    return f"got {type(answer).__name__}; define a function (def ...) and pass the function itself."
+
+
+def _function_matches(call_with: Callable[[Callable, object], object], tol: float) -> Matcher:
+    def matches(answer: object, target: object) -> bool:
+        if isinstance(answer, _FunctionTarget):
+            got = answer.values
+        else:
+            try:
+                got = tuple(call_with(answer, x) for x in target.inputs)
+            except Exception:  # a learner's function that fails does not match
+                return False
+        try:
+            g = np.asarray(got, dtype=float).ravel()
+            t = np.asarray(target.values, dtype=float).ravel()
+        except (TypeError, ValueError):
+            return False
+        return g.shape == t.shape and bool(np.all(np.abs(g - t) <= tol))
+
+    return matches
+
+
+_register(Exercise(
+    "5.1",
+    expected=_cached(lambda: _rand_p(_hit_changes(), "less")),
+    what="the one-sided p-value for 'B is worse' (alternative='less'), a number",
+    slips=(
+        (_cached(lambda: _rand_p(_hit_changes())), "That is the two-sided p-value; the question asks for the one-sided alternative='less'."),
+        (_cached(lambda: _rand_p(_hit_changes(), "greater")),
+         "That is alternative='greater' (is B better?); the worry was that B is worse: alternative='less'."),
+    ),
+))
+
+_register(Exercise(
+    "5.2",
+    expected=_cached(lambda: _rand_p(np.concatenate([_hit_changes(), np.zeros(1000)]))),
+    what="the exact two-sided p-value with the 1,000 ties added, a number",
+    slips=(
+        (_cached(lambda: float(np.concatenate([_hit_changes(), np.zeros(1000)]).mean())),
+         "That is the mean change over the 1,120 queries; the question asks for the p-value."),
+        (_cached(lambda: _rand_p(np.concatenate([_hit_changes(), np.zeros(1000)]), "less")),
+         "That is a one-sided p-value; the question asks for the two-sided one."),
+    ),
+))
+
+
+def _r_needed(p: float, se: float = 0.002) -> int:
+    return int(np.ceil(p * (1 - p) / se**2))
+
+
+_register(Exercise(
+    "5.3",
+    expected=_cached(lambda: _r_needed(_rand_p(_hit_changes()))),
+    what="the number of random sign vectors R, a whole number",
+    tol=0.5,
+    slips=(
+        (lambda: _r_needed(0.05), "You used p = 0.05; use the exact p-value of the 120 queries, about 0.077."),
+        (lambda: _r_needed(0.5), "That is the worst case p = 0.5; the question asks for p near the exact 0.077."),
+        (_cached(lambda: int(np.ceil(_rand_p(_hit_changes()) * (1 - _rand_p(_hit_changes())) / 0.002))),
+         "The standard error is sqrt(p(1 - p)/R), so R = p(1 - p) / SE**2: square the 0.002."),
+    ),
+))
+
+
+def _enumerated_p(changes: object, *, side: str = "two-sided", strict: bool = False, plus_one: bool = False) -> float:
+    """The sign-flip p-value by plain enumeration, or one of its common mistakes."""
+    import itertools
+
+    x = np.asarray(changes, dtype=float)
+    obs = x.mean()
+    count = 0
+    for signs in itertools.product((1.0, -1.0), repeat=x.size):
+        m = (np.array(signs) * x).mean()
+        if side == "greater":
+            hit = m > obs + 1e-12 if strict else m >= obs - 1e-12
+        else:
+            hit = abs(m) > abs(obs) + 1e-12 if strict else abs(m) >= abs(obs) - 1e-12
+        count += bool(hit)
+    total = 2**x.size
+    return (count + 1) / (total + 1) if plus_one else count / total
+
+
+_SIGN_FLIP_INPUTS = (
+    (0.10, 0.02, -0.06, 0.04),
+    (0.30, -0.10, 0.20, 0.05, 0.10),
+    (0.20, 0.00, -0.10, 0.05, 0.15, -0.05),
+)
+
+
+def _sign_flip_target(name: str, **kw: object) -> Callable[[], _FunctionTarget]:
+    return _cached(lambda: _FunctionTarget(name, _SIGN_FLIP_INPUTS, tuple(_enumerated_p(x, **kw) for x in _SIGN_FLIP_INPUTS)))
+
+
+def _call_p(fn: Callable, x: object) -> float:
+    return float(fn(np.array(x)))
+
+
+_register(Exercise(
+    "5.4",
+    expected=_sign_flip_target("exact two-sided"),
+    what="a function sign_flip_p(changes) returning the exact two-sided p-value",
+    validate=_function_validate,
+    matches=_function_matches(_call_p, 1e-9),
+    slips=(
+        (_sign_flip_target("greater", side="greater"),
+         "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
+        (_sign_flip_target("strict", strict=True),
+         "Ties must count: an assignment whose mean is as far from zero as the observed one is 'at least as extreme'. "
+         "Compare with >= and a small tolerance, abs(mean) >= abs(observed) - 1e-12."),
+        (_sign_flip_target("plus one", plus_one=True),
+         "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is enumerated, p = count / 2**n."),
+    ),
+))
 
 # ---------------------------------------------------------------------------
 # Chapter 6
 # ---------------------------------------------------------------------------
 
-# (chapter 6 exercises go here)
+def _holm_adjusted(p: object) -> tuple:
+    from .significance import holm
+
+    return tuple(float(x) for x in holm(p).adjusted)
+
+
+_HOLM_BY_HAND = (0.012, 0.030, 0.004, 0.026)
+
+
+def _holm_slip(kind: str) -> tuple:
+    p = np.asarray(_HOLM_BY_HAND)
+    m = p.size
+    if kind == "bonferroni":
+        return tuple(np.minimum(1.0, m * p).tolist())
+    order = np.argsort(p)
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    if kind == "sorted":
+        return tuple(np.maximum.accumulate(scaled).tolist())
+    out = np.empty(m)
+    out[order] = scaled  # no running maximum
+    return tuple(out.tolist())
+
+
+_register(Exercise(
+    "6.1",
+    expected=lambda: _holm_adjusted(_HOLM_BY_HAND),
+    what="the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
+    slips=(
+        (lambda: _holm_slip("bonferroni"), "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, 2, 1."),
+        (lambda: _holm_slip("sorted"), "Those are in sorted order; give each adjusted p-value in the place of its own p-value."),
+        (lambda: _holm_slip("no max"),
+         "Take the running maximum: an adjusted p-value may never be smaller than the one before it in sorted order."),
+    ),
+))
+
+
+def _gatekeeping_claims(primary: float, secondary: tuple, rule: str = "gatekeeping") -> int:
+    from .significance import holm
+
+    sec = np.asarray(secondary)
+    if rule == "bonferroni":
+        sec_rej = int((np.minimum(1, sec.size * sec) <= 0.05).sum())
+    else:
+        sec_rej = int(holm(sec).rejected.sum())
+    if rule == "naive":
+        return int(primary <= 0.05) + sec_rej
+    return 1 + sec_rej if primary <= 0.05 else 0
+
+
+_GATE_SECONDARY = (0.001, 0.6, 0.02)
+
+_register(Exercise(
+    "6.2",
+    expected=lambda: (_gatekeeping_claims(0.08, _GATE_SECONDARY), _gatekeeping_claims(0.01, _GATE_SECONDARY)),
+    what="two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
+    tol=0.01,
+    slips=(
+        (lambda: (_gatekeeping_claims(0.08, _GATE_SECONDARY, "naive"), _gatekeeping_claims(0.01, _GATE_SECONDARY, "naive")),
+         "That is the naive rule. Under gatekeeping the secondaries are tested only after the primary succeeds: "
+         "with the primary at p = 0.08, nothing may be claimed."),
+        (lambda: (_gatekeeping_claims(0.08, _GATE_SECONDARY, "bonferroni"), _gatekeeping_claims(0.01, _GATE_SECONDARY, "bonferroni")),
+         "That is Bonferroni on the secondaries (every p times 3); Holm multiplies the second smallest by 2 only."),
+        (lambda: (0, 1), "Once the primary succeeds, the secondaries are tested too (with Holm); count the primary and each rejected secondary."),
+    ),
+))
+
+
+_HOLM_INPUTS = (
+    (0.01, 0.04, 0.03, 0.005),
+    (0.001, 0.02, 0.03),
+    (0.2, 0.01, 0.02, 0.5),
+    (0.03, 0.03),
+    (0.004, 0.3, 0.011, 0.04, 0.015),
+)
+
+
+def _holm_reject_values(kind: str) -> tuple:
+    from .significance import holm
+
+    out = []
+    for p in _HOLM_INPUTS:
+        arr = np.asarray(p)
+        m = arr.size
+        if kind == "holm":
+            rej = holm(arr).rejected
+        elif kind == "bonferroni":
+            rej = arr <= 0.05 / m
+        else:  # each sorted p against its own threshold, without stopping at the first failure
+            order = np.argsort(arr)
+            rej = np.empty(m, bool)
+            rej[order] = arr[order] <= 0.05 / (m - np.arange(m))
+        out.extend(bool(x) for x in rej)
+    return tuple(out)
+
+
+def _holm_target(kind: str) -> Callable[[], _FunctionTarget]:
+    return _cached(lambda: _FunctionTarget(kind, _HOLM_INPUTS, _holm_reject_values(kind)))
+
+
+def _call_reject(fn: Callable, p: object) -> tuple:
+    got = np.asarray(fn(np.array(p)), dtype=bool).ravel()
+    if got.size != len(p):
+        raise ValueError("one True/False per p-value")
+    return tuple(bool(x) for x in got)
+
+
+def _flatten_matches(inner: Matcher) -> Matcher:
+    def matches(answer: object, target: object) -> bool:
+        if isinstance(answer, _FunctionTarget):
+            return inner(answer, target)
+        try:
+            flat = tuple(x for p in target.inputs for x in _call_reject(answer, p))
+        except Exception:  # a learner's function that fails does not match
+            return False
+        return inner(_FunctionTarget("answer", target.inputs, flat), target)
+
+    return matches
+
+
+_register(Exercise(
+    "6.3",
+    expected=_holm_target("holm"),
+    what="a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), in the given order",
+    validate=_function_validate,
+    matches=_flatten_matches(_function_matches(_call_reject, 0.0)),
+    slips=(
+        (_holm_target("bonferroni"), "Your function applies Bonferroni (every p against 0.05/m). Holm compares the j-th smallest with 0.05/(m - j + 1)."),
+        (_holm_target("no stop"),
+         "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept too, "
+         "even one that would pass its own threshold."),
+    ),
+))
 
 # ---------------------------------------------------------------------------
 # Chapter 7
