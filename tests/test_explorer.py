@@ -146,3 +146,11 @@ def test_explorer_shows_the_picture_of_the_draw_it_names():
         slider.value = k
         assert text.value.startswith(f"<b>Draw {k} of 256</b>")
         assert image.value == explorer_png(FOUR_PAIR_CHANGES, k), k
+
+
+def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
+    """Chapter 2: the highlighted bar at +0.025 holds 28 of the 256 draws (a different 28 from draw 28)."""
+    same = [k for k in range(1, 257) if abs(describe_draw(k).mean - 0.025) <= 1e-12]
+    assert len(same) == 28 and 28 in same and 79 in same
+    means, values, probs = exact_means()
+    assert probs[np.isclose(values, 0.025, rtol=0, atol=1e-12)].tolist() == [28 / 256]
