@@ -5,7 +5,8 @@ B on the same judged queries. Importing this package has no side effects.
 
 Notation used throughout: ``m_A(q)`` and ``m_B(q)`` are the two systems' scores
 on query ``q``; ``d_q = m_B(q) - m_A(q)`` is the per-query change; Q is the
-number of queries and B the number of resamples.
+number of queries and R the number of resamples (``n_resamples`` in code;
+the letter B only ever means system B).
 
 Modules: ``data`` (validation, pairing, worked examples), ``resampling`` (the
 one resampling engine and every bootstrap built on it), ``intervals``,

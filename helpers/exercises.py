@@ -159,13 +159,218 @@ _register(Exercise(
 # Chapter 1
 # ---------------------------------------------------------------------------
 
-# (chapter 1 exercises go here)
+def _ch1_changes() -> np.ndarray:
+    from .data import hit_at_5_example, paired_differences
+
+    a, b = hit_at_5_example()
+    return paired_differences(a, b)
+
+
+# 1.1: the learner writes the plain-Python paired bootstrap, bootstrap_loop(d, n_resamples, seed).
+# Any correct loop draws its own random stream, so it is judged by what its means look like
+# on chapter 1's 120 changes with R = 2,000: their average is the observed mean change (within
+# 0.004, about 5 Monte Carlo standard errors) and their spread the bootstrap standard error
+# sd(d) / sqrt(Q) (within 15%). Known mistakes have their own signatures.
+_LOOP_R, _LOOP_SEED = 2000, 7
+_LOOP_RUNS: dict[int, tuple[object, object]] = {}  # id -> (function, its means or the exception it raised)
+
+
+def _loop_run(fn: Callable) -> object:
+    """The function's means on chapter 1's changes (R = 2,000, seed 7), computed once per function."""
+    cached = _LOOP_RUNS.get(id(fn))
+    if cached is None or cached[0] is not fn:
+        try:
+            result: object = np.asarray(fn(_ch1_changes(), _LOOP_R, _LOOP_SEED), dtype=float).ravel()
+        except Exception as exc:  # a learner's function may fail in any way; validate reports it
+            result = exc
+        _LOOP_RUNS[id(fn)] = cached = (fn, result)
+    return cached[1]
+
+
+def _loop_kind(fn: object) -> str:
+    """'correct', a named slip ('constant', 'sums'), or 'other'."""
+    m = _loop_run(fn) if callable(fn) else None
+    if not isinstance(m, np.ndarray) or m.size != _LOOP_R or not np.all(np.isfinite(m)):
+        return "other"
+    d = _ch1_changes()
+    se = float(d.std()) / np.sqrt(d.size)
+    if float(m.std()) < 1e-12:
+        return "constant"
+    if abs(float(m.mean()) - d.mean()) <= 0.004 and abs(float(m.std()) / se - 1) <= 0.15:
+        return "correct"
+    if abs(float(m.mean()) - d.sum()) <= 0.004 * d.size:
+        return "sums"
+    return "other"
+
+
+def _validate_loop(fn: object) -> str | None:
+    if not callable(fn):
+        return f"got {type(fn).__name__}; write a function and pass the function itself (no brackets)."
+    m = _loop_run(fn)
+    if isinstance(m, Exception):
+        return f"calling bootstrap_loop(d, {_LOOP_R}, seed={_LOOP_SEED}) raised {type(m).__name__}: {m}"
+    if m.size != _LOOP_R:
+        return f"bootstrap_loop(d, {_LOOP_R}, seed) returned {m.size} numbers; it should return one mean per resample, {_LOOP_R}."
+    return None
+
+
+def _reference_loop(d, n_resamples, seed):
+    import random
+
+    stream = random.Random(seed)
+    n = len(d)
+    values = list(d)
+    means = []
+    for _ in range(n_resamples):
+        means.append(sum(values[stream.randrange(n)] for _ in range(n)) / n)
+    return means
+
+
+def _loop_without_replacement(d, n_resamples, seed):
+    rng = np.random.default_rng(seed)
+    return [float(np.mean(rng.permutation(d))) for _ in range(n_resamples)]
+
+
+def _loop_sums(d, n_resamples, seed):
+    rng = np.random.default_rng(seed)
+    return [float(np.sum(np.asarray(d)[rng.integers(0, len(d), size=len(d))])) for _ in range(n_resamples)]
+
+
+_register(Exercise(
+    "1.1",
+    expected=lambda: _reference_loop,
+    what="a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean changes",
+    matches=lambda answer, target: _loop_kind(answer) != "other" and _loop_kind(answer) == _loop_kind(target),
+    validate=_validate_loop,
+    slips=(
+        (lambda: _loop_without_replacement,
+         "Every resample has the same mean. Draw new queries inside the loop, and draw them with replacement "
+         "(random.sample, a shuffle or a permutation draws without replacement and always gives back the same Q queries)."),
+        (lambda: _loop_sums, "Your numbers are sums of Q changes: divide each resample's sum by Q to get its mean."),
+    ),
+))
+
+
+def _numpy_means(seed: int = 7, shape: str = "RQ", axis: int = 1, high_offset: int = 0) -> np.ndarray:
+    d = _ch1_changes()
+    q, r = d.size, 5000
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, q + high_offset, size=(r, q) if shape == "RQ" else (q, r))
+    return d[idx].mean(axis=axis)
+
+
+def _legacy_numpy_means() -> np.ndarray:
+    d = _ch1_changes()
+    return d[np.random.RandomState(7).randint(0, d.size, size=(5000, d.size))].mean(axis=1)
+
+
+_register(Exercise(
+    "1.2",
+    expected=lambda: _numpy_means(),
+    what="an array of the 5,000 resampled means, numpy_means = d[idx].mean(axis=1)",
+    tol=1e-12,
+    slips=(
+        (lambda: _numpy_means(shape="QR", axis=0),
+         "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): one resample per row, "
+         "then average each row with axis=1."),
+        (lambda: _numpy_means(axis=0),
+         "These are Q = 120 numbers, one per column: average along each row (axis=1) to get one mean per resample."),
+        (lambda: _numpy_means(high_offset=-1),
+         "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is already exclusive, so use rng.integers(0, Q, ...)."),
+        (_legacy_numpy_means,
+         "That is numpy's legacy generator (np.random.seed / randint). Use rng = np.random.default_rng(7) and rng.integers."),
+    ),
+))
+
+
+def _shuffled_width(which: str = "shuffled") -> float:
+    from .data import hit_at_5_example
+    from .intervals import percentile_interval
+    from .resampling import paired_bootstrap
+
+    a, b = hit_at_5_example()
+    if which == "shuffled":
+        b = np.random.default_rng(0).permutation(b)
+    iv = percentile_interval(paired_bootstrap(b - a, n_resamples=5000, rng=7))
+    return float(iv.high - iv.low)
+
+
+_register(Exercise(
+    "1.3",
+    expected=lambda: _shuffled_width(),
+    what="the width of the 95% interval from the shuffled pairs, a number",
+    slips=((lambda: _shuffled_width("real"),
+            "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a."),),
+))
 
 # ---------------------------------------------------------------------------
 # Chapter 2
 # ---------------------------------------------------------------------------
 
-# (chapter 2 exercises go here)
+def _ch2_counts(zero: str = "tolerance") -> tuple[float, float]:
+    from .data import FOUR_PAIR_CHANGES
+    from .resampling import enumerate_resamples
+
+    d = np.array(FOUR_PAIR_CHANGES)
+    means = d[enumerate_resamples(4)].mean(axis=1)
+    near_zero = np.abs(means) <= 1e-12
+    negative = int(((means < 0) & ~near_zero).sum())
+    if zero == "exact":
+        return negative, int((means == 0).sum())
+    if zero == "shares":
+        return negative / 256, int(near_zero.sum()) / 256
+    if zero == "with-zero":
+        return negative + int(near_zero.sum()), int(near_zero.sum())
+    return negative, int(near_zero.sum())
+
+
+_register(Exercise(
+    "2.1",
+    expected=lambda: _ch2_counts(),
+    what="two counts (negative, zero), for example (40, 10)",
+    tol=1e-9,
+    slips=(
+        (lambda: _ch2_counts("exact"),
+         "That counts only means that are exactly 0.0 in floating point. Adding up changes such as +0.10 and -0.06 "
+         "can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as zero when "
+         "abs(mean) <= 1e-12 (or use the rounded means_r)."),
+        (lambda: _ch2_counts("shares"), "Those are shares of the 256 draws; the question asks for counts."),
+        (lambda: _ch2_counts("with-zero"), "Your negative count includes the means that are zero: count mean < 0 only."),
+    ),
+))
+
+
+def _draw_number(indices: tuple[int, ...], base: int = 4, first: int = 1) -> int:
+    return first + sum(i * base ** (len(indices) - 1 - j) for j, i in enumerate(indices))
+
+
+_register(Exercise(
+    "2.2",
+    expected=lambda: _draw_number((1, 0, 3, 2)),
+    what="a draw number from 1 to 256",
+    tol=1e-9,
+    slips=(
+        (lambda: _draw_number((1, 0, 3, 2), first=0), "Off by one: draws are numbered from 1, so k = 1 + (the base-4 number)."),
+        (lambda: _draw_number((2, 3, 0, 1)), "You read the digits in reverse order: q2 is the first, most significant digit (times 64)."),
+        (lambda: _draw_number((2, 1, 4, 3)), "The digits are the query indices 0 to 3 (q1 is 0), not the query numbers 1 to 4."),
+    ),
+))
+
+
+def _bad_interval(d3: float = -0.20) -> tuple[float, float]:
+    from .intervals import percentile_interval
+    from .resampling import enumerate_resamples
+
+    d = np.array([0.10, 0.02, d3, 0.04])
+    return tuple(percentile_interval(d[enumerate_resamples(4)].mean(axis=1), level=0.95))
+
+
+_register(Exercise(
+    "2.3",
+    expected=lambda: _bad_interval(),
+    what="the exact 95% interval (low, high), or the Interval itself",
+    slips=((lambda: _bad_interval(-0.06), "That is the interval of the original changes: set q3's change to -0.20 first."),),
+))
 
 # ---------------------------------------------------------------------------
 # Chapter 3

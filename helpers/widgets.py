@@ -186,8 +186,16 @@ class DrawDescription:
 
     @property
     def text(self) -> str:
-        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | changes +0.10, +0.10, +0.04, -0.06 | mean +0.045``."""
-        return f"Draw {self.k} of {self.n_draws}: {self.queries} | changes {self.changes} | mean {signed(self.mean)}"
+        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04, -0.06 | Mean: +0.045``."""
+        return f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | Mean: {signed(self.mean)}"
+
+    @property
+    def html(self) -> str:
+        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer shows)."""
+        return (
+            f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
+            f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
+        )
 
 
 def describe_draw(
@@ -214,7 +222,7 @@ def describe_draw(
     >>> d.queries, d.changes, signed(d.mean)
     ('q1, q1, q4, q3', '+0.10, +0.10, +0.04, -0.06', '+0.045')
     >>> describe_draw(28).text
-    'Draw 28 of 256: q1, q2, q3, q4 | changes +0.10, +0.02, -0.06, +0.04 | mean +0.025'
+    'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
     d = as_scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
@@ -268,7 +276,13 @@ def exact_means(changes: Sequence[float] = FOUR_PAIR_CHANGES) -> tuple[np.ndarra
 
 
 def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
-    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up)."""
+    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up).
+
+    The picture shows the distribution of all the means with draw ``k``'s mean
+    highlighted, and nothing else about draw ``k``: its title does not name the
+    draw. Draws with the same mean therefore have the same picture, which is
+    what lets the explorer cache pictures by the highlighted mean.
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -285,7 +299,7 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
         interval=percentile_interval(means, level),
         observed=float(np.mean(changes)),
         ax=ax,
-        title=f"All {means.size} resamples: where draw {k} lands",
+        title=f"All {means.size} resamples: where the selected draw's mean lands",
         ylabel=f"Share of the {means.size} draws",
     )
     buf = io.BytesIO()
@@ -302,9 +316,11 @@ def resample_explorer(
 ):  # -> ipywidgets.VBox
     """Slider over all ``n**n`` ordered resamples, with presets and the exact distribution.
 
-    A slider (with a Play control) picks draw k; three buttons jump to the
-    source's notable draws; the text shows :func:`describe_draw`; the figure
-    shows the distribution of all the means with draw k's mean highlighted.
+    A slider labelled "Inspect resample" (with a Play control) picks draw k;
+    three buttons jump to the source's notable draws; the text shows
+    :func:`describe_draw` ("Selected changes: ... Mean: ..."); the figure shows
+    the distribution of all the means with draw k's mean highlighted. Figures
+    are cached by that highlighted mean, the only thing in them that depends on k.
 
     Examples
     --------
@@ -320,20 +336,22 @@ def resample_explorer(
     d = as_scores(changes, "changes")
     total = d.size**d.size
     describe_draw(start, d, query_ids)  # validates start, changes and query_ids
-    slider = widgets.IntSlider(value=start, min=1, max=total, step=1, description="Draw", continuous_update=True)
+    slider = widgets.IntSlider(
+        value=start, min=1, max=total, step=1, description="Inspect resample",
+        continuous_update=True, style={"description_width": "initial"},
+    )
     play = widgets.Play(value=start, min=1, max=total, step=1, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
     of_total = widgets.Label(f"of {total}")
     buttons = [widgets.Button(description=label, tooltip=f"Go to draw {k}") for label, k in EXPLORER_PRESETS if k <= total]
     text = widgets.HTML()
     image = widgets.Image(format="png")
-    rendered: dict[float, bytes] = {}
+    highlighted, _, _ = exact_means(d)  # what each draw's picture highlights
+    rendered: dict[float, bytes] = {}  # picture by highlighted mean: the title names no draw
 
     def show(k: int) -> None:
-        desc = describe_draw(k, d, query_ids)
-        queries, rest = desc.text.split(": ", 1)[1].split(" | ", 1)
-        text.value = f"<b>Draw {k} of {total}</b>: {html.escape(queries)} | {html.escape(rest)}"
-        key = round(desc.mean, 12)
+        text.value = describe_draw(k, d, query_ids).html
+        key = float(highlighted[k - 1])
         if key not in rendered:
             rendered[key] = explorer_png(d, k, level)
         image.value = rendered[key]

@@ -40,3 +40,43 @@ def test_result_renders_as_text_and_html():
     assert "Exercise 0.1:" in r._repr_html_() and "#009E73" in r._repr_html_()
     assert check("0.1", 0.0255).status == "correct"  # within the tolerance
     assert check("0.1", 0.03).status == "wrong"
+
+
+def test_the_bootstrap_loop_check_accepts_any_correct_stream_and_names_mistakes():
+    """Exercise 1.1 judges the learner's function by its means, not by one random stream."""
+    import random
+
+    import numpy as np
+
+    def with_python(d, n_resamples, seed):
+        stream, n = random.Random(seed), len(d)
+        return [sum(d[stream.randrange(n)] for _ in range(n)) / n for _ in range(n_resamples)]
+
+    def with_numpy_rows(d, n_resamples, seed):
+        rng = np.random.default_rng(seed + 1)
+        return [d[rng.integers(0, len(d), size=len(d))].mean() for _ in range(n_resamples)]
+
+    def picks_once(d, n_resamples, seed):
+        picks = np.random.default_rng(seed).integers(0, len(d), size=len(d))
+        return [d[picks].mean()] * n_resamples
+
+    def broken(d, n_resamples, seed):
+        raise RuntimeError("oops")
+
+    assert check("1.1", with_python).correct and check("1.1", with_numpy_rows).correct
+    assert "with replacement" in check("1.1", picks_once).message
+    assert "raised RuntimeError: oops" in check("1.1", broken).message
+    assert "one mean per resample" in check("1.1", lambda d, n, s: [0.0]).message
+    assert check("1.1", lambda d, n, s: [0.1] * (n // 2) + [-0.3] * (n - n // 2)).status == "wrong"
+
+
+def test_the_numpy_two_lines_are_helpers_paired_bootstrap():
+    """Exercise 1.2's check compares the learner's two lines with paired_bootstrap: the same stream."""
+    import numpy as np
+
+    a, b = helpers.hit_at_5_example()
+    d = b - a
+    rng = np.random.default_rng(7)
+    two_lines = d[rng.integers(0, d.size, size=(5000, d.size))].mean(axis=1)
+    np.testing.assert_allclose(two_lines, helpers.paired_bootstrap(d, n_resamples=5000, rng=7), rtol=0, atol=1e-12)
+    assert check("1.2", two_lines).correct

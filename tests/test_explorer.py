@@ -33,14 +33,16 @@ def test_the_source_draws(k, queries, changes, mean):
     desc = describe_draw(k)
     assert (desc.queries, desc.changes) == (queries, changes)
     assert desc.mean == pytest.approx(mean, abs=1e-12)
-    assert desc.text.startswith(f"Draw {k} of 256: {queries} |")
+    assert desc.text == f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {desc.text.rsplit(' ', 1)[1]}"
+    assert desc.text.endswith(f"Mean: {mean:+.3f}")
+    assert desc.html == f"<b>Draw {k} of 256</b>: {queries} | Selected changes: {changes} | Mean: {mean:+.3f}"
 
 
 def test_presets_are_the_source_draws():
     assert EXPLORER_PRESETS == (("Original four pairs", 28), ("Repeat q1, omit q2", 15), ("All q3", 171))
-    assert describe_draw(28).text.endswith("mean +0.025")
-    assert describe_draw(15).text.endswith("mean +0.045")
-    assert describe_draw(171).text.endswith("mean -0.060")
+    assert describe_draw(28).text.endswith("Mean: +0.025")
+    assert describe_draw(15).text.endswith("Mean: +0.045")
+    assert describe_draw(171).text.endswith("Mean: -0.060")
 
 
 def test_every_draw_matches_itertools_product():
@@ -98,6 +100,14 @@ def test_explorer_png_is_deterministic_and_depends_on_the_highlighted_mean():
     assert explorer_png(FOUR_PAIR_CHANGES, 171) != first
 
 
+def test_explorer_png_shows_the_mean_and_names_no_draw():
+    """Draws 28 and 79 (q2, q1, q4, q3) share the mean +0.025: their pictures must be
+    identical, so nothing in the picture (such as a title naming draw 28) can be wrong
+    for the other one when the explorer reuses it."""
+    assert describe_draw(79).queries == "q2, q1, q4, q3"
+    assert explorer_png(FOUR_PAIR_CHANGES, 79) == explorer_png(FOUR_PAIR_CHANGES, 28)
+
+
 def _parts(box):
     controls, buttons, text, image = box.children
     play, slider, total = controls.children
@@ -108,13 +118,15 @@ def test_explorer_wiring():
     play, slider, total, buttons, text, image = _parts(resample_explorer())
     assert (slider.min, slider.max, slider.value, total.value) == (1, 256, 28, "of 256")
     assert (play.min, play.max) == (1, 256)
-    assert text.value.startswith("<b>Draw 28 of 256</b>") and "mean +0.025" in text.value
+    assert slider.description == "Inspect resample"
+    assert text.value == describe_draw(28).html
+    assert "Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025" in text.value
     start_image = image.value
     assert [b.description for b in buttons] == ["Original four pairs", "Repeat q1, omit q2", "All q3"]
     buttons[2].click()
-    assert slider.value == 171 and "mean -0.060" in text.value and image.value != start_image
+    assert slider.value == 171 and "Mean: -0.060" in text.value and image.value != start_image
     buttons[1].click()
-    assert slider.value == 15 and "q1, q1, q4, q3" in text.value and "mean +0.045" in text.value
+    assert slider.value == 15 and "q1, q1, q4, q3" in text.value and "Mean: +0.045" in text.value
     slider.value = 16
     assert "Draw 16 of 256" in text.value
     buttons[0].click()
@@ -124,3 +136,21 @@ def test_explorer_wiring():
 def test_explorer_refuses_a_bad_start():
     with pytest.raises(ValueError, match="from 1 to 256"):
         resample_explorer(start=300)
+
+
+def test_explorer_shows_the_picture_of_the_draw_it_names():
+    """Issue 15, point 1: after draw 28, moving to draw 79 (same mean) showed a picture
+    titled for draw 28. Every picture shown must be the one drawn for the draw named."""
+    play, slider, total, buttons, text, image = _parts(resample_explorer())
+    for k in (28, 79, 171, 15, 79, 1, 28):
+        slider.value = k
+        assert text.value.startswith(f"<b>Draw {k} of 256</b>")
+        assert image.value == explorer_png(FOUR_PAIR_CHANGES, k), k
+
+
+def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
+    """Chapter 2: the highlighted bar at +0.025 holds 28 of the 256 draws (a different 28 from draw 28)."""
+    same = [k for k in range(1, 257) if abs(describe_draw(k).mean - 0.025) <= 1e-12]
+    assert len(same) == 28 and 28 in same and 79 in same
+    means, values, probs = exact_means()
+    assert probs[np.isclose(values, 0.025, rtol=0, atol=1e-12)].tolist() == [28 / 256]

@@ -24,20 +24,21 @@ def test_explorer_in_jupyterlab(lab_server, page):
     # starts at the original sample
     expect(text).to_contain_text("Draw 28 of 256")
     expect(text).to_contain_text("q1, q2, q3, q4")
-    expect(text).to_contain_text("mean +0.025")
+    expect(text).to_contain_text("Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025")
+    expect(explorer).to_contain_text("Inspect resample")
     expect(figure).to_be_visible()
     assert figure.evaluate("img => img.naturalWidth") > 300
     first_src = figure.get_attribute("src")
 
     explorer.get_by_role("button", name="All q3").click()
     expect(text).to_contain_text("Draw 171 of 256")
-    expect(text).to_contain_text("mean -0.060")
+    expect(text).to_contain_text("Mean: -0.060")
     expect(figure).not_to_have_attribute("src", first_src)
 
     explorer.get_by_role("button", name="Repeat q1, omit q2").click()
     expect(text).to_contain_text("Draw 15 of 256")
     expect(text).to_contain_text("q1, q1, q4, q3")
-    expect(text).to_contain_text("mean +0.045")
+    expect(text).to_contain_text("Mean: +0.045")
 
     # the keyboard moves the slider: focus its handle, step right twice
     handle = explorer.locator(".noUi-handle")
@@ -46,7 +47,7 @@ def test_explorer_in_jupyterlab(lab_server, page):
     page.keyboard.press("ArrowRight")
     expect(text).to_contain_text("Draw 17 of 256")
     expect(text).to_contain_text("q1, q2, q1, q1")
-    expect(text).to_contain_text("mean +0.080")
+    expect(text).to_contain_text("Mean: +0.080")
     readout = explorer.locator(".widget-readout")
     expect(readout).to_have_text(re.compile(r"^\s*17\s*$"))
 
