@@ -170,7 +170,137 @@ _register(Exercise(
 # Chapter 3
 # ---------------------------------------------------------------------------
 
-# (chapter 3 exercises go here)
+
+def _ch3_exact():
+    from .data import hit_at_5_example, paired_differences
+    from .resampling import exact_bootstrap_distribution
+
+    return exact_bootstrap_distribution(paired_differences(*hit_at_5_example()))
+
+
+_ch3_exact_cached = _cached(_ch3_exact)
+
+
+def _ch3_interval(level: float, shift: int = 0) -> tuple[float, float]:
+    from .intervals import percentile_interval
+
+    ex = _ch3_exact_cached()
+    iv = percentile_interval(ex.values, level, weights=ex.probabilities)
+    return (iv.low + shift / 120, iv.high + shift / 120)
+
+
+_register(Exercise(
+    "3.1",
+    expected=lambda: _ch3_interval(0.90),
+    what="the exact 90% interval as (low, high)",
+    slips=(
+        (lambda: _ch3_interval(0.95), "That is the 95% interval; the question asks for 90% (level=0.90)."),
+        (lambda: _ch3_interval(0.90, -1), "Both ends are one grid step (1/120) too low: an off-by-one order statistic. "
+                                          "The rule takes the smallest v with F(v) > 0.05 (and > 0.95), the first value past the level."),
+    ),
+))
+
+
+def _ch3_smallest_r() -> int:
+    from .intervals import endpoint_distribution
+
+    ex = _ch3_exact_cached()
+    for n in (100_000, 200_000, 300_000, 400_000, 500_000):
+        e = endpoint_distribution(ex.values, ex.probabilities, n)
+        if e.high[np.isclose(e.values, 0)].sum() >= 0.99:
+            return n
+    raise AssertionError("no R in the grid reaches 0.99")
+
+
+_register(Exercise(
+    "3.2",
+    expected=_cached(_ch3_smallest_r),
+    what="a number of resamples R from the grid 100,000 ... 500,000",
+    tol=0.5,
+    slips=(
+        (lambda: 300_000, "At R = 300,000 the probability is about 0.989, just short of 0.99; look one step further."),
+        (lambda: 317_934, "That is the binomial approximation; the question asks for the smallest R on the grid that reaches 0.99 exactly."),
+    ),
+))
+
+
+def _ch3_reference_exact(changes: object) -> tuple[np.ndarray, np.ndarray]:
+    from .resampling import exact_bootstrap_distribution
+
+    ex = exact_bootstrap_distribution(np.asarray(changes, dtype=float))
+    return ex.values, ex.probabilities
+
+
+def _ch3_equal_weights(changes: object) -> tuple[np.ndarray, np.ndarray]:
+    """A known slip: every multiset equally likely."""
+    import itertools
+
+    c = np.asarray(changes, dtype=float)
+    means = [c[list(m)].mean() for m in itertools.combinations_with_replacement(range(len(c)), len(c))]
+    values, counts = np.unique(np.round(means, 12), return_counts=True)
+    return values, counts / counts.sum()
+
+
+def _ch3_counts_not_probabilities(changes: object) -> tuple[np.ndarray, np.ndarray]:
+    """A known slip: numbers of ordered draws, not divided by Q**Q."""
+    values, probs = _ch3_reference_exact(changes)
+    return values, probs * len(np.asarray(changes)) ** len(np.asarray(changes))
+
+
+_CH3_SAMPLES = ((0.10, 0.02, -0.06, 0.04), (0.3, -0.1, 0.0, 0.0, 0.25))
+
+
+def _ch3_distribution_of(fn: Callable, changes: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+    try:
+        values, probs = fn(np.array(changes))
+        values = np.round(np.asarray(values, dtype=float).ravel(), 12)
+        probs = np.asarray(probs, dtype=float).ravel()
+    except Exception:  # a learner's function may fail in any way; validate reports it
+        return None
+    if values.shape != probs.shape:
+        return None
+    merged: dict[float, float] = {}
+    for v, p in zip(values.tolist(), probs.tolist()):
+        merged[v] = merged.get(v, 0.0) + p
+    keys = sorted(merged)
+    return np.array(keys), np.array([merged[k] for k in keys])
+
+
+def _ch3_same_distribution(answer: object, target: object) -> bool:
+    for changes in _CH3_SAMPLES:
+        got, want = _ch3_distribution_of(answer, changes), _ch3_distribution_of(target, changes)
+        if got is None or want is None or got[0].shape != want[0].shape:
+            return False
+        if not (np.allclose(got[0], want[0], rtol=0, atol=1e-9) and np.allclose(got[1], want[1], rtol=0, atol=1e-9)):
+            return False
+    return True
+
+
+def _ch3_validate(answer: object) -> str | None:
+    if not callable(answer):
+        return f"got {type(answer).__name__}; write a function and put its name (not a call) after my_exact = ."
+    try:
+        out = answer(np.array(_CH3_SAMPLES[0]))
+        values, probs = out
+        if np.shape(values) != np.shape(probs):
+            return "your function's values and probabilities have different lengths."
+    except Exception as exc:  # report the learner's error in words
+        return f"calling it on the four changes raised {type(exc).__name__}: {exc}. It should return (values, probabilities)."
+    return None
+
+
+_register(Exercise(
+    "3.3",
+    expected=lambda: _ch3_reference_exact,
+    what="a function returning (values, probabilities), the exact bootstrap distribution of the mean",
+    matches=_ch3_same_distribution,
+    validate=_ch3_validate,
+    slips=(
+        (lambda: _ch3_equal_weights, "The multisets are not equally likely: weight each by its number of orderings, "
+                                     "Q! / (c_1! ... c_Q!), divided by Q**Q."),
+        (lambda: _ch3_counts_not_probabilities, "Those are numbers of ordered draws; divide them by Q**Q to get probabilities."),
+    ),
+))
 
 # ---------------------------------------------------------------------------
 # Chapter 4
