@@ -279,7 +279,7 @@ def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: in
     probability is off by at most the sum of those terms over f (bounded by
     ``1 / (2f)``), plus the inverse transform's own rounding (``N log2(N)
     eps`` times the largest probability), the dropped frequencies (each below
-    1e-200), the mass clipped off (twice: clipping and renormalising) and the
+    1e-140), the mass clipped off (twice: clipping and renormalising) and the
     cut-off tails.
     """
     eps = _EPS
@@ -291,7 +291,7 @@ def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: in
     else:
         lower = np.ones(phi.size)
     # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + n_fft * 1e-190
+    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + n_fft * 1e-130
     inverse = n_fft * log_n * eps * top
     return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
 
@@ -375,10 +375,10 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
     f = np.zeros(n_fft)
     f[x] = counts / q
     phi = np.fft.rfft(f)
-    # Frequencies where |phi_f|**Q < 1e-200 contribute nothing visible; dropping them
+    # Frequencies where |phi_f|**Q < 1e-140 contribute nothing visible; dropping them
     # also keeps the squaring away from subnormal numbers (which are very slow).
     mag2 = phi.real**2 + phi.imag**2
-    kept = np.flatnonzero(mag2 > math.exp(-920.0 / q))
+    kept = np.flatnonzero(mag2 > math.exp(-644.0 / q))
     phi_kept = phi[kept]
     power_kept = None
     base = phi_kept
@@ -495,15 +495,9 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal.
-
-    The high end uses "probability above the value < alpha/2", summed from the
-    top (the same condition, with accurate small sums), as
-    :func:`helpers.percentile_interval` does.
-    """
+    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal."""
     last = p.size - 1
-    low = int(np.searchsorted(np.cumsum(p), half_alpha + tol, side="right"))
-    above = np.cumsum(p[::-1])[::-1]  # above[i] = P(value >= values[i]); P(> values[i]) is above[i + 1]
-    strictly_above = np.append(above[1:], 0.0)
-    high = int(np.searchsorted(-strictly_above, -(half_alpha - tol), side="right"))
+    cum = np.cumsum(p)  # the total is 1 up to rounding far below tol
+    low = int(np.searchsorted(cum, half_alpha + tol, side="right"))
+    high = int(np.searchsorted(cum, 1 - half_alpha + tol, side="right"))
     return min(low, last), min(high, last)
