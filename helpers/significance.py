@@ -207,6 +207,7 @@ def randomization_test(
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
     max_elements: int = DEFAULT_MAX_ELEMENTS,
+    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
 
@@ -228,8 +229,8 @@ def randomization_test(
       programming on the integer sums (:func:`helpers.sign_flip_distribution`,
       at most :data:`helpers.MAX_GRID_POINTS` points), and ties are decided
       exactly. Otherwise, with ``rng`` given, a Monte Carlo test with
-      :data:`DEFAULT_FALLBACK_RESAMPLES` resamples, whose ``method`` says why
-      it is not exact; without ``rng``, a ValueError.
+      ``fallback_resamples`` resamples, whose ``method`` says why it is not
+      exact; without ``rng``, a ValueError.
     * ``n_resamples=B``: **Monte Carlo**, B random sign vectors drawn from
       ``rng`` with the resampling engine :func:`helpers.resample` (a sign is a
       draw from ``range(2)``); p = (count + 1) / (B + 1), never 0, because the
@@ -249,6 +250,9 @@ def randomization_test(
     max_elements : int
         Signs held in memory at once in the Monte Carlo test; the result does
         not depend on it.
+    fallback_resamples : int
+        B for the Monte Carlo test used when ``n_resamples`` is omitted, no
+        exact method applies and ``rng`` is given (default 10,000).
 
     Returns
     -------
@@ -299,10 +303,10 @@ def randomization_test(
         if rng is None:
             raise ValueError(
                 f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are too many to enumerate "
-                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass rng (and optionally n_resamples, default "
-                f"{DEFAULT_FALLBACK_RESAMPLES:,}) for a Monte Carlo test."
+                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) and rng "
+                f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
             )
-        n_resamples = DEFAULT_FALLBACK_RESAMPLES
+        n_resamples = _check_n_resamples(fallback_resamples)
         fallback = f" (not exact: {why})"
     else:
         fallback = ""

@@ -293,7 +293,7 @@ def test_grid_distribution_equals_multiset_enumeration_for_small_q():
             assert (grid.values[lo], grid.values[hi]) == pytest.approx(tuple(iv), abs=1e-12)
 
 
-@pytest.mark.parametrize("q, kind", [(10_000, "hit"), (100, "p5"), (60, "four"), (30, "three"), (1, "four")])
+@pytest.mark.parametrize("q, kind", [(10_000, "hit"), (100, "p5"), (12, "four"), (30, "three"), (1, "four")])
 def test_error_bound_holds_against_direct_convolution(q, kind):
     rng = np.random.default_rng(q)
     if kind == "hit":
