@@ -463,7 +463,7 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
     [-0.035, +0.080]  exact bootstrap (multiset enumeration, 35 count vectors)
     >>> iv = exact_bootstrap_interval(np.round(np.linspace(-0.3, 0.5, 100), 4))
     >>> print(f"[{iv.low:+.4f}, {iv.high:+.4f}]  {iv.method}")
-    [+0.0538, +0.1462]  exact bootstrap (FFT on the 0.0001 grid, 4,608 points)
+    [+0.0543, +0.1457]  exact bootstrap (FFT on the 0.0001 grid, 409,600 points)
     """
     from .resampling import exact_bootstrap_distribution  # resampling does not import this module
 

@@ -278,7 +278,7 @@ def randomization_test(
     >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
     >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")   # 30 changes: on the 1/8 grid
     >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
-    p = 0.000133, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
+    p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
     d = as_scores(diffs, "diffs")
     alternative = _check_alternative(alternative)
