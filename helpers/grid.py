@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
+import scipy.fft
 
 from .data import as_scores
 from .intervals import PROBABILITY_TOLERANCE, Interval, _check_level, percentile_interval
@@ -58,8 +59,9 @@ MAX_DECIMALS = 6
 #: whole number (plus the float error of b - a, see :func:`find_grid`).
 GRID_TOLERANCE = 1e-9
 
-#: Each tail cut off by the FFT window holds less than this probability.
-TAIL_EPSILON = 1e-18
+#: Each tail cut off by the FFT window holds less than this probability (far
+#: below the 1e-10 tolerance with which intervals are read).
+TAIL_EPSILON = 1e-14
 
 _EPS = float(np.finfo(float).eps)
 _CANDIDATES = sorted(
@@ -227,19 +229,8 @@ class GridDistribution:
 
 
 def _next_fast_len(n: int) -> int:
-    """The smallest 2^a 3^b 5^c >= n (fast sizes for numpy's FFT)."""
-    best = 1 << max(0, (n - 1).bit_length())
-    f5 = 1
-    while f5 < best:
-        f35 = f5
-        while f35 < best:
-            m = f35
-            while m < n:
-                m *= 2
-            best = min(best, m)
-            f35 *= 3
-        f5 *= 5
-    return best
+    """A length >= n that scipy's FFT handles fast (2^a 3^b 5^c ...)."""
+    return int(scipy.fft.next_fast_len(int(n), real=True))
 
 
 def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) -> tuple[float, float]:
@@ -258,7 +249,7 @@ def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) 
     log_eps = math.log(eps)
     out = []
     for sign in (-1.0, 1.0):
-        theta = np.logspace(-6, 3, 91) / spread
+        theta = np.logspace(-6, 3, 271) / spread
         z = sign * theta[:, None] * c[None, :]
         top = z.max(axis=1)
         k = top + np.log(np.exp(z - top[:, None]) @ w)
@@ -279,7 +270,7 @@ def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: in
     probability is off by at most the sum of those terms over f (bounded by
     ``1 / (2f)``), plus the inverse transform's own rounding (``N log2(N)
     eps`` times the largest probability), the dropped frequencies (each below
-    1e-140), the mass clipped off (twice: clipping and renormalising) and the
+    1e-40), the mass clipped off (twice: clipping and renormalising) and the
     cut-off tails.
     """
     eps = _EPS
@@ -291,9 +282,64 @@ def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: in
     else:
         lower = np.ones(phi.size)
     # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + n_fft * 1e-130
+    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + 1e-25
     inverse = n_fft * log_n * eps * top
     return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
+
+
+def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of ``grid.steps``.
+
+    Returns the probabilities, the first total, the error bound and the FFT length.
+    """
+    k = grid.steps
+    kmin = int(k.min())
+    x, counts = np.unique(k - kmin, return_counts=True)
+    span = int(x[-1])
+    full = q * span + 1
+    if span == 0:
+        lo, hi = 0, 0
+    else:
+        below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
+        centre = float(np.dot(counts, x))  # Q times the mean step
+        lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
+        hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
+    width = hi - lo + 1
+    n_fft = _next_fast_len(max(width, span + 1, 2))
+    if n_fft >= full:
+        n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
+    if n_fft > max_points:
+        raise ValueError(
+            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the limit is max_points={max_points:,}."
+        )
+    f = np.zeros(n_fft)
+    f[x] = counts / q
+    phi = scipy.fft.rfft(f)
+    # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
+    # also keeps the squaring away from subnormal numbers (which are very slow).
+    pairs = phi.view(np.float64).reshape(-1, 2)
+    mag2 = np.einsum("ij,ij->i", pairs, pairs)
+    kept = np.flatnonzero(mag2 > math.exp(-184.0 / q))
+    phi_kept = phi[kept]
+    power_kept = None
+    base = phi_kept
+    e = q
+    while e:  # repeated squaring: no exp or log of complex numbers
+        if e & 1:
+            power_kept = base if power_kept is None else power_kept * base
+        e >>= 1
+        if e:
+            base = base * base
+    power = np.zeros_like(phi)
+    power[kept] = power_kept
+    p = scipy.fft.irfft(power, n_fft)
+    start = lo % n_fft  # p[j] becomes the probability of the total lo + j
+    p = p[start : start + width] if start + width <= n_fft else np.concatenate((p[start:], p[: start + width - n_fft]))
+    before = float(p.sum())
+    np.maximum(p, 0.0, out=p)  # clip the round-off below zero
+    clipped = float(p.sum()) - before
+    error_bound = _fft_error_bound(phi_kept, power_kept, kept, q, n_fft, float(p.max()), clipped)
+    return p, lo + q * kmin, float(error_bound), int(n_fft)
 
 
 def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
@@ -305,7 +351,7 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
     k_q: its Fourier transform raised to the power Q (by repeated squaring),
     transformed back. The FFT spans only the totals that carry probability:
     Chernoff's bound on the empirical distribution fixes a window outside which
-    each tail holds less than 1e-18, and the FFT's circular wrap folds at most
+    each tail holds less than 1e-14, and the FFT's circular wrap folds at most
     that into the window. Round-off of the FFT leaves tiny negative values where
     the true probability is near zero; they are clipped to 0 and the rest
     renormalised.
@@ -351,56 +397,11 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
         grid = find_grid(d)
         if grid is None:
             raise ValueError("the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6).")
-    q = d.size
-    k = grid.steps
-    kmin = int(k.min())
-    x, counts = np.unique(k - kmin, return_counts=True)
-    span = int(x[-1])
-    full = q * span + 1
-    if span == 0:
-        lo, hi = 0, 0
-    else:
-        below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
-        centre = q * float(np.dot(counts, x)) / q
-        lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
-        hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
-    width = hi - lo + 1
-    n_fft = _next_fast_len(max(width, span + 1, 2))
-    if n_fft >= full:
-        n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
-    if n_fft > max_points:
-        raise ValueError(
-            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the limit is max_points={max_points:,}."
-        )
-    f = np.zeros(n_fft)
-    f[x] = counts / q
-    phi = np.fft.rfft(f)
-    # Frequencies where |phi_f|**Q < 1e-140 contribute nothing visible; dropping them
-    # also keeps the squaring away from subnormal numbers (which are very slow).
-    mag2 = phi.real**2 + phi.imag**2
-    kept = np.flatnonzero(mag2 > math.exp(-644.0 / q))
-    phi_kept = phi[kept]
-    power_kept = None
-    base = phi_kept
-    e = q
-    while e:  # repeated squaring: no exp or log of complex numbers
-        if e & 1:
-            power_kept = base if power_kept is None else power_kept * base
-        e >>= 1
-        if e:
-            base = base * base
-    power = np.zeros_like(phi)
-    power[kept] = power_kept
-    p = np.fft.irfft(power, n_fft)
-    p = np.roll(p, -(lo % n_fft))[:width]  # p[j] is now the probability of the total lo + j
-    clipped = -float(np.sum(p[p < 0]))
-    np.maximum(p, 0.0, out=p)
+    p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
     p /= p.sum()
-    error_bound = _fft_error_bound(phi_kept, power_kept, kept, q, n_fft, float(p.max()), clipped)
-    totals = np.arange(lo, hi + 1, dtype=np.int64) + q * kmin
+    totals = np.arange(first, first + p.size, dtype=np.int64)
     step = grid.step
-    # totals * num / (den * q), rounded once
-    values = (totals * step.numerator) / (step.denominator * q)
+    values = (totals * step.numerator) / (step.denominator * d.size)  # rounded once
     return GridDistribution(values, p, step, float(error_bound), int(n_fft))
 
 
@@ -483,21 +484,23 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
             f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k for k <= 1000 or of "
             f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use paired_bootstrap (Monte Carlo)."
         )
-    dist = grid_bootstrap_distribution(d, grid=grid, max_points=max_points)
-    tol = max(PROBABILITY_TOLERANCE, 10 * dist.error_bound)
+    p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+    tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
-        raise ValueError(f"the FFT's error bound {dist.error_bound:.1e} is too large to read the interval safely; use paired_bootstrap.")
-    low_i, high_i = _read_ends(dist.probabilities, float(half_alpha), tol)
+        raise ValueError(f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap.")
+    low_i, high_i = _read_ends(p, float(half_alpha), tol)
+    step = grid.step
+    low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     return ExactInterval(
-        float(dist.values[low_i]), float(dist.values[high_i]), float(level),
-        f"exact bootstrap (FFT on the {grid.label} grid, {dist.n_points:,} points)", dist.error_bound,
+        float(low), float(high), float(level), f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)", error_bound,
     )
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
     """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal."""
     last = p.size - 1
-    cum = np.cumsum(p)  # the total is 1 up to rounding far below tol
-    low = int(np.searchsorted(cum, half_alpha + tol, side="right"))
-    high = int(np.searchsorted(cum, 1 - half_alpha + tol, side="right"))
+    cum = np.cumsum(p)
+    total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising
+    low = int(np.searchsorted(cum, (half_alpha + tol) * total, side="right"))
+    high = int(np.searchsorted(cum, (1 - half_alpha + tol) * total, side="right"))
     return min(low, last), min(high, last)
