@@ -390,3 +390,31 @@ def test_exact_interval_refusals():
         grid_bootstrap_distribution(np.round(np.linspace(-1, 1, 300), 6), max_points=10_000)
     with pytest.raises(ValueError, match="level"):
         exact_bootstrap_interval([0.1, 0.2], level=1.5)
+
+
+def test_interval_read_off_the_spectrum_equals_the_full_distribution():
+    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums, bisection)
+    # when few frequencies matter; it must agree with reading the full distribution.
+    from helpers.grid import MAX_DIRECT_FREQUENCIES, _fft_spectrum
+
+    rng = np.random.default_rng(0)
+    direct = 0
+    for i in range(18):
+        q = int(rng.integers(20, 300))
+        if i % 3 == 0:
+            a, b = four_decimal_runs(q, i)
+            d = b - a
+        elif i % 3 == 1:
+            d = (rng.integers(0, 6, q) - rng.integers(0, 6, q)) / 5
+        else:
+            d = (rng.integers(0, 2, q) - rng.integers(0, 2, q)).astype(float)
+        g = find_grid(d)
+        dist = grid_bootstrap_distribution(d)
+        for level in (0.8, 0.95, 0.99):
+            iv = exact_bootstrap_interval(d, level)
+            if "multiset" in iv.method:
+                continue
+            direct += _fft_spectrum(g, q, MAX_GRID_POINTS).kept.size <= MAX_DIRECT_FREQUENCIES
+            lo, hi = _read_ends(dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound))
+            assert (dist.values[lo], dist.values[hi]) == (iv.low, iv.high)
+    assert direct >= 20
