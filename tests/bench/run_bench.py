@@ -245,7 +245,8 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     fine = np.round(np.random.default_rng(6).uniform(-1, 1, 400), 6)  # six decimals over [-1, 1]: too fine for the bound
     t_fb = timed(lambda: helpers.randomization_test(fine, rng=1), 3)
     fb = helpers.randomization_test(fine, rng=1)
-    table.add("grid too fine, Q = 400, six decimals over [-1, 1]", "helpers.randomization_test (falls back to Monte Carlo)", t_fb, fb.method.split("(", 1)[1].rstrip(")"))
+    table.add("grid too fine, Q = 400, six decimals over [-1, 1]", "helpers.randomization_test(d, rng=1): Monte Carlo fallback", t_fb,
+              f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: {fb.method.split('not exact: ', 1)[-1].rstrip(')')}")
     bound = helpers.MAX_GRID_POINTS
     targets.append(
         f"memory of the exact grid methods: bounded by MAX_GRID_POINTS = {bound:,} points, i.e. at most {2 * bound * 8 / 2**20:.0f} MiB for the "
