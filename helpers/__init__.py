@@ -10,13 +10,14 @@ the letter B only ever means system B).
 
 Modules: ``data`` (validation, pairing, worked examples), ``resampling`` (the
 one resampling engine and every bootstrap built on it), ``intervals``,
-``records`` (saved comparisons), ``runs`` (reading your own results), ``report`` (``compare_runs``),
+``grid`` (exact answers on the score grid), ``records`` (saved comparisons), ``runs`` (reading your own results), ``report`` (``compare_runs``),
 ``significance`` (randomization tests), ``exercises`` (checks on the exercises' answers), ``plots`` and ``widgets``. Every public name of each module is available here.
 """
 
-from . import data, exercises, intervals, plots, records, report, resampling, runs, significance, widgets
+from . import data, exercises, grid, intervals, plots, records, report, resampling, runs, significance, widgets
 from .data import *  # noqa: F403
 from .exercises import *  # noqa: F403
+from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .plots import *  # noqa: F403
 from .records import *  # noqa: F403
@@ -29,6 +30,7 @@ from .widgets import *  # noqa: F403
 __all__ = [
     *data.__all__,
     *exercises.__all__,
+    *grid.__all__,
     *intervals.__all__,
     *plots.__all__,
     *records.__all__,

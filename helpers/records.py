@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 
 from .data import as_scores, paired_scores
+from .grid import exact_bootstrap_interval
 from .intervals import CONVENTION, Interval, _check_level, percentile_interval
-from .resampling import cluster_bootstrap, paired_bootstrap, resample
+from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap, resample
 
-__all__ = ["ComparisonRecord", "make_record", "recompute_interval", "save_record", "load_record"]
+__all__ = ["ComparisonRecord", "make_record", "recompute_interval", "recompute_pvalue", "save_record", "load_record"]
 
 FORMAT = "did-search-improve/comparison"
 #: The newest version written; a record that needs none of its fields is written as version 1.
@@ -40,6 +41,10 @@ METHOD = "paired_bootstrap: mean of d_q over query pairs resampled with replacem
 METHOD_CLUSTER = (
     "user-cluster bootstrap: total change / total query count over clusters resampled with replacement "
     "(each cluster with all of its queries), numpy.random.default_rng(seed)"
+)
+METHOD_EXACT = (
+    "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q over all Q**Q "
+    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; no random numbers"
 )
 METHOD_WEIGHTED = (
     "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with replacement "
@@ -265,14 +270,53 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     The bootstrap is the one :func:`make_record` used: over whole clusters when
     clusters are recorded, weighted when weights are, else paired over queries.
 
+    A record whose ``method`` is :data:`METHOD_EXACT` (written by
+    :meth:`helpers.ComparisonReport.to_record` when the interval was exact)
+    is recomputed with :func:`helpers.exact_bootstrap_interval`: no seed is
+    involved.
+
     >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200)
     >>> tuple(recompute_interval(rec)) == rec.interval
     True
     """
     diffs = np.subtract(record.scores_b, record.scores_a)
+    if record.method == METHOD_EXACT:
+        return exact_bootstrap_interval(diffs, record.level).interval
     return percentile_interval(
         _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed), record.level
     )
+
+
+def recompute_pvalue(record: ComparisonRecord) -> float:
+    """Recompute the randomization test a report saved in ``config["test"]`` (see :func:`helpers.compare_runs`).
+
+    The test flips each query's change, or each user's total change when
+    clusters are recorded; it is exact when the record says so (enumeration
+    or the score grid), else Monte Carlo with the recorded number of
+    resamples from the stream :func:`helpers.compare_runs` spawns from the seed.
+
+    Raises
+    ------
+    ValueError
+        The record holds no test (records from :func:`make_record` do not).
+
+    >>> import helpers
+    >>> report = helpers.compare_runs({"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55},
+    ...                               {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59}, rng=1)
+    >>> recompute_pvalue(report.to_record()) == report.test.pvalue
+    True
+    """
+    from .significance import randomization_test  # significance does not import this module
+
+    test = record.config.get("test")
+    if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
+        raise ValueError("this record holds no randomization test (config['test'] is written by compare_runs).")
+    diffs = np.subtract(record.scores_b, record.scores_a)
+    units = diffs if record.clusters is None else cluster_totals(diffs, record.clusters).sums
+    if test["exact"]:
+        return randomization_test(units, alternative=test["alternative"]).pvalue
+    stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
+    return randomization_test(units, int(test["n_resamples"]), rng=stream, alternative=test["alternative"]).pvalue
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:

@@ -27,11 +27,12 @@ from typing import NamedTuple
 import numpy as np
 
 from .data import paired_scores
+from .grid import exact_bootstrap_interval
 from .intervals import Interval, _check_level, percentile_interval
-from .records import METHOD, METHOD_CLUSTER, ComparisonRecord, save_record
+from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
 from .resampling import _check_n_resamples, as_generator, cluster_bootstrap, cluster_totals, paired_bootstrap
 from .runs import AlignedRuns, Qrels, RunScores, align_runs
-from .significance import MAX_EXACT_ASSIGNMENTS, SignificanceResult, randomization_test
+from .significance import SignificanceResult, randomization_test
 
 __all__ = [
     "SliceRow",
@@ -306,6 +307,7 @@ class ComparisonReport:
     level: float
     n_clusters: int | None = None
     config: dict = field(default_factory=dict)
+    interval_exact: bool = False
 
     def __repr__(self) -> str:
         return (
@@ -331,13 +333,16 @@ class ComparisonReport:
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
             (f"{pct} interval", f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"),
-            ("randomization test", f"p = {test.pvalue:.4f} ({test.alternative}; {'exact' if test.exact else 'Monte Carlo'}, {test.count:,} of {test.n_resamples:,})"),
+            ("randomization test", f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})"),
             ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
         ]
         if self.largest_regressions:
             worst = ", ".join(f"{r.query_id} ({r.change:+.4f})" for r in self.largest_regressions)
             rows.append(("largest regressions", worst))
-        rows.append(("settings", f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"))
+        settings = f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"
+        if self.interval_exact:
+            settings += " (the interval is exact: the R resamples only draw the plotted bootstrap distribution)"
+        rows.append(("settings", settings))
         return rows
 
     def __str__(self) -> str:
@@ -380,7 +385,7 @@ class ComparisonReport:
             level=self.level,
             interval=(self.interval.low, self.interval.high),
             metric=self.measure,
-            method=METHOD_CLUSTER if self.runs.clusters is not None else METHOD,
+            method=METHOD_CLUSTER if self.runs.clusters is not None else METHOD_EXACT if self.interval_exact else METHOD,
             clusters=None if self.runs.clusters is None else [str(c) for c in self.runs.clusters],
             config=config,
         )
@@ -388,6 +393,15 @@ class ComparisonReport:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
+
+
+def _test_detail(test: SignificanceResult) -> str:
+    """How the test's p-value was computed, for the report's row."""
+    if not test.exact:
+        return f"Monte Carlo, {test.count:,} of {test.n_resamples:,}"
+    if test.n_resamples < 10**12:
+        return f"exact, {test.count:,} of {test.n_resamples:,}"
+    return f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
 
 
 def _check_seed(rng: object) -> int:
@@ -424,12 +438,23 @@ def compare_runs(
         the sign of each user's total change. Clusters carried by the runs
         (CSV input) are used when this is omitted.
     n_resamples : int
-        B, for the bootstrap and (when exact enumeration is too large) the
-        Monte Carlo randomization test.
+        B, for the Monte Carlo bootstrap (kept in ``report.bootstrap`` for
+        plots, and the interval when no exact one is available) and the Monte
+        Carlo randomization test (when no exact test is available).
     rng : int
-        Seed. The interval is exactly what ``paired_bootstrap(d, B, rng=seed)``
-        (or ``cluster_bootstrap``) gives; a Monte Carlo test uses an independent
-        stream spawned from the same seed.
+        Seed. A Monte Carlo interval is exactly what ``paired_bootstrap(d, B,
+        rng=seed)`` (or ``cluster_bootstrap``) gives; a Monte Carlo test uses an
+        independent stream spawned from the same seed.
+
+    Exact whenever the data allow. Without clusters, the interval is the
+    exact percentile interval of the bootstrap of the mean
+    (:func:`helpers.exact_bootstrap_interval`: multiset enumeration, or FFT
+    when the scores lie on a grid such as trec_eval's four decimals or hit@k),
+    with no resampling error; the report says "exact". The randomization test
+    is exact by enumeration (up to 20 non-zero changes) or on the grid (see
+    :func:`helpers.randomization_test`). Otherwise each falls back to Monte
+    Carlo with B resamples and says so. With clusters, the interval resamples
+    users (Monte Carlo); the test flips user totals, exactly when they allow.
     level : float
         Confidence level.
     missing : {"error", "drop", "zero"}
@@ -463,6 +488,8 @@ def compare_runs(
     >>> report = compare_runs(a, b, n_resamples=2000, rng=1, min_queries=4)  # four pairs, knowingly
     >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {report.largest_regressions[0][0]}")
     +0.025, p = 0.625, worst: q3
+    >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
+    [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
     seed = _check_seed(rng)
     _check_level(level)
@@ -503,10 +530,18 @@ def compare_runs(
         boot = paired_bootstrap(d, n_resamples, rng=seed)
         method = "paired bootstrap over queries"
         flip_units = d
-    k = int(np.count_nonzero(flip_units))
-    exact = 2**k <= MAX_EXACT_ASSIGNMENTS
+    interval = percentile_interval(boot, level)
+    interval_exact = False
+    if runs.clusters is None:
+        try:
+            exact_iv = exact_bootstrap_interval(d, level)
+        except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
+            method += " (Monte Carlo: no exact interval for these scores)"
+        else:
+            interval, interval_exact = exact_iv.interval, True
+            method += ", exact " + exact_iv.method.removeprefix("exact bootstrap ")
     test = randomization_test(
-        flip_units, None if exact else n_resamples, rng=None if exact else test_stream, alternative=alternative
+        flip_units, rng=test_stream, alternative=alternative, fallback_resamples=n_resamples
     )
     if runs.clusters is not None:
         # The test ran on user totals: its statistic was the mean of the signed totals.
@@ -538,7 +573,7 @@ def compare_runs(
         mean_a=float(runs.a.mean()),
         mean_b=float(runs.b.mean()),
         mean_change=float(d.mean()),
-        interval=percentile_interval(boot, level),
+        interval=interval,
         interval_method=method,
         test=test,
         bootstrap=boot,
@@ -551,4 +586,5 @@ def compare_runs(
         level=float(level),
         n_clusters=n_clusters,
         config=config,
+        interval_exact=interval_exact,
     )

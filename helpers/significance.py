@@ -30,15 +30,18 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
 from .data import as_scores
+from .grid import MAX_GRID_POINTS, find_grid, sign_flip_distribution
 from .resampling import DEFAULT_MAX_ELEMENTS, _check_n_resamples, as_generator, paired_bootstrap, resample
 
 __all__ = [
     "MAX_EXACT_ASSIGNMENTS",
+    "DEFAULT_FALLBACK_RESAMPLES",
     "REL_TOL",
     "SignificanceResult",
     "randomization_test",
@@ -59,6 +62,10 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: between statistics are many orders of magnitude larger.
 REL_TOL = 1e-9
 
+#: Monte Carlo resamples used when no exact method applies, ``rng`` is given
+#: and ``n_resamples`` is not.
+DEFAULT_FALLBACK_RESAMPLES = 10_000
+
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -77,18 +84,26 @@ class SignificanceResult:
         exact randomization test, all ``2**k`` sign assignments of the k
         non-zero changes, in ``itertools.product((+1, -1), repeat=k)`` order
         (row 0 is the observed assignment); otherwise the ``n_resamples``
-        Monte Carlo or bootstrap statistics, in draw order.
+        Monte Carlo or bootstrap statistics, in draw order. For the exact test
+        on the grid, the distinct possible means, ascending, with their
+        probabilities in ``null_probabilities``.
     exact : bool
-        True when every sign assignment was enumerated.
+        True when the p-value is exact: every sign assignment enumerated, or
+        their distribution computed on the grid.
     n_resamples : int
-        The length of ``null_distribution``: ``2**k`` when exact, else B.
+        ``2**k`` when exact (the number of sign assignments), else B.
     count : int
-        How many entries of ``null_distribution`` are at least as extreme as
-        ``statistic`` (ties included).
+        How many sign assignments (exact) or resamples (Monte Carlo) are at
+        least as extreme as ``statistic`` (ties included). On the grid with
+        more than 53 non-zero changes it is ``pvalue * 2**k`` rounded (the
+        p-value then carries a relative error below ``k * 2**-53``).
     alternative : str
         ``"two-sided"``, ``"greater"`` (B better) or ``"less"`` (B worse).
     method : str
         Which test produced the result, in words.
+    null_probabilities : numpy.ndarray or None
+        For the exact test on the grid, the probability of each entry of
+        ``null_distribution``; None when every entry counts once.
     """
 
     statistic: float
@@ -99,6 +114,7 @@ class SignificanceResult:
     count: int
     alternative: str
     method: str
+    null_probabilities: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return (
@@ -150,6 +166,40 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
+    """The exact test from the sign-flip distribution on the grid (see :func:`helpers.sign_flip_distribution`).
+
+    With integer steps ``k_i`` (non-zero), ``S = sum |k_i|`` and the observed
+    signed sum ``o``, an assignment that flips a total ``T`` of the ``|k_i|``
+    has signed sum ``S - 2T``. Integer sums: ties are decided exactly.
+    """
+    steps = grid.steps
+    k = steps.size
+    total = int(np.abs(steps).sum())
+    o = int(steps.sum())
+    p = sign_flip_distribution(steps)
+    if alternative == "two-sided":
+        if o == 0:
+            tail = 1.0
+        else:  # |S - 2T| >= |o|
+            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(np.sum(p[(total + abs(o)) // 2 :]))
+    elif alternative == "greater":  # S - 2T >= o
+        tail = float(np.sum(p[: (total - o) // 2 + 1]))
+    else:  # S - 2T <= o
+        tail = float(np.sum(p[(total - o) // 2 :]))
+    pvalue = min(1.0, tail)
+    t = np.arange(total, -1, -1, dtype=np.int64)
+    null = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
+    probs = p[::-1].copy()
+    null.setflags(write=False)
+    probs.setflags(write=False)
+    count = round(Fraction(pvalue) * 2**k)
+    return SignificanceResult(
+        observed, pvalue, null, True, 2**k, int(count), alternative,
+        f"randomization (exact, sign-flip distribution on the {grid.label} grid)", probs,
+    )
+
+
 def randomization_test(
     diffs: object,
     n_resamples: int | None = None,
@@ -157,6 +207,7 @@ def randomization_test(
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
     max_elements: int = DEFAULT_MAX_ELEMENTS,
+    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
 
@@ -170,8 +221,16 @@ def randomization_test(
     A zero change is unchanged by a flip, so only the k non-zero changes are
     flipped (the mean is still taken over all Q queries).
 
-    * ``n_resamples=None``: **exact**, all ``2**k`` assignments, allowed up to
-      :data:`MAX_EXACT_ASSIGNMENTS`; p = count / 2**k.
+    * ``n_resamples=None``: **exact**, p = count / 2**k. Up to
+      :data:`MAX_EXACT_ASSIGNMENTS` (k <= 20) all ``2**k`` assignments are
+      enumerated. Beyond, when the changes are whole numbers of a grid step
+      (hit@k, P@k, trec_eval's four decimals; see :func:`helpers.find_grid`),
+      the distribution of the sum over all assignments is computed by dynamic
+      programming on the integer sums (:func:`helpers.sign_flip_distribution`,
+      at most :data:`helpers.MAX_GRID_POINTS` points), and ties are decided
+      exactly. Otherwise, with ``rng`` given, a Monte Carlo test with
+      ``fallback_resamples`` resamples, whose ``method`` says why it is not
+      exact; without ``rng``, a ValueError.
     * ``n_resamples=B``: **Monte Carlo**, B random sign vectors drawn from
       ``rng`` with the resampling engine :func:`helpers.resample` (a sign is a
       draw from ``range(2)``); p = (count + 1) / (B + 1), never 0, because the
@@ -191,6 +250,9 @@ def randomization_test(
     max_elements : int
         Signs held in memory at once in the Monte Carlo test; the result does
         not depend on it.
+    fallback_resamples : int
+        B for the Monte Carlo test used when ``n_resamples`` is omitted, no
+        exact method applies and ``rng`` is given (default 10,000).
 
     Returns
     -------
@@ -201,7 +263,7 @@ def randomization_test(
     ValueError
         Bad changes (empty, NaN, ...), a bad ``alternative`` or ``n_resamples``,
         a Monte Carlo test without ``rng``, or more than 20 non-zero changes
-        with no ``n_resamples``.
+        on no grid with neither ``n_resamples`` nor ``rng``.
 
     Examples
     --------
@@ -213,6 +275,10 @@ def randomization_test(
     >>> mc = randomization_test([0.3] * 30, n_resamples=999, rng=1)
     >>> print(f"{mc.count} of {mc.n_resamples} as extreme, p = {mc.pvalue:.3f}")
     0 of 999 as extreme, p = 0.001
+    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
+    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")   # 30 changes: on the 1/8 grid
+    >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
+    p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
     d = as_scores(diffs, "diffs")
     alternative = _check_alternative(alternative)
@@ -224,13 +290,27 @@ def randomization_test(
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
 
-    if n_resamples is None:
-        if 2**k > MAX_EXACT_ASSIGNMENTS:
+    if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
+        grid = find_grid(nonzero)
+        points = None if grid is None else int(np.abs(grid.steps).sum()) + 1
+        if grid is not None and points <= MAX_GRID_POINTS:
+            return _grid_test(d, grid, observed, alternative)
+        why = (
+            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)"
+            if grid is None
+            else f"on the {grid.label} grid the sums need {points:,} points, above the limit of {MAX_GRID_POINTS:,}"
+        )
+        if rng is None:
             raise ValueError(
-                f"An exact test would enumerate 2**{k} = {_how_many(2**k)} sign assignments of the {k} non-zero changes; "
-                f"the limit is {MAX_EXACT_ASSIGNMENTS:,}. Pass n_resamples (e.g. n_resamples=10_000) and rng "
-                "for a Monte Carlo test."
+                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are too many to enumerate "
+                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) and rng "
+                f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
             )
+        n_resamples = _check_n_resamples(fallback_resamples)
+        fallback = f" (not exact: {why})"
+    else:
+        fallback = ""
+    if n_resamples is None:
         null = _all_sign_flip_sums(nonzero)
         null /= n
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
@@ -248,7 +328,7 @@ def randomization_test(
                             rng=gen, draws=k, max_elements=max_elements)
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
         pvalue = (count + 1) / (n_resamples + 1)
-        exact, method = False, "randomization (Monte Carlo sign assignments)"
+        exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
     null.setflags(write=False)
     return SignificanceResult(observed, float(pvalue), null, exact, int(null.size), count, alternative, method)
 

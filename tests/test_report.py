@@ -9,6 +9,7 @@ from helpers import (
     cluster_bootstrap,
     cluster_totals,
     compare_runs,
+    exact_bootstrap_interval,
     load_record,
     paired_bootstrap,
     percentile_interval,
@@ -16,7 +17,9 @@ from helpers import (
     read_scores_csv,
     read_trec_eval,
     recompute_interval,
+    recompute_pvalue,
 )
+from helpers.records import METHOD, METHOD_EXACT
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -36,10 +39,12 @@ def test_agrees_with_the_individual_helpers(runs):
     d = np.array([b.scores.get(q, 0.0) - a.scores[q] for q in ids])
     assert report.runs.query_ids == ids and report.n_queries == 150
     assert report.mean_change == pytest.approx(d.mean(), abs=1e-15)
-    assert report.interval == percentile_interval(paired_bootstrap(d, 3000, rng=5))
-    stream = np.random.default_rng(np.random.SeedSequence(5).spawn(1)[0])
-    assert report.test.pvalue == randomization_test(d, 3000, rng=stream).pvalue
-    assert not report.test.exact
+    # four-decimal trec_eval scores lie on a grid: the interval and the test are exact
+    assert np.array_equal(report.bootstrap, paired_bootstrap(d, 3000, rng=5))
+    exact_iv = exact_bootstrap_interval(d)
+    assert report.interval == exact_iv.interval and "exact (FFT on the 0.0001 grid" in report.interval_method
+    assert report.test.exact and report.test.pvalue == randomization_test(d).pvalue
+    assert "sign-flip distribution on the 0.0001 grid" in report.test.method
     assert (report.wins, report.losses, report.ties) == (int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum()))
     worst = [ids[i] for i in np.argsort(d, kind="stable")[:5]]
     assert [q for q, *_ in report.largest_regressions] == worst
@@ -54,8 +59,8 @@ def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
     labels = [users[q] for q in report.runs.query_ids]
     assert report.interval == percentile_interval(cluster_bootstrap(d, labels, 2000, rng=3))
     totals = cluster_totals(d, labels)
-    stream = np.random.default_rng(np.random.SeedSequence(3).spawn(1)[0])
-    assert report.test.pvalue == randomization_test(totals.sums, 2000, rng=stream).pvalue
+    # user totals are on the grid too: the test is exact (the cluster interval stays Monte Carlo)
+    assert report.test.exact and report.test.pvalue == randomization_test(totals.sums).pvalue
     assert report.n_clusters == 40 and "40 users" in report.interval_method
     # the null distribution is on the scale of the mean change over queries
     assert np.abs(report.test.null_distribution).max() <= np.abs(totals.sums).sum() / d.size + 1e-12
@@ -90,6 +95,25 @@ def test_round_trip_through_the_json_record(runs, tmp_path):
     assert rec.metric == "ndcg_cut_10" and rec.config["missing_policy"] == "zero"
     assert rec.config["only_in_a"] == ["q047", "q121"] and rec.clusters is None
     assert tuple(recompute_interval(rec)) == tuple(report.interval)
+    assert rec.method == METHOD_EXACT and recompute_pvalue(rec) == report.test.pvalue
+    assert rec.config["test"]["exact"] and "grid" in rec.config["test"]["method"]
+
+
+def test_off_grid_scores_fall_back_to_monte_carlo_and_say_so():
+    rng = np.random.default_rng(6)
+    ids = [f"q{i:03d}" for i in range(60)]
+    a = dict(zip(ids, rng.uniform(0, 1, 60).tolist()))  # full-precision scores: on no grid
+    b = {q: min(1.0, v + float(rng.normal(0.02, 0.1))) for q, v in a.items()}
+    report = compare_runs(a, b, n_resamples=2000, rng=8)
+    d = report.runs.b - report.runs.a
+    assert report.interval == percentile_interval(paired_bootstrap(d, 2000, rng=8))
+    assert "Monte Carlo: no exact interval" in report.interval_method and not report.interval_exact
+    stream = np.random.default_rng(np.random.SeedSequence(8).spawn(1)[0])
+    assert report.test.pvalue == randomization_test(d, 2000, rng=stream).pvalue and not report.test.exact
+    assert "Monte Carlo, " in str(report)
+    rec = report.to_record()
+    assert rec.method == METHOD and tuple(recompute_interval(rec)) == tuple(report.interval)
+    assert recompute_pvalue(rec) == report.test.pvalue
 
 
 def test_round_trip_with_users_recomputes_the_cluster_interval(runs, tmp_path):
@@ -100,6 +124,7 @@ def test_round_trip_with_users_recomputes_the_cluster_interval(runs, tmp_path):
     assert rec.clusters == [users[q] for q in rec.query_ids]
     assert rec.method.startswith("user-cluster bootstrap")
     assert tuple(recompute_interval(rec)) == tuple(report.interval)
+    assert recompute_pvalue(rec) == report.test.pvalue
 
 
 def test_bad_arguments_are_refused(runs):

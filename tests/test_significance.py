@@ -263,10 +263,12 @@ def test_monte_carlo_needs_a_seed(rng):
 
 
 def test_over_the_limit_without_n_resamples_says_what_to_do():
+    # on the 1/10 grid, 21 changes are exact: only all-plus and all-minus are as extreme
+    assert randomization_test(np.full(21, 0.1)).pvalue == 2 / 2**21
     with pytest.raises(ValueError) as err:
-        randomization_test(np.full(21, 0.1))
+        randomization_test(np.full(21, math.pi / 10))  # on no grid
     message = str(err.value)
-    assert "2**21 = 2,097,152" in message and "n_resamples" in message and "rng" in message
+    assert "2**21 = 2,097,152" in message and "n_resamples" in message and "rng" in message and "no grid" in message
     assert randomization_test(np.full(21, 0.1), 100, rng=0).pvalue == 1 / 101
 
 

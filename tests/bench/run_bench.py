@@ -188,6 +188,73 @@ def bench_exact_and_cluster(table: Table, quick: bool) -> None:
     table.add("cluster bootstrap, 1,000 users x 10 queries, B = 10,000", "helpers.cluster_bootstrap", t, "")
 
 
+def traced_peak(fn) -> int:
+    """Peak traced allocation (bytes) of one call of ``fn``."""
+    tracemalloc.start()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def four_decimal_changes(q: int, seed: int) -> np.ndarray:
+    """Changes of two runs scored as trec_eval prints them (four decimals)."""
+    rng = np.random.default_rng(seed)
+    a = np.round(rng.uniform(0, 1, q), 4)
+    b = np.round(np.clip(a + rng.normal(0.01, 0.1, q), 0, 1), 4)
+    return b - a
+
+
+def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
+    """Exact answers on the score grid (issue 18), as ratios to the Monte Carlo alternatives in this run."""
+    pairs = 5 if quick else 15
+    d = four_decimal_changes(100, 100)
+    task = "exact on the grid, Q = 100, four decimals"
+    res = helpers.randomization_test(d)
+    ours, mc, r = paired_timings(lambda: helpers.randomization_test(d), lambda: helpers.randomization_test(d, B, rng=1), pairs)
+    table.add(task, "helpers.randomization_test (exact, grid DP)", ours, f"p = {res.pvalue:.4f}; ours / Monte Carlo = {r:.2f}x (median of {pairs} pairs)")
+    table.add(task, "helpers.randomization_test, Monte Carlo B = 10,000", mc, f"p = {helpers.randomization_test(d, B, rng=1).pvalue:.4f}")
+    targets.append(f"exact randomization test vs Monte Carlo B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    iv = helpers.exact_bootstrap_interval(d)
+    mc_iv = helpers.percentile_interval(helpers.paired_bootstrap(d, B, rng=1))
+    ours, mc, r = paired_timings(lambda: helpers.exact_bootstrap_interval(d), lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, B, rng=1)), pairs)
+    dist = helpers.grid_bootstrap_distribution(d)
+    table.add(task, "helpers.exact_bootstrap_interval (FFT)", ours,
+              f"[{iv.low:+.4f}, {iv.high:+.4f}], {dist.values.size:,} values, FFT {dist.n_points:,} points, error bound {dist.error_bound:.0e}; ours / Monte Carlo = {r:.2f}x")
+    table.add(task, "paired_bootstrap B = 10,000 + percentile_interval", mc, f"[{mc_iv.low:+.4f}, {mc_iv.high:+.4f}]")
+    targets.append(f"exact bootstrap interval vs paired_bootstrap B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    peak_test = traced_peak(lambda: helpers.randomization_test(d))
+    peak_iv = traced_peak(lambda: helpers.exact_bootstrap_interval(d))
+    table.add(task, "peak memory (traced), exact test / exact interval", None, f"{peak_test / 2**20:.1f} MiB / {peak_iv / 2**20:.1f} MiB")
+
+    rng = np.random.default_rng(10_000)
+    hits = (rng.integers(0, 2, 10_000) - rng.integers(0, 2, 10_000)).astype(float)
+    task = "exact on the grid, hit@k, Q = 10,000"
+    t_test = timed(lambda: helpers.randomization_test(hits), 3 if quick else 7)
+    t_iv = timed(lambda: helpers.exact_bootstrap_interval(hits), 3 if quick else 7)
+    res, iv = helpers.randomization_test(hits), helpers.exact_bootstrap_interval(hits)
+    t_mc = timed(lambda: helpers.randomization_test(hits, B, rng=1), 3)
+    t_pb = timed(lambda: helpers.paired_bootstrap(hits, B, rng=1), 3)
+    table.add(task, "helpers.randomization_test (exact, grid DP)", t_test, f"p = {res.pvalue:.4f}")
+    table.add(task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]")
+    table.add(task, "Monte Carlo B = 10,000: randomization_test / paired_bootstrap", t_mc + t_pb, f"{t_mc * 1000:.0f} ms + {t_pb * 1000:.0f} ms")
+    peak = max(traced_peak(lambda: helpers.randomization_test(hits)), traced_peak(lambda: helpers.exact_bootstrap_interval(hits)))
+    table.add(task, "peak memory (traced), larger of the two", None, f"{peak / 2**20:.1f} MiB")
+    targets.append(f"hit@k at Q = 10,000, both exact: test {t_test * 1000:.0f} ms, interval {t_iv * 1000:.0f} ms (target < 1 s each): {'met' if max(t_test, t_iv) < 1 else 'NOT met'}")
+
+    fine = np.round(np.random.default_rng(6).uniform(-1, 1, 400), 6)  # six decimals over [-1, 1]: too fine for the bound
+    t_fb = timed(lambda: helpers.randomization_test(fine, rng=1), 3)
+    fb = helpers.randomization_test(fine, rng=1)
+    table.add("grid too fine, Q = 400, six decimals over [-1, 1]", "helpers.randomization_test(d, rng=1): Monte Carlo fallback", t_fb,
+              f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: {fb.method.split('not exact: ', 1)[-1].rstrip(')')}")
+    bound = helpers.MAX_GRID_POINTS
+    targets.append(
+        f"memory of the exact grid methods: bounded by MAX_GRID_POINTS = {bound:,} points, i.e. at most {2 * bound * 8 / 2**20:.0f} MiB for the "
+        f"sign-flip DP (its array and one copy) and about {40 * bound / 2**20:.0f} MiB for the FFT bootstrap; measured peaks above: "
+        f"{max(peak_test, peak_iv, peak) / 2**20:.1f} MiB (target: bounded and stated): met"
+    )
+
+
 def bench_notebooks(table: Table, targets: list[str]) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from notebook_tools import NOTEBOOKS
@@ -248,13 +315,19 @@ def main() -> None:
     parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--skip-notebooks", action="store_true")
+    parser.add_argument("--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)")
     args = parser.parse_args()
     table, targets = Table(), []
     print(f"Machine: {machine()}\n", flush=True)
+    if args.only_grid:
+        bench_grid(table, targets, args.quick)
+        print("\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets]))
+        return
     bench_paired_bootstrap(table, targets, args.quick)
     bench_peak_memory(table, targets)
     bench_randomization(table, targets, args.quick)
     bench_exact_and_cluster(table, args.quick)
+    bench_grid(table, targets, args.quick)
     if not args.skip_notebooks:
         bench_notebooks(table, targets)
     text = "\n".join(

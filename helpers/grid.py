@@ -1,0 +1,587 @@
+"""Exact answers on the score grid: grid detection, the exact sign-flip
+distribution and the exact bootstrap distribution of the mean.
+
+Real evaluation scores live on a grid: ``trec_eval`` prints four decimals,
+hit@k and P@k are multiples of 1/k. Then every change ``d_q`` is a whole number
+``k_q`` of grid steps ``h``, and two exact distributions become sums of
+independent integer variables:
+
+* the **randomization test**: the sum of ``+-k_q`` over all ``2**K`` sign
+  assignments (K non-zero changes), by dynamic programming over the possible
+  sums (:func:`sign_flip_distribution`);
+* the **bootstrap of the mean**: the sum of Q independent draws from the
+  empirical distribution of the ``k_q``, its Q-fold convolution, by FFT
+  (:func:`grid_bootstrap_distribution`).
+
+Memory is bounded by :data:`MAX_GRID_POINTS` grid points; beyond it (a grid
+too fine for the spread of the data) the callers fall back to enumeration or
+Monte Carlo and say so.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+import scipy.fft
+
+from .data import as_scores
+from .intervals import PROBABILITY_TOLERANCE, Interval, _check_level, percentile_interval
+
+__all__ = [
+    "MAX_GRID_POINTS",
+    "Grid",
+    "find_grid",
+    "sign_flip_distribution",
+    "GridDistribution",
+    "grid_bootstrap_distribution",
+    "ExactInterval",
+    "exact_bootstrap_interval",
+]
+
+#: Most grid points any exact grid computation holds. The sign-flip
+#: distribution keeps one float64 array of at most this many points (32 MiB at
+#: the limit, plus one temporary copy of the same size); the FFT bootstrap keeps
+#: a real array of N points and two complex arrays of N/2 + 1 points, about
+#: 40 bytes per point (80 MiB at the limit).
+MAX_GRID_POINTS = 2**21
+
+#: Candidate steps: 1/k for k = 1..1000 (hit@k, P@k, 1/Q-type grids, and
+#: 0.1, 0.01, 0.001) and 10^-4 .. 10^-6 (trec_eval prints four decimals).
+MAX_DENOMINATOR = 1000
+MAX_DECIMALS = 6
+
+#: A value is on the grid when ``value / step`` is within this many steps of a
+#: whole number (plus the float error of b - a, see :func:`find_grid`).
+GRID_TOLERANCE = 1e-9
+
+#: Each tail cut off by the FFT window holds less than this probability (far
+#: below the 1e-10 tolerance with which intervals are read).
+TAIL_EPSILON = 1e-14
+
+_EPS = float(np.finfo(float).eps)
+_CANDIDATES = sorted(
+    {Fraction(1, k) for k in range(1, MAX_DENOMINATOR + 1)} | {Fraction(1, 10**p) for p in range(4, MAX_DECIMALS + 1)},
+    reverse=True,
+)
+_CANDIDATE_STEPS = np.array([float(c) for c in _CANDIDATES])
+
+
+class Grid(NamedTuple):
+    """Values as whole numbers of a step: ``values == steps * step`` up to float error."""
+
+    steps: np.ndarray
+    step: Fraction
+
+    @property
+    def label(self) -> str:
+        """The step as written: ``"1/5"``, ``"0.0001"``, ``"1"``."""
+        s = self.step
+        den = s.denominator
+        if den == 1:
+            return str(s.numerator)
+        if 10 ** round(math.log10(den)) == den:
+            return f"{s.numerator / den:.{round(math.log10(den))}f}"
+        return f"{s.numerator}/{den}"
+
+
+def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
+    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the step, or None.
+
+    The candidate steps are 1/k for k up to 1000 (hit@k and P@k are multiples
+    of 1/k) and 10^-p for p up to 6 (``trec_eval`` prints four decimals). The
+    coarsest candidate on which every value lies is taken, then divided by the
+    greatest common divisor of the steps (so hit@k changes of -1, 0, +1 have
+    step 1). A value lies on the grid of step h when ``value / h`` is within
+    ``1e-9 + 8 * eps * scale / h`` of a whole number: the second term is the
+    float error of a difference ``b - a`` of scores of size up to ``scale``
+    (default: the largest |value|).
+
+    Parameters
+    ----------
+    values : sequence of float
+        For example the changes ``d_q``.
+    scale : float, optional
+        The size of the scores the values were computed from (for ``b - a``,
+        the largest |a| or |b|).
+
+    Returns
+    -------
+    Grid or None
+        ``steps`` (int64 array), ``step`` (a Fraction) and ``label``; None when
+        the values are on no candidate grid.
+
+    Examples
+    --------
+    >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
+    >>> g.steps.tolist(), g.label
+    ([1, -2, 0, 3], '1/5')
+    >>> find_grid([0.1234, -0.0401, 0.3]).label               # trec_eval's four decimals
+    '0.0001'
+    >>> find_grid([0.1234567891, 0.5]) is None
+    True
+    """
+    v = as_scores(values, "values")
+    mag = float(np.max(np.abs(v)))
+    if scale is None:
+        scale = mag
+    if not (isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0):
+        raise ValueError(f"scale must be a non-negative number (the size of the scores); got {scale!r}.")
+    nonzero = np.unique(np.abs(v[v != 0]))
+    if nonzero.size == 0:
+        return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
+    if mag / _CANDIDATE_STEPS[-1] > 2**50:
+        return None
+
+    def fits(x: np.ndarray, h: np.ndarray) -> np.ndarray:
+        r = x[:, None] / h[None, :]
+        tol = GRID_TOLERANCE + 8 * _EPS * max(float(scale), mag) / h
+        return np.all(np.abs(r - np.round(r)) <= tol[None, :], axis=0)
+
+    alive = np.flatnonzero(fits(nonzero[:64], _CANDIDATE_STEPS))  # a cheap first pass on a few values
+    for i in alive.tolist():
+        h = _CANDIDATE_STEPS[i : i + 1]
+        if nonzero.size <= 64 or fits(nonzero, h)[0]:
+            steps = np.round(v / h[0]).astype(np.int64)
+            g = int(np.gcd.reduce(np.abs(steps)))
+            return Grid(steps // g, _CANDIDATES[i] * g)
+    return None
+
+
+# --- The randomization test: the exact sign-flip distribution ---------------------
+
+
+def sign_flip_distribution(steps: object, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
+    """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
+
+    Flip the sign of each of the non-zero integers ``|k_1|, ..., |k_K|``
+    independently with probability 1/2 and let ``T`` be the total of the
+    flipped ones; the signed sum is then ``S - 2T`` with ``S = sum |k_i|``.
+    Returns ``p`` with ``p[t] = P(T = t)`` for ``t = 0..S``, built by dynamic
+    programming, one value at a time (smallest first):
+    ``p_new[t] = (p[t] + p[t - k]) / 2``.
+
+    Precision: every operation is an addition of two non-negative numbers or a
+    halving, and each is correctly rounded on every CPU, so the result is the
+    same everywhere. With K <= 53 nothing is rounded at all: every ``p[t]`` is
+    exactly (count of assignments) / 2**K. Beyond, each ``p[t]`` is within a
+    relative ``K * 2**-53`` of its exact value.
+
+    Raises ValueError when ``S + 1`` exceeds ``max_points``.
+
+    Examples
+    --------
+    >>> (sign_flip_distribution([1, 2, 3]) * 8).tolist()   # T = 0, 1, 2, 3 (twice), 4, 5, 6
+    [1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0]
+    """
+    k = np.sort(np.abs(np.asarray(steps, dtype=np.int64)))
+    k = k[k != 0]
+    total = int(k.sum())
+    if total + 1 > max_points:
+        raise ValueError(f"the sign-flip distribution needs {total + 1:,} grid points; the limit is max_points={max_points:,}.")
+    p = np.zeros(total + 1)
+    p[0] = 1.0
+    end = 1  # p[:end] is filled
+    for step in k.tolist():
+        p[step : end + step] += p[:end]  # numpy copies the overlapping source first
+        end += step
+        p[:end] *= 0.5
+    return p
+
+
+# --- The bootstrap of the mean: the Q-fold convolution ----------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class GridDistribution:
+    """The exact bootstrap distribution of the mean on a grid, as computed by :func:`grid_bootstrap_distribution`.
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        Possible resample means, ascending, one grid step of the mean (step / Q) apart.
+    probabilities : numpy.ndarray
+        Their probabilities (non-negative, summing to 1).
+    step : Fraction
+        The grid step of the changes.
+    error_bound : float
+        A bound on the error of any cumulative probability read off
+        ``probabilities`` (round-off of the FFT plus the cut-off tails).
+    n_points : int
+        Length of the FFT (the memory used is about 40 bytes per point).
+    """
+
+    values: np.ndarray
+    probabilities: np.ndarray
+    step: Fraction
+    error_bound: float
+    n_points: int
+
+    def __repr__(self) -> str:
+        return (
+            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to {self.values[-1]:+.6g}, "
+            f"step {self.step}, error_bound={self.error_bound:.1e}, n_points={self.n_points:,})"
+        )
+
+
+def _next_fast_len(n: int) -> int:
+    """A length >= n that scipy's FFT handles fast (2^a 3^b 5^c ...)."""
+    return int(scipy.fft.next_fast_len(int(n), real=True))
+
+
+def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) -> tuple[float, float]:
+    """How far below and above its mean a sum of n draws of x (weights counts) can be, except with probability eps.
+
+    Chernoff's bound ``P(S - n mu >= t) <= exp(n K(theta) - theta t)`` for every
+    theta > 0, with K the log moment generating function of the centred draw;
+    any theta gives a valid bound, so a coarse grid of theta suffices.
+    """
+    w = counts / counts.sum()
+    mu = float(np.dot(w, x))
+    c = x - mu
+    spread = float(np.max(np.abs(c)))
+    if spread == 0:
+        return 0.0, 0.0
+    log_eps = math.log(eps)
+    out = []
+    for sign in (-1.0, 1.0):
+        theta = np.logspace(-6, 3, 271) / spread
+        z = sign * theta[:, None] * c[None, :]
+        top = z.max(axis=1)
+        k = top + np.log(np.exp(z - top[:, None]) @ w)
+        widths = (n * k - log_eps) / theta
+        out.append(float(np.min(widths)))
+    return out[0], out[1]
+
+
+def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: int, n_fft: int, top: float, clipped: float) -> float:
+    """A bound on the error of any cumulative probability from the FFT route (see :func:`grid_bootstrap_distribution`).
+
+    ``phi`` and ``power`` hold the transform and its Q-th power at the kept
+    frequencies ``freq``. The forward FFT leaves an absolute error of at most
+    about ``log2(N) * eps`` on each ``phi_f`` (the input sums to 1); raising to
+    the power Q turns it into ``Q * |phi_f|**(Q-1)`` times that. The inverse
+    transform of an error at frequency f adds at most ``1 / (N * sin(pi f /
+    N))`` to any partial sum of the output (a geometric sum), so a cumulative
+    probability is off by at most the sum of those terms over f (bounded by
+    ``1 / (2f)``), plus the inverse transform's own rounding (``N log2(N)
+    eps`` times the largest probability), the dropped frequencies (each below
+    1e-40), the mass clipped off (twice: clipping and renormalising) and the
+    cut-off tails.
+    """
+    eps = _EPS
+    log_n = math.log2(n_fft) + 2
+    pos = freq > 0
+    phi, power, f = phi[pos], power[pos], freq[pos]
+    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
+        lower = np.sqrt((power.real**2 + power.imag**2) / (phi.real**2 + phi.imag**2))
+    else:
+        lower = np.ones(phi.size)
+    # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
+    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + 1e-25
+    inverse = n_fft * log_n * eps * top
+    return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
+
+
+class _Spectrum(NamedTuple):
+    """The Q-th power of the transform at the kept frequencies, and the window of totals it describes."""
+
+    phi: np.ndarray  # transform of one draw at the kept frequencies
+    power: np.ndarray  # its Q-th power there
+    kept: np.ndarray  # the kept frequencies (indices into the rfft output)
+    lo: int  # first total of the window, counted from Q * min step
+    width: int  # number of totals in the window
+    n_fft: int
+    first: int  # first total of the window, in grid steps
+
+
+def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
+    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of totals."""
+    k = grid.steps
+    kmin = int(k.min())
+    x, counts = np.unique(k - kmin, return_counts=True)
+    span = int(x[-1])
+    full = q * span + 1
+    if span == 0:
+        lo, hi = 0, 0
+    else:
+        below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
+        centre = float(np.dot(counts, x))  # Q times the mean step
+        lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
+        hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
+    width = hi - lo + 1
+    n_fft = _next_fast_len(max(width, span + 1, 2))
+    if n_fft >= full:
+        n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
+    if n_fft > max_points:
+        raise ValueError(
+            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the limit is max_points={max_points:,}."
+        )
+    f = np.zeros(n_fft)
+    f[x] = counts / q
+    phi = scipy.fft.rfft(f)
+    # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
+    # also keeps the squaring away from subnormal numbers (which are very slow).
+    pairs = phi.view(np.float64).reshape(-1, 2)
+    mag2 = np.einsum("ij,ij->i", pairs, pairs)
+    kept = np.flatnonzero(mag2 > math.exp(-184.0 / q))
+    phi_kept = phi[kept]
+    power_kept = None
+    base = phi_kept
+    e = q
+    while e:  # repeated squaring: no exp or log of complex numbers
+        if e & 1:
+            power_kept = base if power_kept is None else power_kept * base
+        e >>= 1
+        if e:
+            base = base * base
+    return _Spectrum(phi_kept, power_kept if power_kept is not None else np.ones_like(phi_kept), kept, lo, width, n_fft, lo + q * kmin)
+
+
+def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of ``grid.steps``.
+
+    Returns the probabilities, the first total, the error bound and the FFT length.
+    """
+    sp = _fft_spectrum(grid, q, max_points)
+    n_fft, width = sp.n_fft, sp.width
+    power = np.zeros(n_fft // 2 + 1, dtype=complex)
+    power[sp.kept] = sp.power
+    p = scipy.fft.irfft(power, n_fft)
+    start = sp.lo % n_fft  # p[j] becomes the probability of the total lo + j
+    p = p[start : start + width] if start + width <= n_fft else np.concatenate((p[start:], p[: start + width - n_fft]))
+    before = float(p.sum())
+    np.maximum(p, 0.0, out=p)  # clip the round-off below zero
+    clipped = float(p.sum()) - before
+    error_bound = _fft_error_bound(sp.phi, sp.power, sp.kept, q, n_fft, float(p.max()), clipped)
+    return p, sp.first, float(error_bound), int(n_fft)
+
+
+#: With at most this many kept frequencies, an interval is read from the
+#: spectrum directly (closed-form partial sums and bisection), skipping the
+#: inverse FFT.
+MAX_DIRECT_FREQUENCIES = 2_000
+
+
+def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int]:
+    """Interval ends (offsets into the window) read from the spectrum, without the inverse FFT.
+
+    The probability of total ``t`` is ``(1/N) sum_f P_f w**(f t)`` (w = exp(2 pi
+    i / N), the sum over all N frequencies, ``P_(N-f)`` the conjugate of
+    ``P_f``), so the probability of the totals ``lo .. lo + j`` is a sum of
+    geometric series: ``(1/N) [P_0 (j + 1) + sum_f c_f Re(P_f w**(f lo) (1 -
+    w**(f (j+1))) / (1 - w**f))]``, with ``c_f = 2`` (1 at f = N/2). It is
+    evaluated at O(log N) offsets by bisection, with the same rule as
+    :func:`_read_ends`.
+    """
+    n, kept, power = sp.n_fft, sp.kept, sp.power
+    pos = kept > 0
+    f = kept[pos].astype(np.int64)
+    c = np.where(2 * f == n, 1.0, 2.0)
+    p0 = float(power[~pos][0].real) if (~pos).any() else 1.0
+
+    def turn(m: np.ndarray) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
+        return np.exp(2j * np.pi * (np.mod(m, n) / n))
+
+    coef = c * power[pos] * turn(f * (sp.lo % n)) / (1 - turn(f))
+
+    def cdf(j: int) -> float:
+        return (p0 * (j + 1) + float(np.dot(coef, 1 - turn(f * (j + 1))).real)) / n
+
+    last = sp.width - 1
+    total = cdf(last)
+
+    def first_above(level: float) -> int:  # smallest j with cdf(j) > level, else the last
+        if not cdf(last) > level:
+            return last
+        a, b = 0, last
+        while a < b:
+            mid = (a + b) // 2
+            if cdf(mid) > level:
+                b = mid
+            else:
+                a = mid + 1
+        return a
+
+    return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
+
+
+def _direct_error(sp: _Spectrum) -> float:
+    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f| / (2f)``."""
+    pos = sp.kept > 0
+    return float(8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos]) + 4 * _EPS * sp.width / sp.n_fft)
+
+
+def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
+    """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
+
+    With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
+    independent draws from the k_q (each equally likely). The total's
+    distribution is the Q-fold convolution of the empirical distribution of the
+    k_q: its Fourier transform raised to the power Q (by repeated squaring),
+    transformed back. The FFT spans only the totals that carry probability:
+    Chernoff's bound on the empirical distribution fixes a window outside which
+    each tail holds less than 1e-14, and the FFT's circular wrap folds at most
+    that into the window. Round-off of the FFT leaves tiny negative values where
+    the true probability is near zero; they are clipped to 0 and the rest
+    renormalised.
+
+    ``error_bound`` bounds the error of any cumulative probability, from a
+    model of the FFT's round-off (an absolute error of ``log2(N) * 2**-52`` on
+    each transformed value, N the FFT length), traced through the power and
+    the inverse transform, plus the clipped mass and the cut-off tails; the
+    tests check it against independent computations. An interval read
+    off this distribution (see :func:`exact_bootstrap_interval`) compares
+    cumulative probabilities with the level using
+    :data:`helpers.PROBABILITY_TOLERANCE` (1e-10), which is required to be
+    larger than this bound.
+
+    Parameters
+    ----------
+    diffs : sequence of float
+        The per-query changes ``d_q``.
+    grid : Grid, optional
+        From :func:`find_grid` (found here if omitted).
+    max_points : int
+        Longest FFT allowed (memory about 40 bytes per point).
+
+    Returns
+    -------
+    GridDistribution
+
+    Raises
+    ------
+    ValueError
+        Changes on no grid, or a grid so fine that the FFT would exceed ``max_points``.
+
+    Examples
+    --------
+    >>> dist = grid_bootstrap_distribution([-1, 0, 0, 1])
+    >>> print(dist.values.tolist())
+    [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> print((dist.probabilities * 256).round(9).tolist())
+    [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
+    """
+    d = as_scores(diffs, "diffs")
+    if grid is None:
+        grid = find_grid(d)
+        if grid is None:
+            raise ValueError("the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6).")
+    p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
+    p /= p.sum()
+    totals = np.arange(first, first + p.size, dtype=np.int64)
+    step = grid.step
+    values = (totals * step.numerator) / (step.denominator * d.size)  # rounded once
+    return GridDistribution(values, p, step, float(error_bound), int(n_fft))
+
+
+@dataclass(frozen=True)
+class ExactInterval:
+    """A percentile interval read off an exact bootstrap distribution, and how it was computed."""
+
+    low: float
+    high: float
+    level: float
+    method: str
+    error_bound: float
+
+    @property
+    def interval(self) -> Interval:
+        return Interval(self.low, self.high)
+
+
+#: Multiset enumeration is used up to this many count vectors (it is exact up
+#: to rounding in exp/log and needs no FFT); beyond, the grid FFT.
+MAX_MULTISETS_FOR_INTERVAL = 200_000
+
+
+def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS) -> ExactInterval:
+    """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed exactly.
+
+    The series' order-statistic convention, applied to the complete list of
+    all ``Q**Q`` equally likely ordered resamples (each once), picks the
+    smallest mean ``v`` whose cumulative probability ``F(v)`` exceeds
+    ``alpha/2`` for the low end, and the smallest ``v`` with ``F(v) > 1 -
+    alpha/2`` for the high end (with B = Q**Q draws, the position
+    ``floor(alpha/2 * B)`` holds the first value whose cumulative count exceeds
+    ``alpha/2 * B``). This is also the limit of the Monte Carlo interval as B
+    grows, except when ``F(v)`` equals a threshold exactly, where the Monte
+    Carlo end keeps jumping between two neighbours; the rule then takes the
+    upper one.
+
+    ``F`` is computed either by enumerating multisets
+    (:func:`helpers.exact_bootstrap_distribution`, small cases) or by FFT on
+    the grid (:func:`grid_bootstrap_distribution`). Both carry float error, so
+    a cumulative probability within :data:`helpers.PROBABILITY_TOLERANCE`
+    (1e-10) of a threshold counts as equal to it: the stated rule, far above
+    the error bound, so the ends do not depend on the last bits of exp, log or
+    the FFT on any CPU.
+
+    Returns
+    -------
+    ExactInterval
+        ``low``, ``high``, ``level``, ``method`` (in words) and ``error_bound``.
+
+    Raises
+    ------
+    ValueError
+        Bad changes, or changes that are on no grid and have too many multisets.
+
+    Examples
+    --------
+    >>> iv = exact_bootstrap_interval([0.10, 0.02, -0.06, 0.04])
+    >>> print(f"[{iv.low:+.3f}, {iv.high:+.3f}]  {iv.method}")
+    [-0.035, +0.080]  exact bootstrap (multiset enumeration, 35 count vectors)
+    >>> iv = exact_bootstrap_interval(np.round(np.linspace(-0.3, 0.5, 100), 4))
+    >>> print(f"[{iv.low:+.4f}, {iv.high:+.4f}]  {iv.method}")
+    [+0.0543, +0.1457]  exact bootstrap (FFT on the 0.0001 grid, 364,500 points)
+    """
+    from .resampling import exact_bootstrap_distribution  # resampling does not import this module
+
+    d = as_scores(diffs, "diffs")
+    lev = _check_level(level)
+    half_alpha = (1 - lev) / 2
+    q = d.size
+    k = np.unique(d).size
+    n_multisets = math.comb(q + k - 1, k - 1)
+    if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
+        dist = exact_bootstrap_distribution(d, max_multisets=MAX_MULTISETS_FOR_INTERVAL)
+        iv = percentile_interval(dist.values, level, weights=dist.probabilities)
+        return ExactInterval(iv.low, iv.high, float(level), f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)", 1e-12)
+    grid = find_grid(d)
+    if grid is None:
+        raise ValueError(
+            f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k for k <= 1000 or of "
+            f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use paired_bootstrap (Monte Carlo)."
+        )
+    sp = _fft_spectrum(grid, q, max_points)
+    if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # read the ends off the spectrum: no inverse FFT
+        error_bound = _fft_error_bound(sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0) + _direct_error(sp)
+        tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
+        low_i, high_i = _direct_ends(sp, float(half_alpha), tol)
+        first, n_fft = sp.first, sp.n_fft
+    else:
+        p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+        tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
+        low_i, high_i = _read_ends(p, float(half_alpha), tol)
+    if tol > 1e-6:
+        raise ValueError(f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap.")
+    step = grid.step
+    low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
+    return ExactInterval(
+        float(low), float(high), float(level), f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)", error_bound,
+    )
+
+
+def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
+    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal."""
+    last = p.size - 1
+    cum = np.cumsum(p)
+    total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising
+    low = int(np.searchsorted(cum, (half_alpha + tol) * total, side="right"))
+    high = int(np.searchsorted(cum, (1 - half_alpha + tol) * total, side="right"))
+    return min(low, last), min(high, last)
