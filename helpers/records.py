@@ -301,8 +301,8 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
         The record holds no test (records from :func:`make_record` do not).
 
     >>> import helpers
-    >>> report = helpers.compare_runs({"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55},
-    ...                               {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59}, rng=1)
+    >>> report = helpers.compare_runs({"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
+    ...                               {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45}, rng=1)
     >>> recompute_pvalue(report.to_record()) == report.test.pvalue
     True
     """
