@@ -9,7 +9,8 @@ cells (folded solutions) cost nothing. A cell belongs to the core when its
 
 ``python tools/chapter_times.py`` prints the table for every chapter;
 ``--sections`` adds each section's minutes and minute marks;
-``--update-docs`` rewrites the generated blocks of docs/instructor-guide.md
+``--update-docs`` copies each chapter's stated times into chapter 0's map and the
+README's table, and rewrites the generated blocks of docs/instructor-guide.md
 (the per-chapter minute marks, the summary table and the workshop plans), and
 ``--check-docs`` exits non-zero if they are not current.
 """
@@ -292,9 +293,38 @@ def render_docs(text: str, blocks: dict[str, str]) -> str:
     return text
 
 
+STATED = re.compile(r"core about (\d+) minutes, full about (\d+) minutes")
+MAP_ROW = re.compile(r"\]\((notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) (\|[^\n]*?\| )\d+ min \| \d+ min \|")
+
+
+def update_maps(paths: list[Path]) -> None:
+    """Write each chapter's stated core and full times into chapter 0's map and the README's table."""
+    stated = {}
+    for p in paths:
+        m = STATED.search(nbformat.read(p, as_version=4).cells[0].source)
+        stated[p.name] = m.groups() if m else None
+
+    def row(m: re.Match) -> str:
+        times = stated.get(m.group(2))
+        if times is None:
+            return m.group(0)
+        return f"]({m.group(1) or ''}{m.group(2)}) {m.group(3)}{times[0]} min | {times[1]} min |"
+
+    readme = ROOT / "README.md"
+    readme.write_text(MAP_ROW.sub(row, readme.read_text(encoding="utf-8")), encoding="utf-8")
+    start = paths[0]
+    nb = nbformat.read(start, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and re.match(r"## \d+\. The chapters", cell.source):
+            cell.source = MAP_ROW.sub(row, cell.source)
+    nbformat.write(nb, start)
+
+
 def main() -> int:
     args = sys.argv[1:]
     paths = chapter_paths()
+    if "--update-docs" in args:
+        update_maps(paths)
     if "--update-docs" in args or "--check-docs" in args:
         old = GUIDE.read_text(encoding="utf-8")
         new = render_docs(old, generated_blocks(paths))
