@@ -14,8 +14,9 @@ one resampling engine and every bootstrap built on it), ``intervals``,
 ``significance`` (randomization tests), ``exercises`` (checks on the exercises' answers), ``plots`` and ``widgets``. Every public name of each module is available here.
 """
 
-from . import data, exercises, grid, intervals, plots, records, report, resampling, runs, significance, widgets
+from . import data, examples, exercises, grid, intervals, plots, records, report, resampling, runs, significance, widgets
 from .data import *  # noqa: F403
+from .examples import *  # noqa: F403
 from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
@@ -29,6 +30,7 @@ from .widgets import *  # noqa: F403
 
 __all__ = [
     *data.__all__,
+    *examples.__all__,
     *exercises.__all__,
     *grid.__all__,
     *intervals.__all__,

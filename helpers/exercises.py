@@ -160,7 +160,8 @@ _register(Exercise(
 # ---------------------------------------------------------------------------
 
 def _ch1_changes() -> np.ndarray:
-    from .data import hit_at_5_example, paired_differences
+    from .data import paired_differences
+    from .examples import hit_at_5_example
 
     a, b = hit_at_5_example()
     return paired_differences(a, b)
@@ -284,7 +285,7 @@ _register(Exercise(
 
 
 def _shuffled_width(which: str = "shuffled") -> float:
-    from .data import hit_at_5_example
+    from .examples import hit_at_5_example
     from .intervals import percentile_interval
     from .resampling import paired_bootstrap
 
@@ -308,7 +309,7 @@ _register(Exercise(
 # ---------------------------------------------------------------------------
 
 def _ch2_counts(zero: str = "tolerance") -> tuple[float, float]:
-    from .data import FOUR_PAIR_CHANGES
+    from .examples import FOUR_PAIR_CHANGES
     from .resampling import enumerate_resamples
 
     d = np.array(FOUR_PAIR_CHANGES)
@@ -378,7 +379,8 @@ _register(Exercise(
 
 
 def _ch3_exact():
-    from .data import hit_at_5_example, paired_differences
+    from .data import paired_differences
+    from .examples import hit_at_5_example
     from .resampling import exact_bootstrap_distribution
 
     return exact_bootstrap_distribution(paired_differences(*hit_at_5_example()))
@@ -412,7 +414,7 @@ def _ch3_smallest_r() -> int:
 
     ex = _ch3_exact_cached()
     for n in (100_000, 200_000, 300_000, 400_000, 500_000):
-        e = endpoint_distribution(ex.values, ex.probabilities, n)
+        e = endpoint_distribution(ex.values, ex.probabilities, n_resamples=n)
         if e.high[np.isclose(e.values, 0)].sum() >= 0.99:
             return n
     raise AssertionError("no R in the grid reaches 0.99")
@@ -514,7 +516,7 @@ _register(Exercise(
 
 
 def _ch4_study() -> tuple[np.ndarray, np.ndarray]:
-    from .data import simulated_user_study
+    from .examples import simulated_user_study
 
     return simulated_user_study(np.random.default_rng(2024))
 
@@ -525,9 +527,9 @@ def _ch4_interval(kind: str) -> tuple[float, float]:
 
     d, users = _ch4_study()
     if kind == "queries":
-        means = paired_bootstrap(d, 10_000, rng=1)
+        means = paired_bootstrap(d, n_resamples=10_000, rng=1)
     else:
-        means = cluster_bootstrap(d, users, 10_000, rng=1, weighting=kind)
+        means = cluster_bootstrap(d, users, n_resamples=10_000, rng=1, weighting=kind)
     iv = percentile_interval(means)
     return (iv.low, iv.high)
 
@@ -568,7 +570,7 @@ def _ch4_per_user_count(d: object, users: object, idx: object) -> np.ndarray:
 
 
 def _ch4_cases() -> list[tuple[object, object, np.ndarray]]:
-    from .data import four_pair_example
+    from .examples import four_pair_example
     from .resampling import enumerate_resamples
 
     ex = four_pair_example()
@@ -620,7 +622,7 @@ _register(Exercise(
 
 
 def _ch4_coverages(n_studies: int, n_resamples: int, seed: int, user_sd: float) -> tuple[float, float]:
-    from .data import simulated_user_study
+    from .examples import simulated_user_study
     from .intervals import percentile_interval
     from .resampling import cluster_bootstrap, paired_bootstrap
 
@@ -628,7 +630,7 @@ def _ch4_coverages(n_studies: int, n_resamples: int, seed: int, user_sd: float) 
     hits = np.zeros(2)
     for _ in range(n_studies):
         d, users = simulated_user_study(rng, user_sd=user_sd)
-        for k, means in enumerate((paired_bootstrap(d, n_resamples, rng=rng), cluster_bootstrap(d, users, n_resamples, rng=rng))):
+        for k, means in enumerate((paired_bootstrap(d, n_resamples=n_resamples, rng=rng), cluster_bootstrap(d, users, n_resamples=n_resamples, rng=rng))):
             iv = percentile_interval(means)
             hits[k] += iv.low <= 0.02 <= iv.high
     return tuple(hits / n_studies)
@@ -652,7 +654,8 @@ _register(Exercise(
 # ---------------------------------------------------------------------------
 
 def _hit_changes() -> np.ndarray:
-    from .data import hit_at_5_example, paired_differences
+    from .data import paired_differences
+    from .examples import hit_at_5_example
 
     a, b = hit_at_5_example()
     return paired_differences(a, b)

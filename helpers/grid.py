@@ -27,10 +27,11 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 import scipy.fft
 
-from .data import as_scores
-from .intervals import PROBABILITY_TOLERANCE, Interval, _check_level, percentile_interval
+from . import _checks
+from .intervals import PROBABILITY_TOLERANCE, Interval, percentile_interval
 
 __all__ = [
     "MAX_GRID_POINTS",
@@ -89,7 +90,7 @@ class Grid(NamedTuple):
         return f"{s.numerator}/{den}"
 
 
-def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
+def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
     """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the step, or None.
 
     The candidate steps are 1/k for k up to 1000 (hit@k and P@k are multiples
@@ -125,7 +126,7 @@ def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
     >>> find_grid([0.1234567891, 0.5]) is None
     True
     """
-    v = as_scores(values, "values")
+    v = _checks.scores(values, "values")
     mag = float(np.max(np.abs(v)))
     if scale is None:
         scale = mag
@@ -155,7 +156,7 @@ def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
 # --- The randomization test: the exact sign-flip distribution ---------------------
 
 
-def sign_flip_distribution(steps: object, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
+def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
     """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
 
     Flip the sign of each of the non-zero integers ``|k_1|, ..., |k_K|``
@@ -416,7 +417,8 @@ def _direct_error(sp: _Spectrum) -> float:
     return float(8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos]) + 4 * _EPS * sp.width / sp.n_fft)
 
 
-def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
+@_checks.renamed(diffs="changes")
+def grid_bootstrap_distribution(changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
@@ -442,7 +444,7 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q``.
     grid : Grid, optional
         From :func:`find_grid` (found here if omitted).
@@ -466,7 +468,7 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
     >>> print((dist.probabilities * 256).round(9).tolist())
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     if grid is None:
         grid = find_grid(d)
         if grid is None:
@@ -499,7 +501,8 @@ class ExactInterval:
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
-def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS) -> ExactInterval:
+@_checks.renamed(diffs="changes")
+def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS) -> ExactInterval:
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed exactly.
 
     The series' order-statistic convention, applied to the complete list of
@@ -542,8 +545,8 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
     """
     from .resampling import exact_bootstrap_distribution  # resampling does not import this module
 
-    d = as_scores(diffs, "diffs")
-    lev = _check_level(level)
+    d = _checks.scores(changes, "changes")
+    lev = _checks.level(level)
     half_alpha = (1 - lev) / 2
     q = d.size
     k = np.unique(d).size

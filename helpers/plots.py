@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores
+from . import _checks
 
 __all__ = [
     "PALETTE",
@@ -119,7 +120,7 @@ def plot_bootstrap_distribution(
     """
     import matplotlib.pyplot as plt
 
-    v = as_scores(values, "values")
+    v = _checks.scores(values, "values")
     if ax is None:
         _, ax = plt.subplots()
     if lattice:
@@ -208,8 +209,8 @@ def plot_exact_distribution(
     """
     import matplotlib.pyplot as plt
 
-    v = as_scores(values, "values")
-    w = as_scores(weights, "weights")
+    v = _checks.scores(values, "values")
+    w = _checks.scores(weights, "weights")
     if v.size != w.size:
         raise ValueError(f"{v.size} values but {w.size} weights.")
     if ax is None:
@@ -239,8 +240,9 @@ def plot_exact_distribution(
     return ax
 
 
+@_checks.renamed(diffs="changes")
 def plot_sorted_changes(
-    diffs: Sequence[float],
+    changes: ArrayLike,
     *,
     ax=None,
     title: str = "Per-query changes, sorted",
@@ -257,7 +259,7 @@ def plot_sorted_changes(
     """
     import matplotlib.pyplot as plt
 
-    d = np.sort(as_scores(diffs, "diffs"))
+    d = np.sort(_checks.scores(changes, "changes"))
     if ax is None:
         _, ax = plt.subplots()
     colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))

@@ -24,10 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from . import _checks
+
 from .data import as_scores, paired_scores
 from .grid import exact_bootstrap_interval
-from .intervals import CONVENTION, Interval, _check_level, percentile_interval
-from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap, resample
+from .intervals import CONVENTION, Interval, percentile_interval
+from .resampling import cluster_bootstrap, paired_bootstrap, weighted_bootstrap
 
 __all__ = ["ComparisonRecord", "make_record", "recompute_interval", "recompute_pvalue", "save_record", "load_record"]
 
@@ -116,15 +118,6 @@ def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
     return out
 
 
-def _check_weights(weights: object, n: int, name: str = "weights") -> list[float]:
-    w = as_scores(weights, name)
-    if w.size != n:
-        raise ValueError(f"{w.size} {name} were given for {n} queries; give one per query.")
-    if np.any(w <= 0):
-        raise ValueError(f"{name} must be positive; a query with weight 0 is an exclusion: leave it out and list it in exclusions with a reason.")
-    return w.tolist()
-
-
 def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
     if not isinstance(exclusions, Mapping):
         raise ValueError(f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}.")
@@ -208,8 +201,8 @@ def make_record(
     >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
     (2, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int so that the record can be recomputed; got {seed!r}.")
+    seed = _checks.seed(seed, "seed", " so that the record can be recomputed")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
     ids, a_arr, b_arr = paired_scores(a, b)
     if ids is None:
         ids = [f"q{i + 1}" for i in range(a_arr.size)] if query_ids is None else list(query_ids)
@@ -219,7 +212,7 @@ def make_record(
         raise ValueError(f"{len(ids)} query IDs were given for {a_arr.size} scores.")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
-    _check_level(level)
+    _checks.level(level)
     str_ids = [str(q) for q in ids]
     extras: dict[str, Any] = {}
     if clusters is not None:
@@ -228,7 +221,9 @@ def make_record(
     if weights is not None:
         if clusters is not None:
             raise ValueError("Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented.")
-        extras["weights"] = _check_weights(_per_query(weights, ids, "weights"), a_arr.size)
+        extras["weights"] = _checks.weights(
+            _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
+        ).tolist()
         metadata.setdefault("method", METHOD_WEIGHTED)
     if exclusions is not None:
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
@@ -250,18 +245,16 @@ def make_record(
 
 
 def _bootstrap_means(
-    diffs: np.ndarray, weights: Sequence[float] | None, clusters: Sequence[str] | None, n_resamples: int, seed: int
+    changes: np.ndarray, weights: Sequence[float] | None, clusters: Sequence[str] | None, n_resamples: int, seed: int
 ) -> np.ndarray:
     """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one engine."""
     if clusters is not None:
         if weights is not None:
             raise ValueError("A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented.")
-        return cluster_bootstrap(diffs, clusters, n_resamples, rng=seed, weighting="query")
+        return cluster_bootstrap(changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query")
     if weights is None:
-        return paired_bootstrap(diffs, n_resamples, rng=seed)
-    w = np.asarray(weights, dtype=float)
-    wd = w * diffs
-    return resample(diffs.size, n_resamples, lambda idx: wd[idx].sum(axis=1) / w[idx].sum(axis=1), rng=seed)
+        return paired_bootstrap(changes, n_resamples=n_resamples, rng=seed)
+    return weighted_bootstrap(changes, weights, n_resamples=n_resamples, rng=seed)
 
 
 def recompute_interval(record: ComparisonRecord) -> Interval:
@@ -311,12 +304,17 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
     test = record.config.get("test")
     if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
         raise ValueError("this record holds no randomization test (config['test'] is written by compare_runs).")
-    diffs = np.subtract(record.scores_b, record.scores_a)
-    units = diffs if record.clusters is None else cluster_totals(diffs, record.clusters).sums
+    changes = np.subtract(record.scores_b, record.scores_a)
     if test["exact"]:
-        return randomization_test(units, alternative=test["alternative"]).pvalue
+        return randomization_test(changes, alternative=test["alternative"], clusters=record.clusters).pvalue
     stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
-    return randomization_test(units, int(test["n_resamples"]), rng=stream, alternative=test["alternative"]).pvalue
+    return randomization_test(
+        changes,
+        n_resamples=int(test["n_resamples"]),
+        rng=stream,
+        alternative=test["alternative"],
+        clusters=record.clusters,
+    ).pvalue
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
@@ -387,7 +385,7 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
             raise ValueError(f"{where}clusters must be a list with one entry per query ({n}).")
     if body.get("weights") is not None:
         try:
-            _check_weights(body["weights"], n)
+            _checks.weights(body["weights"], n, zero_allowed=False)
         except ValueError as exc:
             raise ValueError(f"{where}{exc}") from None
     if "exclusions" in body:

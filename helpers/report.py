@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import numbers
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,11 +25,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _checks
+
 from .data import paired_scores
 from .grid import exact_bootstrap_interval
-from .intervals import Interval, _check_level, percentile_interval
+from .intervals import Interval, percentile_interval
+from .plots import signed
 from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
-from .resampling import _check_n_resamples, as_generator, cluster_bootstrap, cluster_totals, paired_bootstrap
+from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap
 from .runs import AlignedRuns, Qrels, RunScores, align_runs
 from .significance import SignificanceResult, randomization_test
 
@@ -64,11 +66,6 @@ class SliceRow(NamedTuple):
         return None if self.interval is None else self.interval.high - self.interval.low
 
 
-def _fmt(x: float, digits: int) -> str:
-    r = round(float(x), digits)
-    return f"{(r if r != 0 else 0.0):+.{digits}f}"
-
-
 @dataclass(frozen=True)
 class SliceSummary:
     """The overall row first, then one row per slice; prints as an aligned plain-text table."""
@@ -99,8 +96,8 @@ class SliceSummary:
             if r.interval is None:
                 iv, width = f"(fewer than {self.min_queries} queries)", ""
             else:
-                iv, width = f"[{_fmt(r.interval.low, d)}, {_fmt(r.interval.high, d)}]", f"{r.width:.{d}f}"
-            body.append([r.slice, str(r.n), f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", _fmt(r.change, d), iv, width])
+                iv, width = f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]", f"{r.width:.{d}f}"
+            body.append([r.slice, str(r.n), f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", signed(r.change, d), iv, width])
         return head, body
 
     def to_text(self) -> str:
@@ -134,15 +131,6 @@ class SliceSummary:
         trs = "".join(trs)
         note = f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries."
         return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table><p>{html.escape(note)}</p>"
-
-
-def _check_labels(labels: object, n: int, name: str) -> list[str]:
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
-        raise ValueError(f"{name} must be a sequence with one label per query; got {type(labels).__name__}.")
-    out = [str(x) for x in labels]
-    if len(out) != n:
-        raise ValueError(f"{len(out)} {name} were given for {n} queries; give one per query, in the same order as the scores.")
-    return out
 
 
 def slice_summary(
@@ -203,11 +191,10 @@ def slice_summary(
     Paired bootstrap percentile intervals, B = 1,000 resamples of each row's queries.
     """
     _, a_arr, b_arr = paired_scores(a, b)
-    labels = _check_labels(slices, a_arr.size, "slice labels")
-    n_resamples = _check_n_resamples(n_resamples)
-    _check_level(level)
-    if isinstance(min_queries, bool) or not isinstance(min_queries, numbers.Integral) or min_queries < 1:
-        raise ValueError(f"min_queries must be a positive integer; got {min_queries!r}.")
+    labels = _checks.labels(slices, a_arr.size, "slice labels")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    _checks.level(level)
+    min_queries = _checks.integer(min_queries, "min_queries")
     present = sorted(set(labels))
     if order is None:
         names = present
@@ -225,13 +212,13 @@ def slice_summary(
             )
     if OVERALL in names:
         raise ValueError(f"{OVERALL!r} is the label of the overall row; rename that slice.")
-    gen = as_generator(rng)
+    gen = _checks.generator(rng)
     lab = np.array(labels, dtype=object)
     rows = []
     for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
         sa, sb = a_arr[mask], b_arr[mask]
         d = sb - sa
-        interval = percentile_interval(paired_bootstrap(d, n_resamples, rng=gen), level) if d.size >= min_queries else None
+        interval = percentile_interval(paired_bootstrap(d, n_resamples=n_resamples, rng=gen), level) if d.size >= min_queries else None
         rows.append(SliceRow(name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval))
     return SliceSummary(tuple(rows), float(level), n_resamples, int(min_queries))
 
@@ -267,12 +254,11 @@ def largest_regressions(
     q3 -0.10
     """
     _, a_arr, b_arr = paired_scores(a, b)
-    ids = _check_labels(query_ids, a_arr.size, "query IDs")
+    ids = _checks.labels(query_ids, a_arr.size, "query IDs")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
-    labels = None if slices is None else _check_labels(slices, a_arr.size, "slice labels")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"k must be a positive integer; got {k!r}.")
+    labels = None if slices is None else _checks.labels(slices, a_arr.size, "slice labels")
+    k = _checks.integer(k, "k")
     d = b_arr - a_arr
     worst = sorted((i for i in range(d.size) if d[i] < 0), key=lambda i: (d[i], ids[i]))[: int(k)]
     return [QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), float(d[i]), None if labels is None else labels[i]) for i in worst]
@@ -404,14 +390,6 @@ def _test_detail(test: SignificanceResult) -> str:
     return f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
 
 
-def _check_seed(rng: object) -> int:
-    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or rng < 0:
-        raise ValueError(
-            f"rng must be a non-negative int seed here, so that the report can record it and be recomputed; got {rng!r}."
-        )
-    return int(rng)
-
-
 def compare_runs(
     a: RunScores | Mapping[Hashable, float],
     b: RunScores | Mapping[Hashable, float],
@@ -491,13 +469,18 @@ def compare_runs(
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
-    seed = _check_seed(rng)
-    _check_level(level)
-    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or top < 0:
-        raise ValueError(f"top must be a non-negative integer; got {top!r}.")
-    if isinstance(min_queries, bool) or not isinstance(min_queries, numbers.Integral) or min_queries < 1:
-        raise ValueError(f"min_queries must be a positive integer; got {min_queries!r}.")
-    runs = align_runs(a, b, missing=missing, qrels=qrels)
+    seed = _checks.seed(rng, "rng", " seed here, so that the report can record it and be recomputed")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    _checks.level(level)
+    top = _checks.integer(top, "top", minimum=0)
+    min_queries = _checks.integer(min_queries, "min_queries")
+    if clusters is not None and not isinstance(clusters, Mapping):
+        raise ValueError(
+            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
+            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
+            "list of users has no reliable order.)"
+        )
+    runs = align_runs(a, b, missing=missing, qrels=qrels, clusters=clusters)
     q = len(runs.query_ids)
     if q < min_queries:
         raise ValueError(
@@ -506,33 +489,21 @@ def compare_runs(
             f"and the smallest two-sided randomization p-value is 2/2^{q} = {min(1.0, 2 / 2**q):.3g}. "
             "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
         )
-    if clusters is not None:
-        if not isinstance(clusters, Mapping):
-            raise ValueError(
-                f"clusters must map each query ID to its user, e.g. {{'q1': 'U1', 'q2': 'U1'}}; got {type(clusters).__name__}. "
-                "(Runs are lined up by sorted query ID, so a plain list of users has no reliable order.)"
-            )
-        missing_users = [q for q in runs.query_ids if q not in clusters]
-        if missing_users:
-            raise ValueError(f"clusters has no user for {len(missing_users)} compared queries, e.g. {missing_users[:5]}.")
-        runs.clusters = [clusters[q] for q in runs.query_ids]
-    d = runs.b - runs.a
+    d = _checks.frozen(runs.b - runs.a, "changes")  # checked once; the calls below reuse it
     test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
-    if runs.clusters is not None:
-        totals = cluster_totals(d, runs.clusters)
+    totals = None if runs.clusters is None else cluster_totals(d, runs.clusters)  # once
+    if totals is not None:
         n_clusters = len(totals.labels)
-        boot = cluster_bootstrap(d, runs.clusters, n_resamples, rng=seed, weighting="query")
+        boot = cluster_bootstrap(d, totals, n_resamples=n_resamples, rng=seed, weighting="query")
         method = f"user-cluster bootstrap, {n_clusters} users resampled whole"
-        flip_units = totals.sums
     else:
         n_clusters = None
-        boot = paired_bootstrap(d, n_resamples, rng=seed)
+        boot = paired_bootstrap(d, n_resamples=n_resamples, rng=seed)
         method = "paired bootstrap over queries"
-        flip_units = d
     interval = percentile_interval(boot, level)
     interval_exact = False
-    if runs.clusters is None:
+    if totals is None:
         try:
             exact_iv = exact_bootstrap_interval(d, level)
         except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
@@ -541,20 +512,13 @@ def compare_runs(
             interval, interval_exact = exact_iv.interval, True
             method += ", exact " + exact_iv.method.removeprefix("exact bootstrap ")
     test = randomization_test(
-        flip_units, rng=test_stream, alternative=alternative, fallback_resamples=n_resamples
+        d,
+        rng=test_stream,
+        alternative=alternative,
+        clusters=totals,
+        fallback_resamples=n_resamples,
     )
-    if runs.clusters is not None:
-        # The test ran on user totals: its statistic was the mean of the signed totals.
-        # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
-        null = test.null_distribution * (n_clusters / d.size)
-        null.flags.writeable = False
-        test = dataclasses.replace(
-            test,
-            statistic=float(d.mean()),
-            null_distribution=null,
-            method=test.method + ", flipping each user's total change",
-        )
-    regressions = largest_regressions(runs.a, runs.b, runs.query_ids, int(top), slices=runs.slices) if top else []
+    regressions = largest_regressions(runs.a, runs.b, runs.query_ids, top, slices=runs.slices) if top else []
     name = next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), "")
     config = {
         "missing_policy": runs.missing_policy,

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .data import _name_some, as_scores, describe_unmatched
+from . import _checks
+from .data import as_scores, describe_unmatched
 
 __all__ = [
     "RunScores",
@@ -222,7 +223,7 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     if measure not in measures:
         if measure in summary_only:
             raise ValueError(f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q for per-query values.")
-        raise ValueError(f"{name}: measure {measure!r} is not in the file; its per-query measures are {_name_some(measures, 10) or 'none'}.")
+        raise ValueError(f"{name}: measure {measure!r} is not in the file; its per-query measures are {_checks.name_some(measures, 10) or 'none'}.")
     return RunScores(scores, measure, name)
 
 
@@ -513,7 +514,7 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     for q in qrels.topics:
         if q in values:
             if measure not in values[q]:
-                raise ValueError(f"measure {measure!r} is not a per-query value of trec_eval; it gives {_name_some(values[q], 10)}.")
+                raise ValueError(f"measure {measure!r} is not a per-query value of trec_eval; it gives {_checks.name_some(values[q], 10)}.")
             scores[q] = float(values[q][measure])
         else:
             scores[q] = 0.0
@@ -582,6 +583,22 @@ def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] 
     return out
 
 
+def _clusters_for(ids: list[str], clusters: object) -> list:
+    """Each compared query's user, from a mapping ``{query_id: user}``."""
+    if not isinstance(clusters, Mapping):
+        raise ValueError(
+            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
+            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
+            "list of users has no reliable order.)"
+        )
+    missing_users = [q for q in ids if q not in clusters]
+    if missing_users:
+        raise ValueError(
+            f"clusters has no user for {len(missing_users)} compared queries, e.g. {missing_users[:5]}."
+        )
+    return [clusters[q] for q in ids]
+
+
 def _sorted_ids(ids: set) -> list:
     """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
     try:
@@ -605,6 +622,7 @@ def align_runs(
     *,
     missing: str = "error",
     qrels: Qrels | None = None,
+    clusters: Mapping[str, str] | None = None,
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
@@ -626,6 +644,9 @@ def align_runs(
         comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
         topics scored in both runs, "error" refuses a topic missing from either.
         A scored query that the qrels do not judge is refused.
+    clusters : mapping of query ID to user (cluster), optional
+        Each compared query's user; replaces the clusters the runs carry (CSV input).
+        A mapping, because the runs are lined up by sorted query ID.
 
     Examples
     --------
@@ -657,7 +678,7 @@ def align_runs(
             unjudged = _sorted_ids(set(map(str, scores)) - topics)
             if unjudged:
                 raise ValueError(
-                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge ({_name_some(unjudged, 5)}); "
+                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge ({_checks.name_some(unjudged, 5)}); "
                     "trec_eval only scores judged topics. Use the qrels these scores were computed with, or compare without qrels."
                 )
         in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
@@ -666,7 +687,7 @@ def align_runs(
     if (only_a or only_b or in_neither) and missing == "error":
         example = _same_text_example(only_a, only_b)
         type_hint = f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides." if example else ""
-        neither = f"; {len(in_neither)} judged topics are in neither run ({_name_some(in_neither, 5)})" if in_neither else ""
+        neither = f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})" if in_neither else ""
         unmatched = describe_unmatched(only_a, only_b) if (only_a or only_b) else "every scored query is in both runs"
         raise ValueError(
             f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
@@ -686,7 +707,11 @@ def align_runs(
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,
-        clusters=_labels_for(ids, runs[0].clusters, runs[1].clusters),
+        clusters=(
+            _labels_for(ids, runs[0].clusters, runs[1].clusters)
+            if clusters is None
+            else _clusters_for(ids, clusters)
+        ),
         slices=_labels_for(ids, runs[0].slices, runs[1].slices),
         in_neither=in_neither,
         topics_from="runs" if qrels is None else (qrels.source or "qrels"),

@@ -29,15 +29,23 @@ from __future__ import annotations
 
 import math
 import numbers
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores
+from . import _checks
 from .grid import MAX_GRID_POINTS, find_grid, sign_flip_distribution
-from .resampling import DEFAULT_MAX_ELEMENTS, _check_n_resamples, as_generator, paired_bootstrap, resample
+from .resampling import (
+    DEFAULT_MAX_ELEMENTS,
+    ClusterTotals,
+    cluster_totals,
+    paired_bootstrap,
+    resample,
+)
 
 __all__ = [
     "MAX_EXACT_ASSIGNMENTS",
@@ -200,12 +208,14 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     )
 
 
+@_checks.renamed(diffs="changes")
 def randomization_test(
-    diffs: object,
-    n_resamples: int | None = None,
+    changes: ArrayLike,
     *,
+    n_resamples: int | None = None,
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
+    clusters: ArrayLike | ClusterTotals | None = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
@@ -238,7 +248,7 @@ def randomization_test(
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q`` (see :func:`helpers.paired_differences`).
     n_resamples : int, optional
         B for a Monte Carlo test; leave out for the exact test.
@@ -250,6 +260,12 @@ def randomization_test(
     max_elements : int
         Signs held in memory at once in the Monte Carlo test; the result does
         not depend on it.
+    clusters : sequence of labels, or ClusterTotals, optional
+        The cluster (user) of each query, as for :func:`helpers.cluster_bootstrap`
+        (or their :func:`helpers.cluster_totals`). The test then flips the sign of
+        each user's *total* change: exchangeability is assumed per user, not per
+        query. The statistic and null distribution stay on the scale of the mean
+        change over queries (sum of signed totals / Q); ``method`` says so.
     fallback_resamples : int
         B for the Monte Carlo test used when ``n_resamples`` is omitted, no
         exact method applies and ``rng`` is given (default 10,000).
@@ -280,10 +296,41 @@ def randomization_test(
     >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
     p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     alternative = _check_alternative(alternative)
     if n_resamples is not None:
-        n_resamples = _check_n_resamples(n_resamples)
+        n_resamples = _checks.integer(n_resamples, "n_resamples")
+    fallback_resamples = _checks.integer(fallback_resamples, "fallback_resamples")
+    if clusters is None:
+        return _sign_flip_test(d, n_resamples, rng, alternative, max_elements, fallback_resamples)
+    totals = clusters if isinstance(clusters, ClusterTotals) else cluster_totals(d, clusters)
+    if totals.codes.size != d.size:
+        raise ValueError(
+            f"clusters were totalled over {totals.codes.size} queries but there are {d.size} "
+            "changes; compute cluster_totals(changes, clusters) on these changes."
+        )
+    test = _sign_flip_test(totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples)
+    # The test ran on user totals: its statistic was the mean of the signed totals.
+    # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
+    null = test.null_distribution * (len(totals.labels) / d.size)
+    null.flags.writeable = False
+    return dataclasses.replace(
+        test,
+        statistic=float(d.mean()),
+        null_distribution=null,
+        method=test.method + ", flipping each user's total change",
+    )
+
+
+def _sign_flip_test(
+    d: np.ndarray,
+    n_resamples: int | None,
+    rng: int | np.random.Generator | None,
+    alternative: str,
+    max_elements: int,
+    fallback_resamples: int,
+) -> SignificanceResult:
+    """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
     n = d.size
     nonzero = d[d != 0]
     k = nonzero.size
@@ -306,7 +353,7 @@ def randomization_test(
                 f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) and rng "
                 f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
             )
-        n_resamples = _check_n_resamples(fallback_resamples)
+        n_resamples = fallback_resamples
         fallback = f" (not exact: {why})"
     else:
         fallback = ""
@@ -317,15 +364,21 @@ def randomization_test(
         pvalue = count / null.size
         exact, method = True, "randomization (exact, all sign assignments)"
     else:
-        gen = as_generator(rng)
+        gen = _checks.generator(rng)
         if k == 0:
             null = np.zeros(n_resamples)
         else:
             # Each resample is k draws from range(2): 0 keeps a change's sign, 1 flips it.
             # numpy's row sums (not a BLAS product) keep every row's result independent
             # of the chunk it falls in.
-            null = resample(2, n_resamples, lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
-                            rng=gen, draws=k, max_elements=max_elements)
+            null = resample(
+                2,
+                lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
+                n_resamples=n_resamples,
+                rng=gen,
+                draws=k,
+                max_elements=max_elements,
+            )
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
         pvalue = (count + 1) / (n_resamples + 1)
         exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
@@ -333,10 +386,11 @@ def randomization_test(
     return SignificanceResult(observed, float(pvalue), null, exact, int(null.size), count, alternative, method)
 
 
+@_checks.renamed(diffs="changes")
 def shifted_bootstrap_test(
-    diffs: object,
-    n_resamples: int = 10_000,
+    changes: ArrayLike,
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     alternative: str = "two-sided",
     max_elements: int = DEFAULT_MAX_ELEMENTS,
@@ -355,7 +409,7 @@ def shifted_bootstrap_test(
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q``.
     n_resamples : int
         B.
@@ -373,14 +427,14 @@ def shifted_bootstrap_test(
 
     Examples
     --------
-    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], 5000, rng=1)
+    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
     >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {res.null_distribution.mean():+.3f}")
     mean +0.025, p = 0.419, centre of the null +0.000
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     alternative = _check_alternative(alternative)
     observed = float(np.mean(d))
-    null = paired_bootstrap(d - observed, n_resamples, rng=rng, max_elements=max_elements)
+    null = paired_bootstrap(d - observed, n_resamples=n_resamples, rng=rng, max_elements=max_elements)
     count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * float(np.abs(d).mean()))
     null.setflags(write=False)
     return SignificanceResult(
@@ -451,7 +505,7 @@ def holm(pvalues: object, alpha: float = 0.05) -> HolmResult:
     >>> print(res.adjusted.round(4).tolist(), res.rejected.tolist())
     [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
     """
-    p = as_scores(pvalues, "p-values")
+    p = _checks.scores(pvalues, "p-values")
     outside = np.flatnonzero((p < 0) | (p > 1))
     if outside.size:
         raise ValueError(f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position {int(outside[0])}.")

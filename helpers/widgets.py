@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import FOUR_PAIR_CHANGES, as_scores
+from . import _checks
+from .examples import FOUR_PAIR_CHANGES
 from .intervals import percentile_interval
 from .plots import plot_exact_distribution, signed
-from .resampling import enumerate_resamples
+from .resampling import enumerate_resamples, exact_means
 
-__all__ = ["Question", "Feedback", "grade", "quiz", "quiz_snapshot_html", "DrawDescription", "describe_draw", "exact_means", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
+__all__ = ["Question", "Feedback", "grade", "quiz", "quiz_snapshot_html", "DrawDescription", "describe_draw", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ def describe_draw(
     >>> describe_draw(28).text
     'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
-    d = as_scores(changes, "changes")
+    d = _checks.scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
         raise ValueError("query_ids must be a sequence of query IDs, one per change, not a single string.")
     query_ids = list(query_ids)
@@ -245,7 +246,7 @@ def describe_draw(
 
 def _check_draw_number(k: object, n: int) -> int:
     total = n**n
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= total:
+    if not _checks.is_int(k) or not 1 <= k <= total:
         raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
     return total
 
@@ -259,22 +260,6 @@ def _draws(n: int) -> np.ndarray:
     return _DRAWS_CACHE[n]
 
 
-def exact_means(changes: Sequence[float] = FOUR_PAIR_CHANGES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Means of all ``n**n`` ordered resamples, and their distinct values with probabilities.
-
-    Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
-    that draws with the same multiset share one value exactly.
-
-    >>> means, values, probs = exact_means()
-    >>> means.size, values.size, float(probs.sum())
-    (256, 24, 1.0)
-    """
-    d = as_scores(changes, "changes")
-    means = np.round(d[_draws(d.size)].mean(axis=1), 12)
-    values, counts = np.unique(means, return_counts=True)
-    return means, values, counts / means.size
-
-
 def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
     """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up).
 
@@ -286,7 +271,7 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    changes = as_scores(changes, "changes")  # once: a generator is consumed here, not twice below
+    changes = _checks.scores(changes, "changes")  # once: a generator is consumed here, not twice below
     _check_draw_number(k, changes.size)
     means, values, probs = exact_means(changes)
     fig = Figure(figsize=(7.5, 3.6))
@@ -333,7 +318,7 @@ def resample_explorer(
     """
     import ipywidgets as widgets
 
-    d = as_scores(changes, "changes")
+    d = _checks.scores(changes, "changes")
     total = d.size**d.size
     describe_draw(start, d, query_ids)  # validates start, changes and query_ids
     slider = widgets.IntSlider(

@@ -80,7 +80,7 @@ def test_monte_carlo_frequencies_match_the_exact_distribution(weighting):
     col = 2 if weighting == "query" else 3
     exact = Counter(round(row[col], 10) for row in brute)
     n = 200_000
-    mc = Counter(np.round(cluster_bootstrap(d, users, n, rng=11, weighting=weighting), 10).tolist())
+    mc = Counter(np.round(cluster_bootstrap(d, users, n_resamples=n, rng=11, weighting=weighting), 10).tolist())
     assert set(mc) == set(exact)  # no value outside the 27 draws' values
     for value, count in exact.items():
         p = count / 27
@@ -106,7 +106,7 @@ def test_agrees_with_scipy_bootstrap_of_user_sums_and_counts(seed):
     (their Monte Carlo relative error is about 0.5% each)."""
     d, users = _clustered_data(30, seed)
     t = cluster_totals(d, users)
-    ours = cluster_bootstrap(d, users, 20_000, rng=seed)
+    ours = cluster_bootstrap(d, users, n_resamples=20_000, rng=seed)
     se = assert_agrees_with_scipy_bootstrap(
         ours,
         (t.sums, t.counts.astype(float)),
@@ -116,13 +116,13 @@ def test_agrees_with_scipy_bootstrap_of_user_sums_and_counts(seed):
         end_tol=0.15,
     )
     # and resampling queries instead would be visibly narrower: the check can fail
-    assert paired_bootstrap(d, 20_000, rng=seed).std() < 0.7 * se
+    assert paired_bootstrap(d, n_resamples=20_000, rng=seed).std() < 0.7 * se
 
 
 def test_user_weighting_agrees_with_scipy_bootstrap_of_user_means():
     d, users = _clustered_data(30, 2)
     means = cluster_totals(d, users).means
-    ours = cluster_bootstrap(d, users, 20_000, rng=2, weighting="cluster")
+    ours = cluster_bootstrap(d, users, n_resamples=20_000, rng=2, weighting="cluster")
     assert_agrees_with_scipy_bootstrap(ours, (means,), np.mean, seed=102, paired=False, end_tol=0.15)
 
 
@@ -132,24 +132,24 @@ def test_one_query_per_user_is_exactly_the_paired_bootstrap(max_elements):
     # matrix from the engine, and a one-query user's sum is its query's change.
     d = np.random.default_rng(3).normal(0.02, 0.1, size=40)
     users = [f"u{(7 * i) % 40}" for i in range(40)]  # unique labels, in no sorted order
-    expected = paired_bootstrap(d, 3000, rng=9, max_elements=max_elements)
+    expected = paired_bootstrap(d, n_resamples=3000, rng=9, max_elements=max_elements)
     for weighting in ("query", "cluster"):
-        got = cluster_bootstrap(d, users, 3000, rng=9, weighting=weighting, max_elements=max_elements)
+        got = cluster_bootstrap(d, users, n_resamples=3000, rng=9, weighting=weighting, max_elements=max_elements)
         np.testing.assert_array_equal(got, expected)
 
 
 def test_same_seed_same_result_and_chunking_does_not_matter():
     d, users = _clustered_data(25, 4)
-    whole = cluster_bootstrap(d, users, 1500, rng=5, max_elements=10**9)
-    np.testing.assert_array_equal(whole, cluster_bootstrap(d, users, 1500, rng=np.random.default_rng(5), max_elements=7))
-    assert not np.array_equal(whole, cluster_bootstrap(d, users, 1500, rng=6))
+    whole = cluster_bootstrap(d, users, n_resamples=1500, rng=5, max_elements=10**9)
+    np.testing.assert_array_equal(whole, cluster_bootstrap(d, users, n_resamples=1500, rng=np.random.default_rng(5), max_elements=7))
+    assert not np.array_equal(whole, cluster_bootstrap(d, users, n_resamples=1500, rng=6))
 
 
 def test_each_resample_replayed_by_hand():
     # the engine's user draws, replayed from the same generator, rows copied block by block
     d, users = _clustered_data(6, 5)
     labels = list(dict.fromkeys(users.tolist()))
-    got = cluster_bootstrap(d, users, 50, rng=8)
+    got = cluster_bootstrap(d, users, n_resamples=50, rng=8)
     idx = np.random.default_rng(8).integers(0, len(labels), size=(50, len(labels)))
     for k in range(50):
         rows = np.concatenate([d[users == labels[j]] for j in idx[k]])
@@ -168,8 +168,8 @@ def test_user_cluster_interval_covers_where_the_query_level_one_does_not():
         sizes = 1 + rng.poisson(4, size=50)
         users = np.repeat(np.arange(50), sizes)
         d = truth + rng.normal(0, 0.08, 50)[users] + rng.normal(0, 0.05, users.size)
-        hits_q += not percentile_interval(paired_bootstrap(d, 500, rng=rng)).excludes(truth)
-        hits_c += not percentile_interval(cluster_bootstrap(d, users, 500, rng=rng)).excludes(truth)
+        hits_q += not percentile_interval(paired_bootstrap(d, n_resamples=500, rng=rng)).excludes(truth)
+        hits_c += not percentile_interval(cluster_bootstrap(d, users, n_resamples=500, rng=rng)).excludes(truth)
     assert hits_q / n_samples < 0.80
     assert hits_c / n_samples > 0.87
 
@@ -177,7 +177,7 @@ def test_user_cluster_interval_covers_where_the_query_level_one_does_not():
 @pytest.mark.parametrize(
     ("diffs", "clusters", "message"),
     [
-        ([0.1, 0.2, 0.3], ["u1", "u2"], "diffs has 3 values but clusters has 2 labels"),
+        ([0.1, 0.2, 0.3], ["u1", "u2"], "changes has 3 values but clusters has 2 labels"),
         ([0.1, 0.2, 0.3], ["u1", "u1", "u1"], "all 3 queries belong to one cluster"),
         ([0.1, float("nan"), 0.3], ["u1", "u2", "u3"], "NaN"),
         ([0.1, 0.2], ["u1", None], "missing label"),
@@ -190,7 +190,7 @@ def test_user_cluster_interval_covers_where_the_query_level_one_does_not():
 )
 def test_bad_input_is_refused(diffs, clusters, message):
     with pytest.raises(ValueError, match=message):
-        cluster_bootstrap(diffs, clusters, 10, rng=0)
+        cluster_bootstrap(diffs, clusters, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match=message):
         enumerate_cluster_resamples(diffs, clusters)
 
@@ -198,14 +198,14 @@ def test_bad_input_is_refused(diffs, clusters, message):
 @pytest.mark.parametrize("weighting", ["user", "Query", None, "queries"])
 def test_unknown_weighting_is_refused(weighting):
     with pytest.raises(ValueError, match="weighting must be 'query'.*or 'cluster'"):
-        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], 10, rng=0, weighting=weighting)
+        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], n_resamples=10, rng=0, weighting=weighting)
 
 
 def test_seed_and_resample_count_are_checked_by_the_engine():
     with pytest.raises(ValueError, match="rng is required"):
-        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], 10, rng=None)
+        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], n_resamples=10, rng=None)
     with pytest.raises(ValueError, match="n_resamples"):
-        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], 0, rng=0)
+        cluster_bootstrap([0.1, 0.2], ["u1", "u2"], n_resamples=0, rng=0)
 
 
 def test_enumeration_refuses_more_than_seven_clusters():

@@ -132,7 +132,7 @@ def test_120_queries_agrees_with_a_large_monte_carlo_run(hit5):
     """
     d, dist = hit5
     B = 200_000
-    mc = np.sort(paired_bootstrap(d, B, rng=0))
+    mc = np.sort(paired_bootstrap(d, n_resamples=B, rng=0))
     counts = np.searchsorted(mc, dist.values, side="right")  # exact values are the Monte Carlo floats
 
     def plausible(cdf):
@@ -185,7 +185,7 @@ def test_endpoint_distribution_against_enumerating_every_sample(B, level):
         p = math.prod(probs[list(draw)])
         p_low[s[low_k]] += p
         p_high[s[high_k]] += p
-    ends = endpoint_distribution(values, probs, B, level)
+    ends = endpoint_distribution(values, probs, n_resamples=B, level=level)
     np.testing.assert_allclose(ends.low, [p_low[v] for v in values], rtol=0, atol=1e-12)
     np.testing.assert_allclose(ends.high, [p_high[v] for v in values], rtol=0, atol=1e-12)
 
@@ -193,7 +193,7 @@ def test_endpoint_distribution_against_enumerating_every_sample(B, level):
 @pytest.mark.parametrize("B", [1000, 5000, 100_000])
 def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(hit5, B):
     _, dist = hit5
-    ends = endpoint_distribution(dist.values, dist.probabilities, B)
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
     assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(1, abs=1e-12)
     f = dist.cdf(-1 / 120)
     excludes_zero = ends.high[ends.values < 0].sum()
@@ -208,7 +208,7 @@ def test_endpoint_distribution_against_simulated_intervals(hit5):
     reps, B = 2000, 1000
     rng = np.random.default_rng(3)
     draws = np.sort(rng.choice(dist.values, p=dist.probabilities, size=(reps, B)), axis=1)
-    ends = endpoint_distribution(dist.values, dist.probabilities, B)
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
     for k, expected in ((25, ends.low), (975, ends.high)):
         freq = (draws[:, k][:, None] == dist.values).mean(axis=0)
         assert np.all(np.abs(freq - expected) < 5 * np.sqrt(0.25 / reps))
@@ -216,7 +216,7 @@ def test_endpoint_distribution_against_simulated_intervals(hit5):
 
 def test_the_five_thousand_resample_interval_excludes_zero_for_well_under_half_the_seeds(hit5):
     _, dist = hit5
-    ends = endpoint_distribution(dist.values, dist.probabilities, 5000)
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=5000)
     p = ends.high[ends.values < 0].sum()
     assert f"{p:.2f}" == "0.37"
     assert ends.high[dist.values == 0.0].sum() == pytest.approx(1 - p)
@@ -233,4 +233,4 @@ def test_the_five_thousand_resample_interval_excludes_zero_for_well_under_half_t
 )
 def test_endpoint_distribution_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
-        endpoint_distribution(*args)
+        endpoint_distribution(*args[:2], n_resamples=args[2])

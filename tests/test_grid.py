@@ -230,13 +230,13 @@ def test_off_grid_falls_back_to_monte_carlo_and_says_so():
         randomization_test(d)
     res = randomization_test(d, rng=1)
     assert not res.exact and res.n_resamples == 10_000 and "not exact" in res.method
-    same = randomization_test(d, 10_000, rng=1)
+    same = randomization_test(d, n_resamples=10_000, rng=1)
     assert same.pvalue == res.pvalue and same.method == "randomization (Monte Carlo sign assignments)"
 
 
 def test_user_supplied_n_resamples_stays_monte_carlo_on_the_grid():
     a, b = four_decimal_runs(100, 2)
-    res = randomization_test(b - a, 2000, rng=3)
+    res = randomization_test(b - a, n_resamples=2000, rng=3)
     assert not res.exact and res.n_resamples == 2000 and res.method == "randomization (Monte Carlo sign assignments)"
 
 
@@ -254,7 +254,7 @@ def test_grid_too_fine_for_the_memory_bound_falls_back():
 def test_monte_carlo_agrees_with_the_exact_p_within_its_error():
     a, b = four_decimal_runs(100, 4, shift=0.02)
     exact = randomization_test(b - a)
-    mc = randomization_test(b - a, 100_000, rng=5)
+    mc = randomization_test(b - a, n_resamples=100_000, rng=5)
     se = math.sqrt(exact.pvalue * (1 - exact.pvalue) / 100_000)
     assert abs(mc.pvalue - exact.pvalue) < 4 * se
 
@@ -332,7 +332,7 @@ def test_large_monte_carlo_run_agrees_within_its_error():
     dist = grid_bootstrap_distribution(d)
     cdf = np.cumsum(dist.probabilities)
     r = 200_000
-    mc = percentile_interval(paired_bootstrap(d, r, rng=12))
+    mc = percentile_interval(paired_bootstrap(d, n_resamples=r, rng=12))
     se = math.sqrt(0.025 * 0.975 / r)
     for end, target in [(mc.low, 0.025), (mc.high, 0.975)]:
         i = int(np.argmin(np.abs(dist.values - end)))
@@ -348,7 +348,7 @@ def test_hit_at_k_ten_thousand_queries_both_exact():
     iv = exact_bootstrap_interval(d)
     res = randomization_test(d)
     assert "FFT on the 1 grid" in iv.method and res.exact
-    mc = percentile_interval(paired_bootstrap(d, 20_000, rng=1))
+    mc = percentile_interval(paired_bootstrap(d, n_resamples=20_000, rng=1))
     assert abs(iv.low - mc.low) <= 3 / 10_000 and abs(iv.high - mc.high) <= 3 / 10_000
 
 

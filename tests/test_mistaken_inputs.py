@@ -51,7 +51,7 @@ class Case:
 
     name: str
     call: Callable[[object], object]
-    arg: str = "diffs"  #: how the helper's messages name the argument
+    arg: str = "changes"  #: how the helper's messages name the argument
     valid: tuple = tuple(SIGNED)  #: integer data the argument accepts
     slow: bool = False  #: renders a PNG (about 0.5 s): left out of the all-kinds matrix, checked on its own
     kinds: tuple | None = None  #: the working kinds to try (None: all); plots pass data straight to as_scores
@@ -61,20 +61,20 @@ CASES = [
     Case("as_scores", lambda x: h.as_scores(x), "scores"),
     Case("paired_differences(a=x)", lambda x: h.paired_differences(x, OTHER), "A's scores"),
     Case("paired_differences(b=x)", lambda x: h.paired_differences(OTHER, x), "B's scores"),
-    Case("paired_bootstrap", lambda x: h.paired_bootstrap(x, 50, rng=0)),
-    Case("unpaired_bootstrap(a=x)", lambda x: h.unpaired_bootstrap(x, OTHER, 50, rng=0), "A's scores"),
-    Case("unpaired_bootstrap(b=x)", lambda x: h.unpaired_bootstrap(OTHER, x, 50, rng=0), "B's scores"),
+    Case("paired_bootstrap", lambda x: h.paired_bootstrap(x, n_resamples=50, rng=0)),
+    Case("unpaired_bootstrap(a=x)", lambda x: h.unpaired_bootstrap(x, OTHER, n_resamples=50, rng=0), "A's scores"),
+    Case("unpaired_bootstrap(b=x)", lambda x: h.unpaired_bootstrap(OTHER, x, n_resamples=50, rng=0), "B's scores"),
     Case("exact_bootstrap_distribution", lambda x: h.exact_bootstrap_distribution(x)),
     Case("cluster_totals", lambda x: h.cluster_totals(x, USERS)),
-    Case("cluster_bootstrap", lambda x: h.cluster_bootstrap(x, USERS, 50, rng=0)),
+    Case("cluster_bootstrap", lambda x: h.cluster_bootstrap(x, USERS, n_resamples=50, rng=0)),
     Case("enumerate_cluster_resamples", lambda x: h.enumerate_cluster_resamples(x, USERS)),
     Case("percentile_interval", lambda x: h.percentile_interval(x), "values"),
     Case("percentile_interval(weights=x)", lambda x: h.percentile_interval(OTHER, weights=x), "weights", tuple(NON_NEGATIVE)),
-    Case("endpoint_distribution(values=x)", lambda x: h.endpoint_distribution(x, [0.25] * 4, 10), "values"),
-    Case("endpoint_distribution(probabilities=x)", lambda x: h.endpoint_distribution(OTHER, x, 10), "probabilities", tuple(NON_NEGATIVE)),
+    Case("endpoint_distribution(values=x)", lambda x: h.endpoint_distribution(x, [0.25] * 4, n_resamples=10), "values"),
+    Case("endpoint_distribution(probabilities=x)", lambda x: h.endpoint_distribution(OTHER, x, n_resamples=10), "probabilities", tuple(NON_NEGATIVE)),
     Case("randomization_test (exact)", lambda x: h.randomization_test(x)),
-    Case("randomization_test (Monte Carlo)", lambda x: h.randomization_test(x, 50, rng=0)),
-    Case("shifted_bootstrap_test", lambda x: h.shifted_bootstrap_test(x, 50, rng=0)),
+    Case("randomization_test (Monte Carlo)", lambda x: h.randomization_test(x, n_resamples=50, rng=0)),
+    Case("shifted_bootstrap_test", lambda x: h.shifted_bootstrap_test(x, n_resamples=50, rng=0)),
     Case("make_record(a=x)", lambda x: h.make_record(x, OTHER, seed=1, n_resamples=20), "A's scores"),
     Case("describe_draw", lambda x: h.describe_draw(1, x, QUERY_IDS), "changes"),
     Case("exact_means", lambda x: h.exact_means(x), "changes"),
@@ -168,7 +168,7 @@ def test_a_generator_is_consumed_once_and_completely():
             consumed.append(v)
             yield v
 
-    assert h.paired_bootstrap(changes(), 100, rng=3).tolist() == h.paired_bootstrap([0.1, 0.2, -0.3, 0.4], 100, rng=3).tolist()
+    assert h.paired_bootstrap(changes(), n_resamples=100, rng=3).tolist() == h.paired_bootstrap([0.1, 0.2, -0.3, 0.4], n_resamples=100, rng=3).tolist()
     assert consumed == [0.1, 0.2, -0.3, 0.4]
     # two generators, one per system
     a, b = (x for x in [0.5, 0.25]), (x for x in [0.75, 0.25])
@@ -194,8 +194,8 @@ def test_pandas_series_works_and_a_data_frame_is_refused():
         h.align_runs(a, b)
     assert h.align_runs(a.to_dict(), b.to_dict()).b.tolist() == [0.75, 0.25]
     np.testing.assert_array_equal(
-        h.cluster_bootstrap([0.1, 0.2, 0.3], pd.Series(["a", "a", "b"]), 20, rng=0),
-        h.cluster_bootstrap([0.1, 0.2, 0.3], ["a", "a", "b"], 20, rng=0),
+        h.cluster_bootstrap([0.1, 0.2, 0.3], pd.Series(["a", "a", "b"]), n_resamples=20, rng=0),
+        h.cluster_bootstrap([0.1, 0.2, 0.3], ["a", "a", "b"], n_resamples=20, rng=0),
     )
 
 
@@ -239,7 +239,7 @@ def test_a_table_is_read_by_its_values_not_by_iterating_over_its_column_labels()
     with pytest.raises(ValueError, match=r"one-dimensional .* got shape \(4, 2\)"):
         h.as_scores(_TableLike({0: [0.1, 0.2, 0.3, 0.4], 1: [0.2, 0.2, 0.2, 0.2]}))
     with pytest.raises(ValueError, match=r"got shape \(4, 1\)\. .*np\.ravel"):
-        h.paired_bootstrap(_TableLike({0: [0.1, 0.2, 0.3, 0.4]}), 10, rng=0)
+        h.paired_bootstrap(_TableLike({0: [0.1, 0.2, 0.3, 0.4]}), n_resamples=10, rng=0)
 
 
 # --- inputs that must be refused with a message that says what to fix ---------------------------
@@ -305,14 +305,21 @@ def test_mistaken_inputs_are_refused_with_a_message_naming_the_argument(case, ki
         lambda a, b: h.randomization_test(a, b),
         lambda a, b: h.shifted_bootstrap_test(a, b, rng=1),
         lambda a, b: h.cluster_bootstrap(a, USERS, b, rng=1),
-        lambda a, b: h.unpaired_bootstrap(a, a, list(b), rng=1),
+        lambda a, b: h.unpaired_bootstrap(a, a, b, rng=1),
     ],
     ids=["paired_bootstrap", "randomization_test", "shifted_bootstrap_test", "cluster_bootstrap", "unpaired_bootstrap"],
 )
-def test_the_second_system_passed_where_n_resamples_goes_is_explained(call):
+def test_the_second_system_cannot_land_where_n_resamples_goes(call):
+    """n_resamples is keyword-only: f(a, b) is refused by Python before any arithmetic."""
     a, b = np.array(OTHER), np.array([0.6, 0.3, 0.7, 0.5])
-    with pytest.raises(ValueError, match=r"n_resamples must be a positive integer; got a (ndarray|list) of values\. .*paired_differences\(a, b\)"):
+    with pytest.raises(TypeError, match="positional argument"):
         call(a, b)
+
+
+@pytest.mark.parametrize("b", [np.array([0.6, 0.3, 0.7, 0.5]), [0.6, 0.3, 0.7, 0.5]])
+def test_scores_passed_as_n_resamples_are_named_as_values(b):
+    with pytest.raises(ValueError, match=r"n_resamples must be a positive integer; got a (ndarray|list) of values\."):
+        h.paired_bootstrap(OTHER, n_resamples=b, rng=1)
 
 
 # --- cluster labels -------------------------------------------------------------------------------
@@ -333,8 +340,8 @@ def test_cluster_labels_of_any_hashable_kind_work(kind):
     # clusters are numbered by first appearance, so equal groupings give the identical result
     pattern = {"boolean array": ["x", "x", "y", "y"]}.get(kind, ["x", "x", "y", "z"])
     for weighting in ("query", "cluster"):
-        expected = h.cluster_bootstrap(D4, pattern, 100, rng=5, weighting=weighting)
-        np.testing.assert_array_equal(h.cluster_bootstrap(D4, LABELS_WORKING[kind](), 100, rng=5, weighting=weighting), expected)
+        expected = h.cluster_bootstrap(D4, pattern, n_resamples=100, rng=5, weighting=weighting)
+        np.testing.assert_array_equal(h.cluster_bootstrap(D4, LABELS_WORKING[kind](), n_resamples=100, rng=5, weighting=weighting), expected)
 
 
 LABELS_REFUSED = {
@@ -344,7 +351,7 @@ LABELS_REFUSED = {
     "dict": ({"q1": "a", "q2": "a", "q3": "b", "q4": "c"}, r"got a dict \(not a single string, a mapping or a set"),
     "set": ({"a", "b", "c", "d"}, r"got a set \(not a single string, a mapping or a set, which has no order\)"),
     "2-D array": (np.array([["a", "a"], ["b", "c"]]), r"clusters must be one-dimensional .*got shape \(2, 2\)"),
-    "wrong length": (["a", "b"], r"diffs has 4 values but clusters has 2 labels"),
+    "wrong length": (["a", "b"], r"changes has 4 values but clusters has 2 labels"),
     "label None": (["a", None, "b", "c"], r"missing label \(None\) at position 1"),
     "labels as lists": ([["a"], ["a"], ["b"], ["c"]], r"clusters must be one-dimensional .*got shape \(4, 1\)"),
     "unhashable labels": ([{"u": 1}, {"u": 1}, {"u": 2}, {"u": 3}], r"cluster labels must be hashable .* got dict at position 0"),
@@ -356,7 +363,7 @@ LABELS_REFUSED = {
     "call",
     [
         lambda c: h.cluster_totals(D4, c),
-        lambda c: h.cluster_bootstrap(D4, c, 10, rng=0),
+        lambda c: h.cluster_bootstrap(D4, c, n_resamples=10, rng=0),
         lambda c: h.enumerate_cluster_resamples(D4, c),
     ],
     ids=["cluster_totals", "cluster_bootstrap", "enumerate_cluster_resamples"],

@@ -16,7 +16,7 @@ def record():
 
 def test_record_holds_the_interval_of_the_bootstrap(record):
     a, b = hit_at_5_example()
-    expected = percentile_interval(paired_bootstrap(b - a, 5000, rng=7))
+    expected = percentile_interval(paired_bootstrap(b - a, n_resamples=5000, rng=7))
     assert record.interval == tuple(expected)
     assert record.query_ids[:3] == ["q1", "q2", "q3"] and len(record.query_ids) == 120
     assert record.mean_difference == pytest.approx(-8 / 120)

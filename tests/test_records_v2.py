@@ -56,7 +56,7 @@ def test_full_round_trip_every_field_survives_and_recomputes_exactly(full_record
     assert tuple(recompute_interval(back)) == full_record.interval
     # with clusters recorded, the interval resamples whole users (query-weighted), as chapter 4 teaches
     a, b, _, users = _data()
-    assert full_record.interval == tuple(percentile_interval(cluster_bootstrap(b - a, users, 3000, rng=11)))
+    assert full_record.interval == tuple(percentile_interval(cluster_bootstrap(b - a, users, n_resamples=3000, rng=11)))
     assert full_record.method == METHOD_CLUSTER
 
 
@@ -124,7 +124,7 @@ def test_version_1_files_written_by_the_old_code_still_load(tmp_path):
     p.write_text(json.dumps(v1))
     rec = load_record(p)
     assert rec.clusters is None and rec.weights is None and rec.exclusions == {} and rec.config == {}
-    assert tuple(recompute_interval(rec)) == tuple(percentile_interval(paired_bootstrap(b - a, 500, rng=7)))
+    assert tuple(recompute_interval(rec)) == tuple(percentile_interval(paired_bootstrap(b - a, n_resamples=500, rng=7)))
 
 
 def _write(tmp_path, obj):
@@ -190,5 +190,5 @@ def test_weighted_bootstrap_is_built_on_the_engine():
     w = np.arange(1.0, 13.0)
     rec = make_record(a, b, seed=8, n_resamples=400, weights=w)
     d = b - a
-    means = resample(12, 400, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), rng=8)
+    means = resample(12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8)
     assert rec.interval == tuple(percentile_interval(means))

@@ -40,7 +40,7 @@ def test_agrees_with_the_individual_helpers(runs):
     assert report.runs.query_ids == ids and report.n_queries == 150
     assert report.mean_change == pytest.approx(d.mean(), abs=1e-15)
     # four-decimal trec_eval scores lie on a grid: the interval and the test are exact
-    assert np.array_equal(report.bootstrap, paired_bootstrap(d, 3000, rng=5))
+    assert np.array_equal(report.bootstrap, paired_bootstrap(d, n_resamples=3000, rng=5))
     exact_iv = exact_bootstrap_interval(d)
     assert report.interval == exact_iv.interval and "exact (FFT on the 0.0001 grid" in report.interval_method
     assert report.test.exact and report.test.pvalue == randomization_test(d).pvalue
@@ -57,7 +57,7 @@ def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
     report = compare_runs(a, b, clusters=users, n_resamples=2000, rng=3, missing="zero")
     d = report.runs.b - report.runs.a
     labels = [users[q] for q in report.runs.query_ids]
-    assert report.interval == percentile_interval(cluster_bootstrap(d, labels, 2000, rng=3))
+    assert report.interval == percentile_interval(cluster_bootstrap(d, labels, n_resamples=2000, rng=3))
     totals = cluster_totals(d, labels)
     # user totals are on the grid too: the test is exact (the cluster interval stays Monte Carlo)
     assert report.test.exact and report.test.pvalue == randomization_test(totals.sums).pvalue
@@ -106,10 +106,10 @@ def test_off_grid_scores_fall_back_to_monte_carlo_and_say_so():
     b = {q: min(1.0, v + float(rng.normal(0.02, 0.1))) for q, v in a.items()}
     report = compare_runs(a, b, n_resamples=2000, rng=8)
     d = report.runs.b - report.runs.a
-    assert report.interval == percentile_interval(paired_bootstrap(d, 2000, rng=8))
+    assert report.interval == percentile_interval(paired_bootstrap(d, n_resamples=2000, rng=8))
     assert "Monte Carlo: no exact interval" in report.interval_method and not report.interval_exact
     stream = np.random.default_rng(np.random.SeedSequence(8).spawn(1)[0])
-    assert report.test.pvalue == randomization_test(d, 2000, rng=stream).pvalue and not report.test.exact
+    assert report.test.pvalue == randomization_test(d, n_resamples=2000, rng=stream).pvalue and not report.test.exact
     assert "Monte Carlo, " in str(report)
     rec = report.to_record()
     assert rec.method == METHOD and tuple(recompute_interval(rec)) == tuple(report.interval)

@@ -26,7 +26,7 @@ def test_rows_are_the_per_slice_paired_bootstraps_in_table_order():
         d = b[mask] - a[mask]
         assert r.change == pytest.approx(d.mean(), abs=1e-15)
         assert r.mean_a == pytest.approx(a[mask].mean()) and r.mean_b == pytest.approx(b[mask].mean())
-        assert r.interval == percentile_interval(paired_bootstrap(d, 2000, rng=gen))
+        assert r.interval == percentile_interval(paired_bootstrap(d, n_resamples=2000, rng=gen))
     assert s.overall is s.rows[0] and s.row("tail").n == 8
     with pytest.raises(KeyError, match="no slice 'nope'"):
         s.row("nope")

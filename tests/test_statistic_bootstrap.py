@@ -25,8 +25,8 @@ def test_mean_difference_reproduces_paired_bootstrap_bit_for_bit():
     a, b = rng.random(37), rng.random(37)
     for seed in (1, 2):
         np.testing.assert_array_equal(
-            paired_bootstrap_statistic(a, b, mean_difference, 3000, rng=seed),
-            paired_bootstrap(b - a, 3000, rng=seed),
+            paired_bootstrap_statistic(a, b, mean_difference, n_resamples=3000, rng=seed),
+            paired_bootstrap(b - a, n_resamples=3000, rng=seed),
         )
 
 
@@ -40,8 +40,8 @@ def test_pairs_travel_together_and_chunking_does_not_matter():
         assert np.all(rb - ra == 100.0)  # never A of one query with B of another
         return rb.mean(axis=-1) - ra.mean(axis=-1)
 
-    whole = paired_bootstrap_statistic(a, b, stat, 500, rng=4)
-    chunked = paired_bootstrap_statistic(a, b, stat, 500, rng=4, max_elements=70)
+    whole = paired_bootstrap_statistic(a, b, stat, n_resamples=500, rng=4)
+    chunked = paired_bootstrap_statistic(a, b, stat, n_resamples=500, rng=4, max_elements=70)
     np.testing.assert_array_equal(whole, chunked)
     assert seen[0] == ((500, 10), (500, 10)) and seen[1] == ((7, 10), (7, 10))
 
@@ -63,7 +63,7 @@ def test_four_pair_relative_change_exactly_and_by_monte_carlo():
     draws = enumerate_resamples(4)
     assert tuple(percentile_interval(relative_change(a[draws], b[draws]))) == pytest.approx((low, high), abs=1e-15)
     assert (round(low, 4), round(high, 4)) == (-0.056, 0.1455)  # -5.60% to +14.55%
-    mc = percentile_interval(paired_bootstrap_statistic(a, b, relative_change, 20_000, rng=6))
+    mc = percentile_interval(paired_bootstrap_statistic(a, b, relative_change, n_resamples=20_000, rng=6))
     values = np.unique(np.round(exact, 12))
     step = np.diff(values).max()
     assert abs(mc.low - low) <= step and abs(mc.high - high) <= step
@@ -93,7 +93,7 @@ def test_agrees_with_scipy_paired_bootstrap(statistic, name):
     times the Monte Carlo error and far below the interval's half-width (about 2 SE).
     """
     a, b = _latencies(200, 3)
-    ours = paired_bootstrap_statistic(a, b, statistic, 20_000, rng=11)
+    ours = paired_bootstrap_statistic(a, b, statistic, n_resamples=20_000, rng=11)
     se = assert_agrees_with_scipy_bootstrap(
         ours,
         (a, b),
@@ -109,8 +109,8 @@ def test_agrees_with_scipy_paired_bootstrap(statistic, name):
 
 def test_p95_and_mean_answer_different_questions():
     a, b = _latencies(600, 5)
-    mean_iv = percentile_interval(paired_bootstrap_statistic(a, b, mean_difference, 4000, rng=1))
-    p95_iv = percentile_interval(paired_bootstrap_statistic(a, b, quantile_difference(0.95), 4000, rng=1))
+    mean_iv = percentile_interval(paired_bootstrap_statistic(a, b, mean_difference, n_resamples=4000, rng=1))
+    p95_iv = percentile_interval(paired_bootstrap_statistic(a, b, quantile_difference(0.95), n_resamples=4000, rng=1))
     # B is faster on average but slower in the tail: the two intervals lie on opposite sides of zero
     assert mean_iv.high < 0 < p95_iv.low
 
@@ -131,7 +131,7 @@ def test_relative_change_refuses_a_zero_baseline():
     # a resample in which every drawn A score is 0 is refused too, not turned into inf
     a, b = np.array([0.0, 0.0, 0.0, 1.0]), np.array([0.5, 0.5, 0.5, 1.0])
     with pytest.raises(ValueError, match="in the data or in a resample"):
-        paired_bootstrap_statistic(a, b, relative_change, 200, rng=0)
+        paired_bootstrap_statistic(a, b, relative_change, n_resamples=200, rng=0)
 
 
 @pytest.mark.parametrize("q", [-0.1, 1.5, float("nan"), True, "0.95", None])
@@ -142,16 +142,16 @@ def test_quantile_difference_checks_q(q):
 
 def test_bad_input():
     with pytest.raises(ValueError, match="A has 3 scores and B has 2"):
-        paired_bootstrap_statistic([1, 2, 3], [1, 2], mean_difference, 10, rng=0)
+        paired_bootstrap_statistic([1, 2, 3], [1, 2], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="B's scores contain NaN"):
-        paired_bootstrap_statistic([1, 2], [1, float("nan")], mean_difference, 10, rng=0)
+        paired_bootstrap_statistic([1, 2], [1, float("nan")], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="A's scores is empty"):
-        paired_bootstrap_statistic([], [], mean_difference, 10, rng=0)
+        paired_bootstrap_statistic([], [], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="statistic must be a function"):
-        paired_bootstrap_statistic([1, 2], [1, 2], "mean", 10, rng=0)
+        paired_bootstrap_statistic([1, 2], [1, 2], "mean", n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="one value per resample"):
-        paired_bootstrap_statistic([1, 2], [1, 2], lambda x, y: x - y, 10, rng=0)
+        paired_bootstrap_statistic([1, 2], [1, 2], lambda x, y: x - y, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="rng is required"):
-        paired_bootstrap_statistic([1, 2], [1, 2], mean_difference, 10, rng=None)
+        paired_bootstrap_statistic([1, 2], [1, 2], mean_difference, n_resamples=10, rng=None)
     with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
-        paired_bootstrap_statistic([1, 2], [1, 2], mean_difference, 0, rng=0)
+        paired_bootstrap_statistic([1, 2], [1, 2], mean_difference, n_resamples=0, rng=0)
