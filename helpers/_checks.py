@@ -113,15 +113,26 @@ def labels(x: object, n: int, name: str) -> list[str]:
 _CHECKED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
 
 
-def frozen(values: ArrayLike, name: str = "scores") -> np.ndarray:
+def frozen(
+    values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
+) -> np.ndarray:
     """Check ``values`` once and return them read-only, marked as checked.
 
     A function that hands the same numbers to several public functions (as
     ``compare_runs`` does) checks them here once; :func:`scores` then accepts
     the marked array as it is, without checking or copying it again.
     """
-    arr = scores(values, name)
+    arr = scores(values, name, labels=labels)
     if _CHECKED.get(id(arr)) is not arr:
+        arr.setflags(write=False)
+        _CHECKED[id(arr)] = arr
+    return arr
+
+
+def selected(checked: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``checked[where]``, marked as checked too (a selection of finite numbers is finite)."""
+    arr = checked[where]
+    if arr.size and _CHECKED.get(id(checked)) is checked:
         arr.setflags(write=False)
         _CHECKED[id(arr)] = arr
     return arr

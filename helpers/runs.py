@@ -522,7 +522,7 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     return RunScores(scores, measure, run.source, unretrieved=unretrieved)
 
 
-@dataclass
+@dataclass(frozen=True)
 class AlignedRuns:
     """Two runs on a common list of queries, and what was done to get there."""
 
@@ -702,8 +702,8 @@ def align_runs(
         raise ValueError("The runs share no query IDs.")
     return AlignedRuns(
         query_ids=ids,
-        a=as_scores([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
-        b=as_scores([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
+        a=_checks.frozen([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
+        b=_checks.frozen([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,

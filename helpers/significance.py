@@ -332,7 +332,7 @@ def _sign_flip_test(
 ) -> SignificanceResult:
     """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
     n = d.size
-    nonzero = d[d != 0]
+    nonzero = _checks.selected(d, d != 0)
     k = nonzero.size
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
