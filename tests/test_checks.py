@@ -1,4 +1,8 @@
-"""Inputs a user could plausibly pass by mistake, fed to every public helper that takes scores or changes.
+"""helpers._checks: inputs a user could plausibly pass by mistake, against the one rule and every helper.
+
+Every kind of input is tried once against the rule (``as_scores``); every public
+helper that takes scores or changes is then tried with one bad and one unusual
+input, to show that it routes its argument through that rule and names it.
 
 Each must either work correctly or raise a ``ValueError`` whose message names
 the argument and says what to fix; never a bare numpy or Python error, never a
@@ -133,7 +137,9 @@ WORKING = {
         pytest.param(case, kind, id=f"{case.name}-{kind}")
         for case in FAST_CASES
         for kind in WORKING
-        if case.kinds is None or kind in case.kinds
+        if (case.kinds is None or kind in case.kinds)
+        # every kind against the rule; each other helper with a generator (consumed once)
+        and (case.name == "as_scores" or kind == "generator")
     ],
 )
 def test_numeric_inputs_of_any_type_give_the_float_result(case, kind):
@@ -275,8 +281,18 @@ OVERRIDES = {
 }
 
 
-@pytest.mark.parametrize("kind", list(REFUSED))
-@pytest.mark.parametrize("case", CASES, ids=by_name)
+def _refused_params():
+    """Every kind of bad input against the one rule (as_scores, i.e. helpers._checks.scores);
+    each other helper once, with a 2-D array, to show it routes its argument through that rule
+    and names it, plus every (helper, kind) pair with a behaviour of its own (VALID, OVERRIDES)."""
+    for case in CASES:
+        kinds = list(REFUSED) if case.name == "as_scores" else ["2-D array"]
+        kinds += [k for (name, k) in [*VALID, *OVERRIDES] if name == case.name and k not in kinds]
+        for kind in kinds:
+            yield pytest.param(case, kind, id=f"{case.name}-{kind}")
+
+
+@pytest.mark.parametrize("case, kind", list(_refused_params()))
 def test_mistaken_inputs_are_refused_with_a_message_naming_the_argument(case, kind):
     make, pattern = REFUSED[kind]
     value = make()
