@@ -45,7 +45,8 @@ def integer(x: object, name: str, *, minimum: int = 1) -> int:
         )
         got = (
             f"a {type(x).__name__} of values"
-            if isinstance(x, (np.ndarray, Sequence)) and not isinstance(x, (str, bytes))
+            if isinstance(x, (np.ndarray, Sequence))
+            and not isinstance(x, (str, bytes))
             and np.ndim(x) > 0
             else repr(x)
         )
@@ -81,9 +82,7 @@ def generator(rng: object) -> np.random.Generator:
 def level(x: object) -> Fraction:
     """A confidence level strictly between 0 and 1, read as the decimal it was written as."""
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
-        raise ValueError(
-            f"level must be a number strictly between 0 and 1 (e.g. 0.95); got {x!r}."
-        )
+        raise ValueError(f"level must be a number strictly between 0 and 1 (e.g. 0.95); got {x!r}.")
     if not 0 < x < 1:
         raise ValueError(
             f"level must be strictly between 0 and 1 (e.g. 0.95 for a 95% interval); got {x!r}."

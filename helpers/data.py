@@ -20,6 +20,7 @@ __all__ = [
     "paired_differences",
 ]
 
+
 def describe_unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
     """How the query sets differ, naming up to five queries on each side.
 
@@ -35,7 +36,9 @@ def describe_unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> st
     return "; ".join(parts)
 
 
-def as_scores(values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None) -> np.ndarray:
+def as_scores(
+    values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
+) -> np.ndarray:
     """Check one system's (or one set of) per-query scores and return them as a float array.
 
     Parameters
@@ -113,7 +116,9 @@ def paired_scores(
     if a_map:
         assert isinstance(a, Mapping) and isinstance(b, Mapping)
         if not a and not b:
-            raise ValueError("Both systems' score mappings are empty: at least one query is needed.")
+            raise ValueError(
+                "Both systems' score mappings are empty: at least one query is needed."
+            )
         only_a, only_b = set(a) - set(b), set(b) - set(a)
         if only_a or only_b:
             raise ValueError(
@@ -181,7 +186,12 @@ def paired_differences(
     return b_arr - a_arr
 
 
-_MOVED_TO_EXAMPLES = ("hit_at_5_example", "FOUR_PAIR_CHANGES", "four_pair_example", "simulated_user_study")
+_MOVED_TO_EXAMPLES = (
+    "hit_at_5_example",
+    "FOUR_PAIR_CHANGES",
+    "four_pair_example",
+    "simulated_user_study",
+)
 
 
 def __getattr__(name: str) -> object:

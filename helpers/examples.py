@@ -45,7 +45,9 @@ def hit_at_5_example(rng: random.Random | int = 7) -> tuple[np.ndarray, np.ndarr
     A 0.758, B 0.692, B - A -0.067
     """
     if not isinstance(rng, random.Random) and not _checks.is_int(rng):
-        raise ValueError(f"rng must be a random.Random instance or an int seed; got {type(rng).__name__}.")
+        raise ValueError(
+            f"rng must be a random.Random instance or an int seed; got {type(rng).__name__}."
+        )
     stream = rng if isinstance(rng, random.Random) else random.Random(rng)
     n = 120
     a = [1 if stream.random() < 0.70 else 0 for _ in range(n)]
@@ -128,7 +130,12 @@ def simulated_user_study(
     gen = _checks.generator(rng)
     n_users = _checks.integer(n_users, "n_users")
     for name, value in (("user_sd", user_sd), ("query_sd", query_sd)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Real)
+            or not np.isfinite(value)
+            or value < 0
+        ):
             raise ValueError(f"{name} must be a finite number >= 0; got {value!r}.")
     if isinstance(truth, bool) or not isinstance(truth, numbers.Real) or not np.isfinite(truth):
         raise ValueError(f"truth must be a finite number; got {truth!r}.")

@@ -27,8 +27,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike
 import scipy.fft
+from numpy.typing import ArrayLike
 
 from . import _checks
 from .intervals import PROBABILITY_TOLERANCE, Interval, percentile_interval
@@ -66,7 +66,8 @@ TAIL_EPSILON = 1e-14
 
 _EPS = float(np.finfo(float).eps)
 _CANDIDATES = sorted(
-    {Fraction(1, k) for k in range(1, MAX_DENOMINATOR + 1)} | {Fraction(1, 10**p) for p in range(4, MAX_DECIMALS + 1)},
+    {Fraction(1, k) for k in range(1, MAX_DENOMINATOR + 1)}
+    | {Fraction(1, 10**p) for p in range(4, MAX_DECIMALS + 1)},
     reverse=True,
 )
 _CANDIDATE_STEPS = np.array([float(c) for c in _CANDIDATES])
@@ -131,7 +132,9 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
     if scale is None:
         scale = mag
     if not (isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0):
-        raise ValueError(f"scale must be a non-negative number (the size of the scores); got {scale!r}.")
+        raise ValueError(
+            f"scale must be a non-negative number (the size of the scores); got {scale!r}."
+        )
     nonzero = np.unique(np.abs(v[v != 0]))
     if nonzero.size == 0:
         return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
@@ -143,7 +146,9 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
         tol = GRID_TOLERANCE + 8 * _EPS * max(float(scale), mag) / h
         return np.all(np.abs(r - np.round(r)) <= tol[None, :], axis=0)
 
-    alive = np.flatnonzero(fits(nonzero[:64], _CANDIDATE_STEPS))  # a cheap first pass on a few values
+    alive = np.flatnonzero(
+        fits(nonzero[:64], _CANDIDATE_STEPS)
+    )  # a cheap first pass on a few values
     for i in alive.tolist():
         h = _CANDIDATE_STEPS[i : i + 1]
         if nonzero.size <= 64 or fits(nonzero, h)[0]:
@@ -183,7 +188,9 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
     k = k[k != 0]
     total = int(k.sum())
     if total + 1 > max_points:
-        raise ValueError(f"the sign-flip distribution needs {total + 1:,} grid points; the limit is max_points={max_points:,}.")
+        raise ValueError(
+            f"the sign-flip distribution needs {total + 1:,} grid points; the limit is max_points={max_points:,}."
+        )
     p = np.zeros(total + 1)
     p[0] = 1.0
     end = 1  # p[:end] is filled
@@ -234,7 +241,9 @@ def _next_fast_len(n: int) -> int:
     return int(scipy.fft.next_fast_len(int(n), real=True))
 
 
-def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) -> tuple[float, float]:
+def _chernoff_halfwidths(
+    x: np.ndarray, counts: np.ndarray, n: int, eps: float
+) -> tuple[float, float]:
     """How far below and above its mean a sum of n draws of x (weights counts) can be, except with probability eps.
 
     Chernoff's bound ``P(S - n mu >= t) <= exp(n K(theta) - theta t)`` for every
@@ -259,7 +268,15 @@ def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) 
     return out[0], out[1]
 
 
-def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: int, n_fft: int, top: float, clipped: float) -> float:
+def _fft_error_bound(
+    phi: np.ndarray,
+    power: np.ndarray,
+    freq: np.ndarray,
+    q: int,
+    n_fft: int,
+    top: float,
+    clipped: float,
+) -> float:
     """A bound on the error of any cumulative probability from the FFT route (see :func:`grid_bootstrap_distribution`).
 
     ``phi`` and ``power`` hold the transform and its Q-th power at the kept
@@ -340,7 +357,15 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
         e >>= 1
         if e:
             base = base * base
-    return _Spectrum(phi_kept, power_kept if power_kept is not None else np.ones_like(phi_kept), kept, lo, width, n_fft, lo + q * kmin)
+    return _Spectrum(
+        phi_kept,
+        power_kept if power_kept is not None else np.ones_like(phi_kept),
+        kept,
+        lo,
+        width,
+        n_fft,
+        lo + q * kmin,
+    )
 
 
 def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
@@ -354,7 +379,11 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     power[sp.kept] = sp.power
     p = scipy.fft.irfft(power, n_fft)
     start = sp.lo % n_fft  # p[j] becomes the probability of the total lo + j
-    p = p[start : start + width] if start + width <= n_fft else np.concatenate((p[start:], p[: start + width - n_fft]))
+    p = (
+        p[start : start + width]
+        if start + width <= n_fft
+        else np.concatenate((p[start:], p[: start + width - n_fft]))
+    )
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
@@ -385,7 +414,9 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
     c = np.where(2 * f == n, 1.0, 2.0)
     p0 = float(power[~pos][0].real) if (~pos).any() else 1.0
 
-    def turn(m: np.ndarray) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
+    def turn(
+        m: np.ndarray,
+    ) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
         return np.exp(2j * np.pi * (np.mod(m, n) / n))
 
     coef = c * power[pos] * turn(f * (sp.lo % n)) / (1 - turn(f))
@@ -414,11 +445,16 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
 def _direct_error(sp: _Spectrum) -> float:
     """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f| / (2f)``."""
     pos = sp.kept > 0
-    return float(8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos]) + 4 * _EPS * sp.width / sp.n_fft)
+    return float(
+        8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
+        + 4 * _EPS * sp.width / sp.n_fft
+    )
 
 
 @_checks.renamed(diffs="changes")
-def grid_bootstrap_distribution(changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
+def grid_bootstrap_distribution(
+    changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
+) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
@@ -472,7 +508,9 @@ def grid_bootstrap_distribution(changes: ArrayLike, *, grid: Grid | None = None,
     if grid is None:
         grid = find_grid(d)
         if grid is None:
-            raise ValueError("the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6).")
+            raise ValueError(
+                "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)."
+            )
     p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
     p /= p.sum()
     totals = np.arange(first, first + p.size, dtype=np.int64)
@@ -502,7 +540,9 @@ MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
 @_checks.renamed(diffs="changes")
-def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS) -> ExactInterval:
+def exact_bootstrap_interval(
+    changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
+) -> ExactInterval:
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed exactly.
 
     The series' order-statistic convention, applied to the complete list of
@@ -554,7 +594,13 @@ def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95, *, max_poi
     if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
         dist = exact_bootstrap_distribution(d, max_multisets=MAX_MULTISETS_FOR_INTERVAL)
         iv = percentile_interval(dist.values, level, weights=dist.probabilities)
-        return ExactInterval(iv.low, iv.high, float(level), f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)", 1e-12)
+        return ExactInterval(
+            iv.low,
+            iv.high,
+            float(level),
+            f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)",
+            1e-12,
+        )
     grid = find_grid(d)
     if grid is None:
         raise ValueError(
@@ -563,7 +609,9 @@ def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95, *, max_poi
         )
     sp = _fft_spectrum(grid, q, max_points)
     if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # read the ends off the spectrum: no inverse FFT
-        error_bound = _fft_error_bound(sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0) + _direct_error(sp)
+        error_bound = _fft_error_bound(
+            sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0
+        ) + _direct_error(sp)
         tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
         low_i, high_i = _direct_ends(sp, float(half_alpha), tol)
         first, n_fft = sp.first, sp.n_fft
@@ -572,11 +620,17 @@ def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95, *, max_poi
         tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
         low_i, high_i = _read_ends(p, float(half_alpha), tol)
     if tol > 1e-6:
-        raise ValueError(f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap.")
+        raise ValueError(
+            f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap."
+        )
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     return ExactInterval(
-        float(low), float(high), float(level), f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)", error_bound,
+        float(low),
+        float(high),
+        float(level),
+        f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)",
+        error_bound,
     )
 
 

@@ -22,7 +22,9 @@ __all__ = [
 ]
 
 #: The source material's convention, in words (stored in saved records).
-CONVENTION = "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
+CONVENTION = (
+    "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
+)
 
 #: With non-integer weights, a cumulative probability within this distance of
 #: a threshold (alpha/2 or 1 - alpha/2) counts as equal to it, so that rounding
@@ -96,7 +98,9 @@ def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
     return min(low, last), min(high, last)
 
 
-def percentile_interval(values: ArrayLike, level: float = 0.95, *, weights: ArrayLike | None = None) -> Interval:
+def percentile_interval(
+    values: ArrayLike, level: float = 0.95, *, weights: ArrayLike | None = None
+) -> Interval:
     """Percentile interval of bootstrap values, with the source's order-statistic convention.
 
     Sort the B values into ``s``; the interval is ``(s[floor(alpha/2 * B)],
@@ -188,7 +192,9 @@ def _binomial_upper_tail(k: int, n: int, q_above: np.ndarray) -> np.ndarray:
         return out
     upper = k > n / 2  # sum the upper side directly when it is the shorter one
     j = np.arange(k, n + 1) if upper else np.arange(0, k)
-    log_choose = math.lgamma(n + 1) - np.array([math.lgamma(i + 1) + math.lgamma(n - i + 1) for i in j.tolist()])
+    log_choose = math.lgamma(n + 1) - np.array(
+        [math.lgamma(i + 1) + math.lgamma(n - i + 1) for i in j.tolist()]
+    )
     for t in todo.tolist():
         qa = float(q_above[t])
         if qa <= 0.0:  # p = 1: N = n
@@ -249,6 +255,8 @@ def endpoint_distribution(
     for k in (low_k, high_k):
         at_most = _binomial_upper_tail(k + 1, n, above)  # P(s[k] <= v_i)
         at_most[-1] = 1.0
-        at_most = np.maximum.accumulate(at_most)  # a distribution function: rounding must not make it dip
+        at_most = np.maximum.accumulate(
+            at_most
+        )  # a distribution function: rounding must not make it dip
         ends.append(np.diff(at_most, prepend=0.0))
     return EndpointDistribution(v, ends[0], ends[1])

@@ -61,14 +61,23 @@ def set_style() -> None:
             "axes.labelsize": 12,
             "axes.spines.top": False,
             "axes.spines.right": False,
-            "axes.prop_cycle": cycler(color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]),
+            "axes.prop_cycle": cycler(
+                color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]
+            ),
             "legend.frameon": False,
             "savefig.bbox": "tight",
         }
     )
 
 
-def _mark_observed_and_interval(ax, observed: float | None, interval: tuple[float, float] | None, *, color: str, linewidth: float) -> None:
+def _mark_observed_and_interval(
+    ax,
+    observed: float | None,
+    interval: tuple[float, float] | None,
+    *,
+    color: str,
+    linewidth: float,
+) -> None:
     """A solid black line at the observed value and dashed lines at the interval ends, with legend entries."""
     if observed is not None:
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
@@ -76,7 +85,14 @@ def _mark_observed_and_interval(ax, observed: float | None, interval: tuple[floa
         low, high = interval
         for x in (low, high):
             ax.axvline(x, color=color, linestyle="--", linewidth=linewidth)
-        ax.plot([], [], color=color, linestyle="--", linewidth=linewidth, label=f"interval [{low:+.3f}, {high:+.3f}]")
+        ax.plot(
+            [],
+            [],
+            color=color,
+            linestyle="--",
+            linewidth=linewidth,
+            label=f"interval [{low:+.3f}, {high:+.3f}]",
+        )
 
 
 def plot_bootstrap_distribution(
@@ -131,13 +147,21 @@ def plot_bootstrap_distribution(
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["accent"], linewidth=2)
     # zero last, so that it stays visible where an interval end falls on it
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5)
+    ax.axvline(
+        0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5
+    )
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Number of resamples")
     ax.set_title(title)
-    ax.legend(loc="upper left", fontsize=10, ncol=3 if interval is not None and observed is not None else 2,
-              frameon=True, framealpha=0.95, edgecolor="none")
+    ax.legend(
+        loc="upper left",
+        fontsize=10,
+        ncol=3 if interval is not None and observed is not None else 2,
+        frameon=True,
+        framealpha=0.95,
+        edgecolor="none",
+    )
     return ax
 
 
@@ -172,7 +196,14 @@ def plot_intervals(
     for y, (low, high), est, c in zip(ys, intervals, estimates, colors):
         ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
         ax.plot([est], [y], marker="o", color="black", markersize=7)
-        ax.annotate(f"[{low:+.3f}, {high:+.3f}]", (high, y), xytext=(8, 0), textcoords="offset points", va="center", fontsize=10)
+        ax.annotate(
+            f"[{low:+.3f}, {high:+.3f}]",
+            (high, y),
+            xytext=(8, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=10,
+        )
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
     ax.set_yticks(ys, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)
@@ -236,7 +267,16 @@ def plot_exact_distribution(
         handles.append(Patch(color=PALETTE["accent"]))
         labels.append(f"this draw {signed(highlight)}")
     if handles:
-        ax.legend(handles, labels, loc="upper left", fontsize=10, ncol=3, frameon=True, framealpha=0.95, edgecolor="none")
+        ax.legend(
+            handles,
+            labels,
+            loc="upper left",
+            fontsize=10,
+            ncol=3,
+            frameon=True,
+            framealpha=0.95,
+            edgecolor="none",
+        )
     return ax
 
 

@@ -16,7 +16,6 @@ as before, and both versions are read.
 from __future__ import annotations
 
 import json
-import numbers
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -25,13 +24,19 @@ from typing import Any
 import numpy as np
 
 from . import _checks
-
-from .data import as_scores, paired_scores
+from .data import paired_scores
 from .grid import exact_bootstrap_interval
 from .intervals import CONVENTION, Interval, percentile_interval
 from .resampling import cluster_bootstrap, paired_bootstrap, weighted_bootstrap
 
-__all__ = ["ComparisonRecord", "make_record", "recompute_interval", "recompute_pvalue", "save_record", "load_record"]
+__all__ = [
+    "ComparisonRecord",
+    "make_record",
+    "recompute_interval",
+    "recompute_pvalue",
+    "save_record",
+    "load_record",
+]
 
 FORMAT = "did-search-improve/comparison"
 #: The newest version written; a record that needs none of its fields is written as version 1.
@@ -108,19 +113,27 @@ def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
     if isinstance(values, Mapping):
         missing = [q for q in ids if q not in values and str(q) not in values]
         if missing:
-            raise ValueError(f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} ({', '.join(map(repr, missing[:5]))}).")
+            raise ValueError(
+                f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} ({', '.join(map(repr, missing[:5]))})."
+            )
         return [values[q] if q in values else values[str(q)] for q in ids]
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        raise ValueError(f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; got {type(values).__name__}.")
+        raise ValueError(
+            f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; got {type(values).__name__}."
+        )
     out = list(values)
     if len(out) != len(ids):
-        raise ValueError(f"{len(out)} {name} were given for {len(ids)} queries; give one per query.")
+        raise ValueError(
+            f"{len(out)} {name} were given for {len(ids)} queries; give one per query."
+        )
     return out
 
 
 def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
     if not isinstance(exclusions, Mapping):
-        raise ValueError(f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}.")
+        raise ValueError(
+            f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}."
+        )
     out = {}
     for q, reason in exclusions.items():
         if not isinstance(reason, str) or not reason.strip():
@@ -128,17 +141,23 @@ def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -
         out[str(q)] = reason
     both = sorted(set(out) & set(ids))
     if both:
-        raise ValueError(f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an excluded query must not be among the scores.")
+        raise ValueError(
+            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an excluded query must not be among the scores."
+        )
     return out
 
 
 def _check_config(config: object, where: str = "") -> dict[str, Any]:
     if not isinstance(config, Mapping):
-        raise ValueError(f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got {type(config).__name__}.")
+        raise ValueError(
+            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got {type(config).__name__}."
+        )
     try:
         copy = json.loads(json.dumps(dict(config), allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts with str keys): {exc}.") from None
+        raise ValueError(
+            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts with str keys): {exc}."
+        ) from None
     if copy != dict(config):
         raise ValueError(
             f"{where}config would not survive a JSON round trip unchanged; use lists instead of tuples and str keys."
@@ -207,7 +226,9 @@ def make_record(
     if ids is None:
         ids = [f"q{i + 1}" for i in range(a_arr.size)] if query_ids is None else list(query_ids)
     elif query_ids is not None:
-        raise ValueError("query_ids is only for sequence input; mappings carry their own query IDs.")
+        raise ValueError(
+            "query_ids is only for sequence input; mappings carry their own query IDs."
+        )
     if len(ids) != a_arr.size:
         raise ValueError(f"{len(ids)} query IDs were given for {a_arr.size} scores.")
     if len(set(ids)) != len(ids):
@@ -220,7 +241,9 @@ def make_record(
         metadata.setdefault("method", METHOD_CLUSTER)
     if weights is not None:
         if clusters is not None:
-            raise ValueError("Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented.")
+            raise ValueError(
+                "Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented."
+            )
         extras["weights"] = _checks.weights(
             _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
         ).tolist()
@@ -229,7 +252,9 @@ def make_record(
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
     if config is not None:
         extras["config"] = _check_config(config)
-    means = _bootstrap_means(b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed))
+    means = _bootstrap_means(
+        b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed)
+    )
     interval = percentile_interval(means, level)
     return ComparisonRecord(
         query_ids=str_ids,
@@ -245,13 +270,21 @@ def make_record(
 
 
 def _bootstrap_means(
-    changes: np.ndarray, weights: Sequence[float] | None, clusters: Sequence[str] | None, n_resamples: int, seed: int
+    changes: np.ndarray,
+    weights: Sequence[float] | None,
+    clusters: Sequence[str] | None,
+    n_resamples: int,
+    seed: int,
 ) -> np.ndarray:
     """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one engine."""
     if clusters is not None:
         if weights is not None:
-            raise ValueError("A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented.")
-        return cluster_bootstrap(changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query")
+            raise ValueError(
+                "A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented."
+            )
+        return cluster_bootstrap(
+            changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query"
+        )
     if weights is None:
         return paired_bootstrap(changes, n_resamples=n_resamples, rng=seed)
     return weighted_bootstrap(changes, weights, n_resamples=n_resamples, rng=seed)
@@ -276,7 +309,8 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     if record.method == METHOD_EXACT:
         return exact_bootstrap_interval(diffs, record.level).interval
     return percentile_interval(
-        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed), record.level
+        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed),
+        record.level,
     )
 
 
@@ -303,10 +337,14 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
 
     test = record.config.get("test")
     if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
-        raise ValueError("this record holds no randomization test (config['test'] is written by compare_runs).")
+        raise ValueError(
+            "this record holds no randomization test (config['test'] is written by compare_runs)."
+        )
     changes = np.subtract(record.scores_b, record.scores_a)
     if test["exact"]:
-        return randomization_test(changes, alternative=test["alternative"], clusters=record.clusters).pvalue
+        return randomization_test(
+            changes, alternative=test["alternative"], clusters=record.clusters
+        ).pvalue
     stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
     return randomization_test(
         changes,
@@ -350,9 +388,11 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
+        raise ValueError(
+            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
+        ) from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ValueError(f"{name}: not a comparison record (expected \"format\": \"{FORMAT}\").")
+        raise ValueError(f'{name}: not a comparison record (expected "format": "{FORMAT}").')
     version = raw.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ValueError(
@@ -368,7 +408,11 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         known -= set(V2_FIELDS)
     unknown = sorted(set(body) - known)
     if unknown:
-        hint = " (version-2 fields in a version-1 record)" if version == 1 and set(unknown) <= set(V2_FIELDS) else ""
+        hint = (
+            " (version-2 fields in a version-1 record)"
+            if version == 1 and set(unknown) <= set(V2_FIELDS)
+            else ""
+        )
         raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
     n = len(body["query_ids"])
     if not (n == len(body["scores_a"]) == len(body["scores_b"])):

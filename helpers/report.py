@@ -16,7 +16,6 @@ and settings so that the comparison can be saved and recomputed.
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import os
 from collections.abc import Hashable, Mapping, Sequence
@@ -26,7 +25,6 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _checks
-
 from .data import paired_scores
 from .grid import exact_bootstrap_interval
 from .intervals import Interval, percentile_interval
@@ -86,18 +84,41 @@ class SliceSummary:
         for r in self.rows:
             if r.slice == name:
                 return r
-        raise KeyError(f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}.")
+        raise KeyError(
+            f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}."
+        )
 
     def _cells(self) -> tuple[list[str], list[list[str]]]:
         d = self.digits
-        head = ["slice", "queries", "mean A", "mean B", "change B - A", f"{self.level:.0%} interval", "width"]
+        head = [
+            "slice",
+            "queries",
+            "mean A",
+            "mean B",
+            "change B - A",
+            f"{self.level:.0%} interval",
+            "width",
+        ]
         body = []
         for r in self.rows:
             if r.interval is None:
                 iv, width = f"(fewer than {self.min_queries} queries)", ""
             else:
-                iv, width = f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]", f"{r.width:.{d}f}"
-            body.append([r.slice, str(r.n), f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", signed(r.change, d), iv, width])
+                iv, width = (
+                    f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]",
+                    f"{r.width:.{d}f}",
+                )
+            body.append(
+                [
+                    r.slice,
+                    str(r.n),
+                    f"{r.mean_a:.{d}f}",
+                    f"{r.mean_b:.{d}f}",
+                    signed(r.change, d),
+                    iv,
+                    width,
+                ]
+            )
         return head, body
 
     def to_text(self) -> str:
@@ -107,11 +128,16 @@ class SliceSummary:
         left = {0, 5}
 
         def line(cells: list[str]) -> str:
-            return "  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+            return "  ".join(
+                c.ljust(w) if i in left else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths))
+            ).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
         out = [line(head), rule, line(body[0]), rule, *(line(r) for r in body[1:])]
-        out.append(f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries.")
+        out.append(
+            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries."
+        )
         return "\n".join(out)
 
     __str__ = to_text
@@ -218,8 +244,16 @@ def slice_summary(
     for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
         sa, sb = a_arr[mask], b_arr[mask]
         d = sb - sa
-        interval = percentile_interval(paired_bootstrap(d, n_resamples=n_resamples, rng=gen), level) if d.size >= min_queries else None
-        rows.append(SliceRow(name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval))
+        interval = (
+            percentile_interval(paired_bootstrap(d, n_resamples=n_resamples, rng=gen), level)
+            if d.size >= min_queries
+            else None
+        )
+        rows.append(
+            SliceRow(
+                name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval
+            )
+        )
     return SliceSummary(tuple(rows), float(level), n_resamples, int(min_queries))
 
 
@@ -261,7 +295,16 @@ def largest_regressions(
     k = _checks.integer(k, "k")
     d = b_arr - a_arr
     worst = sorted((i for i in range(d.size) if d[i] < 0), key=lambda i: (d[i], ids[i]))[: int(k)]
-    return [QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), float(d[i]), None if labels is None else labels[i]) for i in worst]
+    return [
+        QueryChange(
+            ids[i],
+            float(a_arr[i]),
+            float(b_arr[i]),
+            float(d[i]),
+            None if labels is None else labels[i],
+        )
+        for i in worst
+    ]
 
 
 # --- The whole comparison in one call ----------------------------------------
@@ -318,8 +361,14 @@ class ComparisonReport:
             ("queries compared", self.runs.summary()),
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
-            (f"{pct} interval", f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"),
-            ("randomization test", f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})"),
+            (
+                f"{pct} interval",
+                f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}",
+            ),
+            (
+                "randomization test",
+                f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})",
+            ),
             ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
         ]
         if self.largest_regressions:
@@ -371,7 +420,11 @@ class ComparisonReport:
             level=self.level,
             interval=(self.interval.low, self.interval.high),
             metric=self.measure,
-            method=METHOD_CLUSTER if self.runs.clusters is not None else METHOD_EXACT if self.interval_exact else METHOD,
+            method=METHOD_CLUSTER
+            if self.runs.clusters is not None
+            else METHOD_EXACT
+            if self.interval_exact
+            else METHOD,
             clusters=None if self.runs.clusters is None else [str(c) for c in self.runs.clusters],
             config=config,
         )
@@ -469,7 +522,9 @@ def compare_runs(
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
-    seed = _checks.seed(rng, "rng", " seed here, so that the report can record it and be recomputed")
+    seed = _checks.seed(
+        rng, "rng", " seed here, so that the report can record it and be recomputed"
+    )
     n_resamples = _checks.integer(n_resamples, "n_resamples")
     _checks.level(level)
     top = _checks.integer(top, "top", minimum=0)
@@ -518,7 +573,9 @@ def compare_runs(
         clusters=totals,
         fallback_resamples=n_resamples,
     )
-    regressions = largest_regressions(runs.a, runs.b, runs.query_ids, top, slices=runs.slices) if top else []
+    regressions = (
+        largest_regressions(runs.a, runs.b, runs.query_ids, top, slices=runs.slices) if top else []
+    )
     name = next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), "")
     config = {
         "missing_policy": runs.missing_policy,
@@ -528,7 +585,9 @@ def compare_runs(
         "min_queries": int(min_queries),
     }
     if qrels is not None:
-        config.update(qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither)
+        config.update(
+            qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
+        )
     if runs.unretrieved_a or runs.unretrieved_b:
         config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     return ComparisonReport(

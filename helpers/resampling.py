@@ -51,7 +51,7 @@ __all__ = [
 DEFAULT_MAX_ELEMENTS = 2**18
 
 
-@_checks.renamed(changes="changes")
+@_checks.renamed(diffs="changes")
 def paired_bootstrap(
     changes: ArrayLike,
     *,
@@ -208,13 +208,17 @@ def unpaired_bootstrap(
     a_arr = _checks.scores(a, "A's scores")
     b_arr = _checks.scores(b, "B's scores")
     if a_arr.size != b_arr.size:
-        raise ValueError(f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the same queries.")
+        raise ValueError(
+            f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the same queries."
+        )
     n = a_arr.size
 
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return resample(n, diff_of_means, n_resamples=n_resamples, rng=rng, draws=2 * n, max_elements=max_elements)
+    return resample(
+        n, diff_of_means, n_resamples=n_resamples, rng=rng, draws=2 * n, max_elements=max_elements
+    )
 
 
 def paired_bootstrap_statistic(
@@ -268,7 +272,9 @@ def paired_bootstrap_statistic(
     """
     _, a_arr, b_arr = paired_scores(a, b)
     if not callable(statistic):
-        raise ValueError(f"statistic must be a function statistic(a_res, b_res) returning one value per row; got {type(statistic).__name__}.")
+        raise ValueError(
+            f"statistic must be a function statistic(a_res, b_res) returning one value per row; got {type(statistic).__name__}."
+        )
     return resample(
         a_arr.size,
         lambda idx: statistic(a_arr[idx], b_arr[idx]),
@@ -304,7 +310,9 @@ def weighted_bootstrap(
     def weighted_means(idx: np.ndarray) -> np.ndarray:
         return wd[idx].sum(axis=1) / w[idx].sum(axis=1)
 
-    return _resample(d.size, weighted_means, n_resamples, _checks.generator(rng), d.size, max_elements)
+    return _resample(
+        d.size, weighted_means, n_resamples, _checks.generator(rng), d.size, max_elements
+    )
 
 
 def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -327,7 +335,9 @@ def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     mean_a = np.mean(a, axis=-1)
     if np.any(mean_a == 0):
-        raise ValueError("A's mean is 0 (in the data or in a resample), so the relative change is undefined; report the absolute change instead.")
+        raise ValueError(
+            "A's mean is 0 (in the data or in a resample), so the relative change is undefined; report the absolute change instead."
+        )
     return np.mean(b, axis=-1) / mean_a - 1
 
 
@@ -342,7 +352,9 @@ def quantile_difference(q: float) -> Callable[[np.ndarray, np.ndarray], np.ndarr
     +5.0
     """
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0 <= q <= 1:
-        raise ValueError(f"q must be a quantile level between 0 and 1 (e.g. 0.95 for p95); got {q!r}.")
+        raise ValueError(
+            f"q must be a quantile level between 0 and 1 (e.g. 0.95 for p95); got {q!r}."
+        )
     level = float(q)
 
     def statistic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -394,7 +406,9 @@ def enumerate_resamples(n: int) -> np.ndarray:
     return np.indices((n,) * n, dtype=np.intp).reshape(n, -1).T.copy()
 
 
-def exact_means(changes: ArrayLike = FOUR_PAIR_CHANGES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def exact_means(
+    changes: ArrayLike = FOUR_PAIR_CHANGES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their distinct values with probabilities.
 
     Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
@@ -440,7 +454,9 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
     """
     draws = np.asarray(draws)
     if draws.ndim != 2 or draws.size == 0 or draws.dtype.kind not in "iu":
-        raise ValueError(f"draws must be a non-empty 2-D integer array, one draw per row; got shape {draws.shape}, dtype {draws.dtype}.")
+        raise ValueError(
+            f"draws must be a non-empty 2-D integer array, one draw per row; got shape {draws.shape}, dtype {draws.dtype}."
+        )
     if draws.min() < 0:
         raise ValueError("draws must be non-negative indices.")
     n = int(draws.max()) + 1 if n is None else int(n)
@@ -478,7 +494,7 @@ class ClusterTotals(NamedTuple):
         return self.sums / self.counts
 
 
-@_checks.renamed(changes="changes")
+@_checks.renamed(diffs="changes")
 def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     """Sum and count the per-query changes of each cluster (user).
 
@@ -525,7 +541,9 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
             ) from None
     arr = np.asarray(clusters, dtype=object)
     if arr.ndim != 1:
-        raise ValueError(f"clusters must be one-dimensional (one label per query); got shape {arr.shape}.")
+        raise ValueError(
+            f"clusters must be one-dimensional (one label per query); got shape {arr.shape}."
+        )
     if arr.size != d.size:
         raise ValueError(
             f"changes has {d.size} values but clusters has {arr.size} labels: give exactly one cluster label per query, in the same order."
@@ -534,11 +552,15 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     codes = np.empty(d.size, dtype=np.intp)
     for i, label in enumerate(arr.tolist()):
         if label is None or (isinstance(label, float) and label != label):
-            raise ValueError(f"clusters has a missing label ({label!r}) at position {i}; every query needs the cluster (user) it came from.")
+            raise ValueError(
+                f"clusters has a missing label ({label!r}) at position {i}; every query needs the cluster (user) it came from."
+            )
         try:
             codes[i] = index.setdefault(label, len(index))
         except TypeError:
-            raise ValueError(f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} at position {i}.") from None
+            raise ValueError(
+                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} at position {i}."
+            ) from None
     if len(index) < 2:
         raise ValueError(
             f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster bootstrap needs at least two clusters, "
@@ -558,7 +580,7 @@ def _check_weighting(weighting: object) -> str:
     return str(weighting)
 
 
-@_checks.renamed(changes="changes")
+@_checks.renamed(diffs="changes")
 def cluster_bootstrap(
     changes: ArrayLike,
     clusters: ArrayLike,
@@ -641,7 +663,9 @@ def cluster_bootstrap(
         def statistic(idx: np.ndarray) -> np.ndarray:
             return means[idx].mean(axis=1)
 
-    return resample(len(t.labels), statistic, n_resamples=n_resamples, rng=rng, max_elements=max_elements)
+    return resample(
+        len(t.labels), statistic, n_resamples=n_resamples, rng=rng, max_elements=max_elements
+    )
 
 
 class ClusterDraws(NamedTuple):
@@ -658,7 +682,7 @@ class ClusterDraws(NamedTuple):
     cluster_weighted: np.ndarray  #: average of the drawn clusters' means
 
 
-@_checks.renamed(changes="changes")
+@_checks.renamed(diffs="changes")
 def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> ClusterDraws:
     """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
 
@@ -744,15 +768,19 @@ def _compositions(n: int, k: int) -> np.ndarray:
     for _ in range(k - 1):
         sizes = remaining + 1
         starts = np.cumsum(sizes) - sizes
-        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(np.int32)
+        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(
+            np.int32
+        )
         cols = [np.repeat(c, sizes) for c in cols] + [within]
         remaining = np.repeat(remaining, sizes) - within
     cols.append(remaining)
     return np.column_stack(cols)
 
 
-@_checks.renamed(changes="changes")
-def exact_bootstrap_distribution(changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS) -> ExactDistribution:
+@_checks.renamed(diffs="changes")
+def exact_bootstrap_distribution(
+    changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS
+) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
     A bootstrap resample draws Q of the Q values with replacement, each draw

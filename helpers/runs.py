@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _checks
-from .data import as_scores, describe_unmatched
+from .data import describe_unmatched
 
 __all__ = [
     "RunScores",
@@ -93,7 +93,7 @@ def _read_text(path: str | os.PathLike[str]) -> str:
             "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an editor: Save as, encoding UTF-8)."
         )
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -122,7 +122,12 @@ def _is_number(text: str) -> bool:
 
 def _kind_of(fields: list[str]) -> str | None:
     """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if unsure."""
-    if len(fields) == 6 and fields[1].upper() == "Q0" and _is_number(fields[3]) and _is_number(fields[4]):
+    if (
+        len(fields) == 6
+        and fields[1].upper() == "Q0"
+        and _is_number(fields[3])
+        and _is_number(fields[4])
+    ):
         return "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
     if len(fields) == 6 and _is_number(fields[3]) and _is_number(fields[4]):
         return "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
@@ -133,11 +138,15 @@ def _kind_of(fields: list[str]) -> str | None:
     return None
 
 
-def _wrong_kind(name: str, lineno: int, fields: list[str], line: str, expected: str, own: str) -> ValueError:
+def _wrong_kind(
+    name: str, lineno: int, fields: list[str], line: str, expected: str, own: str
+) -> ValueError:
     kind = _kind_of(fields)
     if kind is not None and not kind.startswith(own):
         return ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
-    return ValueError(f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}.")
+    return ValueError(
+        f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}."
+    )
 
 
 def _parse_number(text: str, where: str, what: str) -> float:
@@ -150,7 +159,9 @@ def _parse_number(text: str, where: str, what: str) -> float:
     return value
 
 
-def _store(table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int) -> None:
+def _store(
+    table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int
+) -> None:
     if qid in table and table[qid] != value:
         raise ValueError(
             f"{path}:{lineno}: query {qid!r} appears again with a different value "
@@ -209,7 +220,9 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
         any_line = True
         fields = line.split()
         if len(fields) != 3:
-            raise _wrong_kind(name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval")
+            raise _wrong_kind(
+                name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval"
+            )
         m, qid, value = fields
         if qid == "all":
             summary_only.add(m)
@@ -217,13 +230,24 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
         measures.add(m)
         if m != measure:
             continue
-        _store(scores, seen_at, qid, _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"), name, lineno)
+        _store(
+            scores,
+            seen_at,
+            qid,
+            _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"),
+            name,
+            lineno,
+        )
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected trec_eval -q output.")
     if measure not in measures:
         if measure in summary_only:
-            raise ValueError(f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q for per-query values.")
-        raise ValueError(f"{name}: measure {measure!r} is not in the file; its per-query measures are {_checks.name_some(measures, 10) or 'none'}.")
+            raise ValueError(
+                f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q for per-query values."
+            )
+        raise ValueError(
+            f"{name}: measure {measure!r} is not in the file; its per-query measures are {_checks.name_some(measures, 10) or 'none'}."
+        )
     return RunScores(scores, measure, name)
 
 
@@ -288,13 +312,19 @@ def read_scores_csv(
                 header = _trim_row([cell.strip() for cell in row], 0)
                 break
         if header is None:
-            raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+            raise ValueError(
+                f"{name}: the file is empty; expected a header row naming the columns."
+            )
         missing = [col for col in wanted.values() if col is not None and col not in header]
         if missing:
             kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
             if kind is not None:
-                raise ValueError(f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header.")
-            raise ValueError(f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the header; it has {', '.join(repr(c) for c in header)}.")
+                raise ValueError(
+                    f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header."
+                )
+            raise ValueError(
+                f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the header; it has {', '.join(repr(c) for c in header)}."
+            )
         pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
         for row in reader:
             lineno = reader.line_num
@@ -302,7 +332,9 @@ def read_scores_csv(
                 continue
             row = _trim_row(row, len(header))
             if len(row) != len(header):
-                raise ValueError(f"{name}:{lineno}: expected {len(header)} fields as in the header, found {len(row)}.")
+                raise ValueError(
+                    f"{name}:{lineno}: expected {len(header)} fields as in the header, found {len(row)}."
+                )
             qid = row[pos["query"]].strip()
             if not qid:
                 raise ValueError(f"{name}:{lineno}: the query ID is empty.")
@@ -312,10 +344,14 @@ def read_scores_csv(
                 if role in pos:
                     label = row[pos[role]].strip()
                     if not label:
-                        raise ValueError(f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty.")
+                        raise ValueError(
+                            f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty."
+                        )
                     previous = labels[role].setdefault(qid, label)
                     if previous != label:
-                        raise ValueError(f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} on line {seen_at[qid]}.")
+                        raise ValueError(
+                            f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} on line {seen_at[qid]}."
+                        )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
     return RunScores(
@@ -412,12 +448,16 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     rankings: dict[str, dict[str, float]] = {}
     seen_at: dict[tuple[str, str], int] = {}
     tags: list[str] = []
-    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"):
+    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
+        path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"
+    ):
         where = f"{name}:{lineno}"
         _parse_number(rank, where, f"rank of document {doc!r}")
         value = _parse_number(score, where, f"score of document {doc!r}")
         if (qid, doc) in seen_at:
-            raise ValueError(f"{where}: document {doc!r} is listed again for query {qid!r} (first on line {seen_at[qid, doc]}); each document may appear once per query.")
+            raise ValueError(
+                f"{where}: document {doc!r} is listed again for query {qid!r} (first on line {seen_at[qid, doc]}); each document may appear once per query."
+            )
         seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
         if tag not in tags:
@@ -451,14 +491,20 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     name = os.fspath(path)
     judgments: dict[str, dict[str, int]] = {}
     seen_at: dict[tuple[str, str], int] = {}
-    for lineno, (qid, _, doc, grade) in _trec_lines(path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"):
+    for lineno, (qid, _, doc, grade) in _trec_lines(
+        path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"
+    ):
         where = f"{name}:{lineno}"
         try:
             value = int(grade)
         except ValueError:
-            raise ValueError(f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades are 0, 1, 2...") from None
+            raise ValueError(
+                f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades are 0, 1, 2..."
+            ) from None
         if (qid, doc) in seen_at:
-            raise ValueError(f"{where}: document {doc!r} is judged again for query {qid!r} (first on line {seen_at[qid, doc]}); keep one judgment per document.")
+            raise ValueError(
+                f"{where}: document {doc!r} is judged again for query {qid!r} (first on line {seen_at[qid, doc]}); keep one judgment per document."
+            )
         seen_at[qid, doc] = lineno
         judgments.setdefault(qid, {})[doc] = value
     return Qrels(judgments, name)
@@ -486,11 +532,16 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     ({'q1': 0.5, 'q2': 0.0}, ['q2'])
     """
     if not isinstance(qrels, Qrels):
-        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}." + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else ""))
+        raise ValueError(
+            f"qrels must come from read_qrels(path); got {type(qrels).__name__}."
+            + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else "")
+        )
     if not isinstance(run, Run):
         raise ValueError(f"run must come from read_run(path); got {type(run).__name__}.")
     if not isinstance(measure, str):
-        raise ValueError(f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}.")
+        raise ValueError(
+            f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}."
+        )
     try:
         import pytrec_eval
     except ImportError:  # pragma: no cover - the lock installs it
@@ -514,7 +565,9 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     for q in qrels.topics:
         if q in values:
             if measure not in values[q]:
-                raise ValueError(f"measure {measure!r} is not a per-query value of trec_eval; it gives {_checks.name_some(values[q], 10)}.")
+                raise ValueError(
+                    f"measure {measure!r} is not a per-query value of trec_eval; it gives {_checks.name_some(values[q], 10)}."
+                )
             scores[q] = float(values[q][measure])
         else:
             scores[q] = 0.0
@@ -657,7 +710,9 @@ def align_runs(
     "3 queries compared; 1 only in A and 1 only in B, scored 0 where missing (missing='zero')"
     """
     if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got {missing!r}.")
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got {missing!r}."
+        )
     for side, r in (("A", a), ("B", b)):
         if not isinstance(r, (RunScores, Mapping)):
             raise ValueError(
@@ -686,9 +741,21 @@ def align_runs(
     only_b = _sorted_ids(set(sb) - set(sa))
     if (only_a or only_b or in_neither) and missing == "error":
         example = _same_text_example(only_a, only_b)
-        type_hint = f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides." if example else ""
-        neither = f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})" if in_neither else ""
-        unmatched = describe_unmatched(only_a, only_b) if (only_a or only_b) else "every scored query is in both runs"
+        type_hint = (
+            f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides."
+            if example
+            else ""
+        )
+        neither = (
+            f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
+            if in_neither
+            else ""
+        )
+        unmatched = (
+            describe_unmatched(only_a, only_b)
+            if (only_a or only_b)
+            else "every scored query is in both runs"
+        )
         raise ValueError(
             f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
             "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "

@@ -27,9 +27,9 @@ rounding error depends on the size of the terms summed, and an observed mean of
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
@@ -133,11 +133,15 @@ class SignificanceResult:
 
 def _check_alternative(alternative: object) -> str:
     if alternative not in _ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got {alternative!r}.")
+        raise ValueError(
+            f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got {alternative!r}."
+        )
     return str(alternative)
 
 
-def _count_at_least_as_extreme(null: np.ndarray, observed: float, alternative: str, tol: float) -> int:
+def _count_at_least_as_extreme(
+    null: np.ndarray, observed: float, alternative: str, tol: float
+) -> int:
     if alternative == "two-sided":
         # |t| >= threshold, without an |null| copy as large as the null distribution
         threshold = abs(observed) - tol
@@ -165,7 +169,7 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     the array is exactly antisymmetric (row j is minus row 2**k - 1 - j).
     Memory: the ``2**k`` results and nothing else.
     """
-    out = np.zeros(2 ** values.size, dtype=np.float64)
+    out = np.zeros(2**values.size, dtype=np.float64)
     size = 1
     for v in values[::-1]:
         np.subtract(out[:size], v, out=out[size : 2 * size])
@@ -190,7 +194,9 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
         if o == 0:
             tail = 1.0
         else:  # |S - 2T| >= |o|
-            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(np.sum(p[(total + abs(o)) // 2 :]))
+            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(
+                np.sum(p[(total + abs(o)) // 2 :])
+            )
     elif alternative == "greater":  # S - 2T >= o
         tail = float(np.sum(p[: (total - o) // 2 + 1]))
     else:  # S - 2T <= o
@@ -203,8 +209,15 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     probs.setflags(write=False)
     count = round(Fraction(pvalue) * 2**k)
     return SignificanceResult(
-        observed, pvalue, null, True, 2**k, int(count), alternative,
-        f"randomization (exact, sign-flip distribution on the {grid.label} grid)", probs,
+        observed,
+        pvalue,
+        null,
+        True,
+        2**k,
+        int(count),
+        alternative,
+        f"randomization (exact, sign-flip distribution on the {grid.label} grid)",
+        probs,
     )
 
 
@@ -309,7 +322,9 @@ def randomization_test(
             f"clusters were totalled over {totals.codes.size} queries but there are {d.size} "
             "changes; compute cluster_totals(changes, clusters) on these changes."
         )
-    test = _sign_flip_test(totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples)
+    test = _sign_flip_test(
+        totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples
+    )
     # The test ran on user totals: its statistic was the mean of the signed totals.
     # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
     null = test.null_distribution * (len(totals.labels) / d.size)
@@ -383,7 +398,9 @@ def _sign_flip_test(
         pvalue = (count + 1) / (n_resamples + 1)
         exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
     null.setflags(write=False)
-    return SignificanceResult(observed, float(pvalue), null, exact, int(null.size), count, alternative, method)
+    return SignificanceResult(
+        observed, float(pvalue), null, exact, int(null.size), count, alternative, method
+    )
 
 
 @_checks.renamed(diffs="changes")
@@ -434,11 +451,21 @@ def shifted_bootstrap_test(
     d = _checks.scores(changes, "changes")
     alternative = _check_alternative(alternative)
     observed = float(np.mean(d))
-    null = paired_bootstrap(d - observed, n_resamples=n_resamples, rng=rng, max_elements=max_elements)
-    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * float(np.abs(d).mean()))
+    null = paired_bootstrap(
+        d - observed, n_resamples=n_resamples, rng=rng, max_elements=max_elements
+    )
+    count = _count_at_least_as_extreme(
+        null, observed, alternative, REL_TOL * float(np.abs(d).mean())
+    )
     null.setflags(write=False)
     return SignificanceResult(
-        observed, count / null.size, null, False, int(null.size), count, alternative,
+        observed,
+        count / null.size,
+        null,
+        False,
+        int(null.size),
+        count,
+        alternative,
         "shifted bootstrap (changes centred at zero, query pairs resampled)",
     )
 
@@ -462,8 +489,15 @@ class HolmResult(NamedTuple):
 
 
 def _check_alpha(alpha: object) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not math.isfinite(alpha) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number strictly between 0 and 1 (e.g. 0.05); got {alpha!r}.")
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, numbers.Real)
+        or not math.isfinite(alpha)
+        or not 0 < alpha < 1
+    ):
+        raise ValueError(
+            f"alpha must be a number strictly between 0 and 1 (e.g. 0.05); got {alpha!r}."
+        )
     return float(alpha)
 
 
@@ -508,7 +542,9 @@ def holm(pvalues: object, alpha: float = 0.05) -> HolmResult:
     p = _checks.scores(pvalues, "p-values")
     outside = np.flatnonzero((p < 0) | (p > 1))
     if outside.size:
-        raise ValueError(f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position {int(outside[0])}.")
+        raise ValueError(
+            f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position {int(outside[0])}."
+        )
     a = _check_alpha(alpha)
     m = p.size
     order = np.argsort(p, kind="stable")

@@ -21,7 +21,18 @@ from .intervals import percentile_interval
 from .plots import plot_exact_distribution, signed
 from .resampling import enumerate_resamples, exact_means
 
-__all__ = ["Question", "Feedback", "grade", "quiz", "quiz_snapshot_html", "DrawDescription", "describe_draw", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
+__all__ = [
+    "Question",
+    "Feedback",
+    "grade",
+    "quiz",
+    "quiz_snapshot_html",
+    "DrawDescription",
+    "describe_draw",
+    "explorer_png",
+    "EXPLORER_PRESETS",
+    "resample_explorer",
+]
 
 
 @dataclass(frozen=True)
@@ -53,9 +64,13 @@ class Question:
         if len(set(self.options)) != len(self.options):
             raise ValueError("Options must be distinct.")
         if len(self.explanations) != len(self.options):
-            raise ValueError(f"Give one explanation per option: {len(self.options)} options, {len(self.explanations)} explanations.")
+            raise ValueError(
+                f"Give one explanation per option: {len(self.options)} options, {len(self.explanations)} explanations."
+            )
         if not 0 <= self.answer < len(self.options):
-            raise ValueError(f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}.")
+            raise ValueError(
+                f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}."
+            )
 
 
 @dataclass(frozen=True)
@@ -81,8 +96,14 @@ def grade(question: Question, choice: int | None) -> Feedback:
     """
     if choice is None:
         return Feedback(None, "Choose an answer.")
-    if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(question.options):
-        raise ValueError(f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got {choice!r}.")
+    if (
+        isinstance(choice, bool)
+        or not isinstance(choice, int)
+        or not 0 <= choice < len(question.options)
+    ):
+        raise ValueError(
+            f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got {choice!r}."
+        )
     correct = choice == question.answer
     lead = "Correct." if correct else "Not quite."
     return Feedback(correct, f"{lead} {question.explanations[choice]}")
@@ -149,7 +170,9 @@ def quiz(question: Question):  # -> ipywidgets.VBox
     import ipywidgets as widgets
 
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
-    choices = widgets.RadioButtons(options=list(question.options), value=None, layout=widgets.Layout(width="max-content"))
+    choices = widgets.RadioButtons(
+        options=list(question.options), value=None, layout=widgets.Layout(width="max-content")
+    )
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
     def on_change(change: dict) -> None:
@@ -227,7 +250,9 @@ def describe_draw(
     """
     d = _checks.scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
-        raise ValueError("query_ids must be a sequence of query IDs, one per change, not a single string.")
+        raise ValueError(
+            "query_ids must be a sequence of query IDs, one per change, not a single string."
+        )
     query_ids = list(query_ids)
     if len(query_ids) != d.size:
         raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
@@ -271,7 +296,9 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    changes = _checks.scores(changes, "changes")  # once: a generator is consumed here, not twice below
+    changes = _checks.scores(
+        changes, "changes"
+    )  # once: a generator is consumed here, not twice below
     _check_draw_number(k, changes.size)
     means, values, probs = exact_means(changes)
     fig = Figure(figsize=(7.5, 3.6))
@@ -322,13 +349,24 @@ def resample_explorer(
     total = d.size**d.size
     describe_draw(start, d, query_ids)  # validates start, changes and query_ids
     slider = widgets.IntSlider(
-        value=start, min=1, max=total, step=1, description="Inspect resample",
-        continuous_update=True, style={"description_width": "initial"},
+        value=start,
+        min=1,
+        max=total,
+        step=1,
+        description="Inspect resample",
+        continuous_update=True,
+        style={"description_width": "initial"},
     )
-    play = widgets.Play(value=start, min=1, max=total, step=1, interval=600, description="Play through the draws")
+    play = widgets.Play(
+        value=start, min=1, max=total, step=1, interval=600, description="Play through the draws"
+    )
     widgets.jslink((play, "value"), (slider, "value"))
     of_total = widgets.Label(f"of {total}")
-    buttons = [widgets.Button(description=label, tooltip=f"Go to draw {k}") for label, k in EXPLORER_PRESETS if k <= total]
+    buttons = [
+        widgets.Button(description=label, tooltip=f"Go to draw {k}")
+        for label, k in EXPLORER_PRESETS
+        if k <= total
+    ]
     text = widgets.HTML()
     image = widgets.Image(format="png")
     highlighted, _, _ = exact_means(d)  # what each draw's picture highlights

@@ -5,7 +5,14 @@ import random
 import numpy as np
 import pytest
 
-from helpers import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_example, paired_differences, paired_scores
+from helpers import (
+    FOUR_PAIR_CHANGES,
+    as_scores,
+    four_pair_example,
+    hit_at_5_example,
+    paired_differences,
+    paired_scores,
+)
 
 
 def test_sequences_are_paired_by_position():

@@ -40,10 +40,16 @@ def test_no_user_effect_means_independent_queries():
     assert abs(np.var(user_means - 0.02) - np.mean(0.05**2 / np.bincount(users))) < 0.0002
 
 
-@pytest.mark.parametrize("kwargs, word", [
-    ({"n_users": 0}, "n_users"), ({"n_users": 2.5}, "n_users"), ({"user_sd": -1.0}, "user_sd"),
-    ({"query_sd": float("nan")}, "query_sd"), ({"truth": "0.02"}, "truth"),
-])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"n_users": 0}, "n_users"),
+        ({"n_users": 2.5}, "n_users"),
+        ({"user_sd": -1.0}, "user_sd"),
+        ({"query_sd": float("nan")}, "query_sd"),
+        ({"truth": "0.02"}, "truth"),
+    ],
+)
 def test_bad_input_is_a_clear_error(kwargs, word):
     with pytest.raises(ValueError, match=word):
         helpers.simulated_user_study(1, **kwargs)

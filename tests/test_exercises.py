@@ -7,13 +7,13 @@ function, accept a right one, and name the known mistakes of a wrong one.
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
 import pytest
+
 import helpers
 from helpers.exercises import _EXERCISES, check
-import itertools
-import numpy as np
-from helpers.exercises import check
-
 
 KEYS = sorted(_EXERCISES, key=lambda k: tuple(map(int, k.split("."))))
 
@@ -87,7 +87,9 @@ def test_the_numpy_two_lines_are_helpers_paired_bootstrap():
     d = b - a
     rng = np.random.default_rng(7)
     two_lines = d[rng.integers(0, d.size, size=(5000, d.size))].mean(axis=1)
-    np.testing.assert_allclose(two_lines, helpers.paired_bootstrap(d, n_resamples=5000, rng=7), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        two_lines, helpers.paired_bootstrap(d, n_resamples=5000, rng=7), rtol=0, atol=1e-12
+    )
     assert check("1.2", two_lines).correct
 
 

@@ -37,7 +37,23 @@ from helpers.significance import _grid_test
 DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
 ALTERNATIVES = ["two-sided", "greater", "less"]
 # Darwin's Zea mays data as Fisher analysed it: crossed minus self-fertilised height, in inches (eighths)
-ZEA_MAYS = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
+ZEA_MAYS = [
+    6.125,
+    -8.375,
+    1.0,
+    2.0,
+    0.75,
+    2.875,
+    3.5,
+    5.125,
+    1.75,
+    3.625,
+    7.0,
+    3.0,
+    9.375,
+    7.5,
+    -6.0,
+]
 
 
 def four_decimal_runs(q, seed, shift=0.01, sd=0.1):
@@ -82,7 +98,7 @@ def test_grid_of_precision_at_k(k):
     assert g is not None
     # the steps are the changes in whole relevant documents, divided by their common divisor
     hits = rng.integers(0, k + 1, 200)  # unused draw keeps the pattern readable
-    assert (g.steps * float(g.step) - (b - a) == pytest.approx(0, abs=1e-12))
+    assert g.steps * float(g.step) - (b - a) == pytest.approx(0, abs=1e-12)
     assert Fraction(k) * g.step == int(Fraction(k) * g.step)  # a whole number of 1/k steps
     del hits
 
@@ -102,7 +118,9 @@ def test_grid_allows_the_float_error_of_b_minus_a():
     a, b = four_decimal_runs(5000, 1)
     g = find_grid(b - a)
     assert g.label == "0.0001" or g.step.denominator == 10_000
-    assert (g.steps * g.step.numerator).tolist() == (np.round(b * 1e4) - np.round(a * 1e4)).astype(int).tolist()
+    assert (g.steps * g.step.numerator).tolist() == (np.round(b * 1e4) - np.round(a * 1e4)).astype(
+        int
+    ).tolist()
     # scores far from zero: the error of b - a grows with them, and scale= says how large they are
     big_a, big_b = a + 1000, b + 1000
     assert find_grid(big_b - big_a) is None or find_grid(big_b - big_a).step.denominator == 10_000
@@ -172,7 +190,9 @@ def test_fisher_zea_mays():
     assert at_least == 863
     res = randomization_test(ZEA_MAYS, alternative="greater")
     assert (res.count, res.n_resamples) == (863, 32_768) and f"{res.pvalue:.5f}" == "0.02634"
-    grid = _grid_test(np.array(ZEA_MAYS), find_grid(ZEA_MAYS), float(np.mean(ZEA_MAYS)), "two-sided")
+    grid = _grid_test(
+        np.array(ZEA_MAYS), find_grid(ZEA_MAYS), float(np.mean(ZEA_MAYS)), "two-sided"
+    )
     assert grid.count == 2 * 863 and f"{grid.pvalue:.5f}" == "0.05267"
 
 
@@ -180,7 +200,10 @@ def test_more_than_twenty_changes_are_exact_on_the_grid_and_match_integer_counts
     doubled = np.repeat(ZEA_MAYS, 2)  # 30 changes, 2**30 assignments: beyond enumeration
     for alternative in ALTERNATIVES:
         res = randomization_test(doubled, alternative=alternative)
-        assert res.exact and res.method == "randomization (exact, sign-flip distribution on the 1/8 grid)"
+        assert (
+            res.exact
+            and res.method == "randomization (exact, sign-flip distribution on the 1/8 grid)"
+        )
         expected = exact_count([int(x * 8) for x in doubled], alternative)
         assert res.count == expected and res.pvalue == expected / 2**30
 
@@ -231,17 +254,25 @@ def test_off_grid_falls_back_to_monte_carlo_and_says_so():
     res = randomization_test(d, rng=1)
     assert not res.exact and res.n_resamples == 10_000 and "not exact" in res.method
     same = randomization_test(d, n_resamples=10_000, rng=1)
-    assert same.pvalue == res.pvalue and same.method == "randomization (Monte Carlo sign assignments)"
+    assert (
+        same.pvalue == res.pvalue and same.method == "randomization (Monte Carlo sign assignments)"
+    )
 
 
 def test_user_supplied_n_resamples_stays_monte_carlo_on_the_grid():
     a, b = four_decimal_runs(100, 2)
     res = randomization_test(b - a, n_resamples=2000, rng=3)
-    assert not res.exact and res.n_resamples == 2000 and res.method == "randomization (Monte Carlo sign assignments)"
+    assert (
+        not res.exact
+        and res.n_resamples == 2000
+        and res.method == "randomization (Monte Carlo sign assignments)"
+    )
 
 
 def test_grid_too_fine_for_the_memory_bound_falls_back():
-    d = np.linspace(-1, 1, 400) + 1e-6  # six decimals over a wide range: the sums need too many points
+    d = (
+        np.linspace(-1, 1, 400) + 1e-6
+    )  # six decimals over a wide range: the sums need too many points
     d = np.round(d, 6)
     g = find_grid(d[d != 0])
     assert g is not None and int(np.abs(g.steps).sum()) + 1 > MAX_GRID_POINTS
@@ -284,16 +315,24 @@ def test_grid_distribution_equals_multiset_enumeration_for_small_q():
         d = rng.integers(-4, 5, q) / 5
         grid = grid_bootstrap_distribution(d)
         multi = exact_bootstrap_distribution(d)
-        on_grid = dict(zip(np.round(grid.values * q * 5).astype(int).tolist(), grid.probabilities.tolist()))
-        for v, p in zip(np.round(multi.values * q * 5).astype(int).tolist(), multi.probabilities.tolist()):
+        on_grid = dict(
+            zip(np.round(grid.values * q * 5).astype(int).tolist(), grid.probabilities.tolist())
+        )
+        for v, p in zip(
+            np.round(multi.values * q * 5).astype(int).tolist(), multi.probabilities.tolist()
+        ):
             assert on_grid.get(v, 0.0) == pytest.approx(p, abs=1e-13)
         for level in (0.5, 0.8, 0.9, 0.95):
             iv = percentile_interval(multi.values, level, weights=multi.probabilities)
-            lo, hi = _read_ends(grid.probabilities, (1 - level) / 2, max(1e-10, 10 * grid.error_bound))
+            lo, hi = _read_ends(
+                grid.probabilities, (1 - level) / 2, max(1e-10, 10 * grid.error_bound)
+            )
             assert (grid.values[lo], grid.values[hi]) == pytest.approx(tuple(iv), abs=1e-12)
 
 
-@pytest.mark.parametrize("q, kind", [(10_000, "hit"), (100, "p5"), (12, "four"), (30, "three"), (1, "four")])
+@pytest.mark.parametrize(
+    "q, kind", [(10_000, "hit"), (100, "p5"), (12, "four"), (30, "three"), (1, "four")]
+)
 def test_error_bound_holds_against_direct_convolution(q, kind):
     rng = np.random.default_rng(q)
     if kind == "hit":
@@ -308,9 +347,14 @@ def test_error_bound_holds_against_direct_convolution(q, kind):
     totals = np.round(dist.values * q / float(g.step)).astype(int) - q * int(g.steps.min())
     # the reference's own rounding (sums of up to Q terms) is added to the bound
     ref_err = q * 4 * np.finfo(float).eps
-    assert np.max(np.abs(np.cumsum(dist.probabilities) - np.cumsum(ref)[totals])) <= dist.error_bound + ref_err
+    assert (
+        np.max(np.abs(np.cumsum(dist.probabilities) - np.cumsum(ref)[totals]))
+        <= dist.error_bound + ref_err
+    )
     assert dist.error_bound < 1e-10
-    assert dist.probabilities.min() >= 0 and math.fsum(dist.probabilities.tolist()) == pytest.approx(1, abs=1e-14)
+    assert dist.probabilities.min() >= 0 and math.fsum(
+        dist.probabilities.tolist()
+    ) == pytest.approx(1, abs=1e-14)
 
 
 def test_hit_at_5_interval_of_the_series():
@@ -336,10 +380,15 @@ def test_large_monte_carlo_run_agrees_within_its_error():
     se = math.sqrt(0.025 * 0.975 / r)
     for end, target in [(mc.low, 0.025), (mc.high, 0.975)]:
         i = int(np.argmin(np.abs(dist.values - end)))
-        assert dist.values[i] == pytest.approx(end, abs=1e-12)  # the Monte Carlo end is a grid value
+        assert dist.values[i] == pytest.approx(
+            end, abs=1e-12
+        )  # the Monte Carlo end is a grid value
         assert abs(cdf[i] - target) < 5 * se + dist.probabilities[i]
     # and the exact ends are within a few Monte Carlo standard errors in probability of the Monte Carlo ones
-    assert abs(cdf[np.searchsorted(dist.values, iv.low)] - cdf[np.searchsorted(dist.values, mc.low)]) < 5 * se + 1e-3
+    assert (
+        abs(cdf[np.searchsorted(dist.values, iv.low)] - cdf[np.searchsorted(dist.values, mc.low)])
+        < 5 * se + 1e-3
+    )
 
 
 def test_hit_at_k_ten_thousand_queries_both_exact():
@@ -415,6 +464,8 @@ def test_interval_read_off_the_spectrum_equals_the_full_distribution():
             if "multiset" in iv.method:
                 continue
             direct += _fft_spectrum(g, q, MAX_GRID_POINTS).kept.size <= MAX_DIRECT_FREQUENCIES
-            lo, hi = _read_ends(dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound))
+            lo, hi = _read_ends(
+                dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound)
+            )
             assert (dist.values[lo], dist.values[hi]) == (iv.low, iv.high)
     assert direct >= 20

@@ -6,7 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, order_statistic_indices, percentile_interval
+from helpers import (
+    FOUR_PAIR_CHANGES,
+    enumerate_resamples,
+    order_statistic_indices,
+    percentile_interval,
+)
 
 
 def test_indices_are_the_intended_ones_for_the_series_sizes():
@@ -81,7 +86,11 @@ def test_equal_weights_give_exactly_the_unweighted_interval():
     distinct values (where an off-by-one position shows) and with ties, equal weights (as counts, as probabilities 1/B, or any constant) and the counts of
     merged ties all give the same two positions as s[floor(alpha/2 B)], s[min(B-1, floor((1-alpha/2) B))]."""
     rng = np.random.default_rng(0)
-    cases = [(B, level) for B in list(range(1, 60)) + rng.integers(60, 5000, size=40).tolist() for level in LEVELS]
+    cases = [
+        (B, level)
+        for B in list(range(1, 60)) + rng.integers(60, 5000, size=40).tolist()
+        for level in LEVELS
+    ]
     cases += [(B, level) for B in (10_000, 99_999) for level in (0.95, 0.5)]
     for i, (B, level) in enumerate(cases):
         v = rng.normal(size=B)
@@ -95,7 +104,10 @@ def test_equal_weights_give_exactly_the_unweighted_interval():
             assert tuple(percentile_interval(v, level, weights=w)) == expected, (B, level, w[0])
         distinct, counts = np.unique(v, return_counts=True)
         assert tuple(percentile_interval(distinct, level, weights=counts)) == expected, (B, level)
-        assert tuple(percentile_interval(distinct, level, weights=counts / B)) == expected, (B, level)
+        assert tuple(percentile_interval(distinct, level, weights=counts / B)) == expected, (
+            B,
+            level,
+        )
 
 
 def test_float_rounding_does_not_move_an_end():
@@ -135,7 +147,10 @@ def test_the_rule_at_and_just_past_the_thresholds():
 
 
 def test_weights_travel_with_unsorted_values():
-    assert tuple(percentile_interval([2.0, 0.0, 1.0], weights=[0.0, 0.5, 0.5], level=0.5)) == (0.0, 1.0)
+    assert tuple(percentile_interval([2.0, 0.0, 1.0], weights=[0.0, 0.5, 0.5], level=0.5)) == (
+        0.0,
+        1.0,
+    )
 
 
 def test_four_pairs_weighted_three_ways_give_the_source_interval():
@@ -146,13 +161,20 @@ def test_four_pairs_weighted_three_ways_give_the_source_interval():
     draws = percentile_interval(means, weights=np.full(256, 1 / 256))
     assert draws == pytest.approx((-0.035, 0.080), abs=1e-12)
     distinct, counts = np.unique(np.round(means, 12), return_counts=True)
-    assert percentile_interval(distinct, weights=counts / 256) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    assert percentile_interval(distinct, weights=counts / 256) == pytest.approx(
+        (-0.035, 0.080), abs=1e-12
+    )
     multisets = list(itertools.combinations_with_replacement(range(4), 4))
     assert len(multisets) == math.comb(7, 4) == 35
     ms_means = [sum(d[list(m)]) / 4 for m in multisets]
-    ms_probs = [math.factorial(4) / math.prod(math.factorial(m.count(i)) for i in range(4)) / 256 for m in multisets]
+    ms_probs = [
+        math.factorial(4) / math.prod(math.factorial(m.count(i)) for i in range(4)) / 256
+        for m in multisets
+    ]
     assert sum(ms_probs) == pytest.approx(1.0, abs=1e-15)
-    assert percentile_interval(ms_means, weights=ms_probs) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    assert percentile_interval(ms_means, weights=ms_probs) == pytest.approx(
+        (-0.035, 0.080), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,21 @@ Version 2 of the comparison record: clusters, weights, exclusions and the evalua
 from __future__ import annotations
 
 import json
+
 import numpy as np
 import pytest
-from helpers import hit_at_5_example, load_record, make_record, paired_bootstrap, percentile_interval, recompute_interval, save_record
-from helpers import cluster_bootstrap, load_record, make_record, paired_bootstrap, percentile_interval, recompute_interval, resample, save_record
+
+from helpers import (
+    cluster_bootstrap,
+    hit_at_5_example,
+    load_record,
+    make_record,
+    paired_bootstrap,
+    percentile_interval,
+    recompute_interval,
+    resample,
+    save_record,
+)
 from helpers.records import METHOD, METHOD_CLUSTER, METHOD_WEIGHTED
 
 
@@ -108,9 +119,18 @@ CONFIG = {
 def full_record():
     a, b, ids, users = _data()
     return make_record(
-        a, b, seed=11, n_resamples=3000, query_ids=ids, clusters=users,
+        a,
+        b,
+        seed=11,
+        n_resamples=3000,
+        query_ids=ids,
+        clusters=users,
         exclusions={"q041": "no relevant documents in the qrels", "q042": "duplicate of q007"},
-        config=CONFIG, metric="nDCG@10", system_a="prod", system_b="candidate", notes="full",
+        config=CONFIG,
+        metric="nDCG@10",
+        system_a="prod",
+        system_b="candidate",
+        notes="full",
     )
 
 
@@ -125,12 +145,17 @@ def test_full_round_trip_every_field_survives_and_recomputes_exactly(full_record
     for name in full_record.__dataclass_fields__:
         assert getattr(back, name) == getattr(full_record, name), name
     assert back.clusters[:3] == full_record.clusters[:3] and len(back.clusters) == 40
-    assert back.exclusions == {"q041": "no relevant documents in the qrels", "q042": "duplicate of q007"}
+    assert back.exclusions == {
+        "q041": "no relevant documents in the qrels",
+        "q042": "duplicate of q007",
+    }
     assert back.config == CONFIG and back.config["runs"]["B"] == "cand-rerank-7"
     assert tuple(recompute_interval(back)) == full_record.interval
     # with clusters recorded, the interval resamples whole users (query-weighted), as chapter 4 teaches
     a, b, _, users = _data()
-    assert full_record.interval == tuple(percentile_interval(cluster_bootstrap(b - a, users, n_resamples=3000, rng=11)))
+    assert full_record.interval == tuple(
+        percentile_interval(cluster_bootstrap(b - a, users, n_resamples=3000, rng=11))
+    )
     assert full_record.method == METHOD_CLUSTER
 
 
@@ -174,7 +199,14 @@ def test_weights_and_clusters_may_be_given_by_query_id():
 
 def test_clusters_and_weights_together_are_refused():
     with pytest.raises(ValueError, match="clusters or weights, not both"):
-        make_record([0.1, 0.2], [0.2, 0.2], seed=1, n_resamples=10, clusters=["U1", "U2"], weights=[1.0, 2.0])
+        make_record(
+            [0.1, 0.2],
+            [0.2, 0.2],
+            seed=1,
+            n_resamples=10,
+            clusters=["U1", "U2"],
+            weights=[1.0, 2.0],
+        )
 
 
 def test_a_record_without_new_fields_is_still_version_1(tmp_path):
@@ -189,22 +221,45 @@ def test_version_1_files_written_by_the_old_code_still_load(tmp_path):
     a, b, ids, _ = _data()
     # exactly the fields chapter 1's format wrote
     v1 = {
-        "format": "did-search-improve/comparison", "version": 1,
-        "query_ids": ids, "scores_a": a.tolist(), "scores_b": b.tolist(), "seed": 7, "n_resamples": 500,
-        "level": 0.95, "interval": [-0.01, 0.05], "metric": "", "system_a": "A", "system_b": "B",
-        "convention": "c", "method": METHOD, "notes": "", "extra": {},
+        "format": "did-search-improve/comparison",
+        "version": 1,
+        "query_ids": ids,
+        "scores_a": a.tolist(),
+        "scores_b": b.tolist(),
+        "seed": 7,
+        "n_resamples": 500,
+        "level": 0.95,
+        "interval": [-0.01, 0.05],
+        "metric": "",
+        "system_a": "A",
+        "system_b": "B",
+        "convention": "c",
+        "method": METHOD,
+        "notes": "",
+        "extra": {},
     }
     p = tmp_path / "v1.json"
     p.write_text(json.dumps(v1))
     rec = load_record(p)
-    assert rec.clusters is None and rec.weights is None and rec.exclusions == {} and rec.config == {}
-    assert tuple(recompute_interval(rec)) == tuple(percentile_interval(paired_bootstrap(b - a, n_resamples=500, rng=7)))
+    assert (
+        rec.clusters is None and rec.weights is None and rec.exclusions == {} and rec.config == {}
+    )
+    assert tuple(recompute_interval(rec)) == tuple(
+        percentile_interval(paired_bootstrap(b - a, n_resamples=500, rng=7))
+    )
 
 
 def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
     good = full_record.to_dict()
-    with pytest.raises(ValueError, match=r"bad\.json: unknown field\(s\) clusters.*version-2 fields in a version-1 record"):
-        load_record(_write(tmp_path, {**good, "version": 1, "weights": None, "exclusions": {}, "config": {}}))
+    with pytest.raises(
+        ValueError,
+        match=r"bad\.json: unknown field\(s\) clusters.*version-2 fields in a version-1 record",
+    ):
+        load_record(
+            _write(
+                tmp_path, {**good, "version": 1, "weights": None, "exclusions": {}, "config": {}}
+            )
+        )
     with pytest.raises(ValueError, match="clusters must be a list with one entry per query"):
         load_record(_write(tmp_path, {**good, "clusters": good["clusters"][:-1]}))
     with pytest.raises(ValueError, match="3 weights were given for 40 queries"):
@@ -229,7 +284,13 @@ def test_make_record_checks_the_new_fields():
     with pytest.raises(ValueError, match="clusters must be a sequence"):
         make_record(a, b, clusters="U1", **kw)
     with pytest.raises(ValueError, match="clusters has no entry for 1 query"):
-        make_record({"q1": 0.1, "q2": 0.2}, {"q1": 0.2, "q2": 0.1}, seed=1, n_resamples=10, clusters={"q1": "U1"})
+        make_record(
+            {"q1": 0.1, "q2": 0.2},
+            {"q1": 0.2, "q2": 0.1},
+            seed=1,
+            n_resamples=10,
+            clusters={"q1": "U1"},
+        )
     with pytest.raises(ValueError, match="weights must be positive"):
         make_record(a, b, weights=np.r_[0.0, np.ones(39)], **kw)
     with pytest.raises(ValueError, match="weights contain NaN"):
@@ -258,5 +319,7 @@ def test_weighted_bootstrap_is_built_on_the_engine():
     w = np.arange(1.0, 13.0)
     rec = make_record(a, b, seed=8, n_resamples=400, weights=w)
     d = b - a
-    means = resample(12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8)
+    means = resample(
+        12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8
+    )
     assert rec.interval == tuple(percentile_interval(means))

@@ -6,13 +6,17 @@ The slice table and the list of largest regressions.
 from __future__ import annotations
 
 from pathlib import Path
+
 import numpy as np
 import pytest
+
 from helpers import (
+    as_generator,
     cluster_bootstrap,
     cluster_totals,
     compare_runs,
     exact_bootstrap_interval,
+    largest_regressions,
     load_record,
     paired_bootstrap,
     percentile_interval,
@@ -21,10 +25,9 @@ from helpers import (
     read_trec_eval,
     recompute_interval,
     recompute_pvalue,
+    slice_summary,
 )
 from helpers.records import METHOD, METHOD_EXACT
-from helpers import as_generator, largest_regressions, paired_bootstrap, percentile_interval, slice_summary
-
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -33,7 +36,9 @@ DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 def runs():
     a = read_trec_eval(DATA / "simulated_A.trec_eval.txt", "ndcg_cut_10")
     b = read_trec_eval(DATA / "simulated_B.trec_eval.txt", "ndcg_cut_10")
-    users = read_scores_csv(DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", cluster="user").clusters
+    users = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", cluster="user"
+    ).clusters
     return a, b, users
 
 
@@ -47,14 +52,24 @@ def test_agrees_with_the_individual_helpers(runs):
     # four-decimal trec_eval scores lie on a grid: the interval and the test are exact
     assert np.array_equal(report.bootstrap, paired_bootstrap(d, n_resamples=3000, rng=5))
     exact_iv = exact_bootstrap_interval(d)
-    assert report.interval == exact_iv.interval and "exact (FFT on the 0.0001 grid" in report.interval_method
+    assert (
+        report.interval == exact_iv.interval
+        and "exact (FFT on the 0.0001 grid" in report.interval_method
+    )
     assert report.test.exact and report.test.pvalue == randomization_test(d).pvalue
     assert "sign-flip distribution on the 0.0001 grid" in report.test.method
-    assert (report.wins, report.losses, report.ties) == (int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum()))
+    assert (report.wins, report.losses, report.ties) == (
+        int((d > 0).sum()),
+        int((d < 0).sum()),
+        int((d == 0).sum()),
+    )
     worst = [ids[i] for i in np.argsort(d, kind="stable")[:5]]
     assert [q for q, *_ in report.largest_regressions] == worst
     assert report.largest_regressions[0][0] == "q121"  # run B returned nothing for it
-    assert report.config["missing_policy"] == "zero" and report.config["only_in_a"] == ["q047", "q121"]
+    assert report.config["missing_policy"] == "zero" and report.config["only_in_a"] == [
+        "q047",
+        "q121",
+    ]
 
 
 def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
@@ -62,7 +77,9 @@ def test_clusters_switch_to_the_user_cluster_bootstrap_and_flip_users(runs):
     report = compare_runs(a, b, clusters=users, n_resamples=2000, rng=3, missing="zero")
     d = report.runs.b - report.runs.a
     labels = [users[q] for q in report.runs.query_ids]
-    assert report.interval == percentile_interval(cluster_bootstrap(d, labels, n_resamples=2000, rng=3))
+    assert report.interval == percentile_interval(
+        cluster_bootstrap(d, labels, n_resamples=2000, rng=3)
+    )
     totals = cluster_totals(d, labels)
     # user totals are on the grid too: the test is exact (the cluster interval stays Monte Carlo)
     assert report.test.exact and report.test.pvalue == randomization_test(totals.sums).pvalue
@@ -114,7 +131,10 @@ def test_off_grid_scores_fall_back_to_monte_carlo_and_say_so():
     assert report.interval == percentile_interval(paired_bootstrap(d, n_resamples=2000, rng=8))
     assert "Monte Carlo: no exact interval" in report.interval_method and not report.interval_exact
     stream = np.random.default_rng(np.random.SeedSequence(8).spawn(1)[0])
-    assert report.test.pvalue == randomization_test(d, n_resamples=2000, rng=stream).pvalue and not report.test.exact
+    assert (
+        report.test.pvalue == randomization_test(d, n_resamples=2000, rng=stream).pvalue
+        and not report.test.exact
+    )
     assert "Monte Carlo, " in str(report)
     rec = report.to_record()
     assert rec.method == METHOD and tuple(recompute_interval(rec)) == tuple(report.interval)
@@ -139,7 +159,9 @@ def test_bad_arguments_are_refused(runs):
     with pytest.raises(ValueError, match=r"2 only in A \('q047', 'q121'\)"):
         compare_runs(a, b, rng=1)
     with pytest.raises(ValueError, match="clusters has no user for 1 compared queries"):
-        compare_runs(a, b, rng=1, missing="zero", clusters={q: u for q, u in users.items() if q != "q001"})
+        compare_runs(
+            a, b, rng=1, missing="zero", clusters={q: u for q, u in users.items() if q != "q001"}
+        )
     with pytest.raises(ValueError, match="level"):
         compare_runs(a, b, rng=1, missing="zero", level=95)
     with pytest.raises(ValueError, match="top"):
@@ -162,10 +184,14 @@ def test_rows_are_the_per_slice_paired_bootstraps_in_table_order():
     assert [r.n for r in s.rows] == [118, 60, 8, 50]
     # replay: one generator, overall first, then the slices in order
     gen = as_generator(5)
-    for r, mask in zip(s.rows, [np.ones(118, bool), labels == "head", labels == "tail", labels == "torso"]):
+    for r, mask in zip(
+        s.rows, [np.ones(118, bool), labels == "head", labels == "tail", labels == "torso"]
+    ):
         d = b[mask] - a[mask]
         assert r.change == pytest.approx(d.mean(), abs=1e-15)
-        assert r.mean_a == pytest.approx(a[mask].mean()) and r.mean_b == pytest.approx(b[mask].mean())
+        assert r.mean_a == pytest.approx(a[mask].mean()) and r.mean_b == pytest.approx(
+            b[mask].mean()
+        )
         assert r.interval == percentile_interval(paired_bootstrap(d, n_resamples=2000, rng=gen))
     assert s.overall is s.rows[0] and s.row("tail").n == 8
     with pytest.raises(KeyError, match="no slice 'nope'"):
@@ -197,13 +223,17 @@ def test_slices_below_min_queries_get_no_interval():
     assert s.row("tail").interval is None and s.row("tail").width is None
     assert "(fewer than 10 queries)" in str(s)
     # a one-query slice would otherwise show a zero-width "interval"
-    one = slice_summary([0.1, 0.2, 0.3], [0.2, 0.2, 0.5], ["x", "x", "y"], n_resamples=100, rng=0, min_queries=1)
+    one = slice_summary(
+        [0.1, 0.2, 0.3], [0.2, 0.2, 0.5], ["x", "x", "y"], n_resamples=100, rng=0, min_queries=1
+    )
     assert one.row("y").width == 0.0
 
 
 def test_same_seed_same_table():
     a, b, labels = _example()
-    assert str(slice_summary(a, b, labels, n_resamples=300, rng=9)) == str(slice_summary(a, b, labels, n_resamples=300, rng=9))
+    assert str(slice_summary(a, b, labels, n_resamples=300, rng=9)) == str(
+        slice_summary(a, b, labels, n_resamples=300, rng=9)
+    )
 
 
 def test_slice_summary_bad_input():

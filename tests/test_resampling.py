@@ -11,51 +11,45 @@ The paired bootstrap of any statistic of the two score vectors (ratio of means, 
 from __future__ import annotations
 
 import itertools
+import math
 import tracemalloc
+from collections import Counter
+from fractions import Fraction
+
 import numpy as np
 import pytest
-from helpers import enumerate_resamples, paired_bootstrap, resample, unpaired_bootstrap
-from helpers.resampling import MAX_ENUMERATE_N
-from collections import Counter
-from scipy_check import assert_agrees_with_scipy_bootstrap
-from helpers import (
-    cluster_bootstrap,
-    cluster_totals,
-    enumerate_cluster_resamples,
-    four_pair_example,
-    paired_bootstrap,
-    percentile_interval,
-)
-import math
-from fractions import Fraction
 from scipy import stats
+from scipy_check import assert_agrees_with_scipy_bootstrap
+
 from helpers import (
     FOUR_PAIR_CHANGES,
+    cluster_bootstrap,
+    cluster_totals,
     endpoint_distribution,
+    enumerate_cluster_resamples,
     enumerate_resamples,
     exact_bootstrap_distribution,
-    hit_at_5_example,
-    paired_bootstrap,
-    percentile_interval,
-)
-from helpers.resampling import MAX_EXACT_MULTISETS
-from helpers import (
-    enumerate_resamples,
     four_pair_example,
+    hit_at_5_example,
     mean_difference,
     paired_bootstrap,
     paired_bootstrap_statistic,
     percentile_interval,
     quantile_difference,
     relative_change,
+    resample,
+    unpaired_bootstrap,
 )
+from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS
 
 
 def test_same_seed_same_means_and_a_generator_works_too():
     d = np.random.default_rng(1).normal(size=50)
     first = paired_bootstrap(d, n_resamples=2000, rng=3)
     np.testing.assert_array_equal(first, paired_bootstrap(d, n_resamples=2000, rng=3))
-    np.testing.assert_array_equal(first, paired_bootstrap(d, n_resamples=2000, rng=np.random.default_rng(3)))
+    np.testing.assert_array_equal(
+        first, paired_bootstrap(d, n_resamples=2000, rng=np.random.default_rng(3))
+    )
     assert not np.array_equal(first, paired_bootstrap(d, n_resamples=2000, rng=4))
 
 
@@ -63,7 +57,9 @@ def test_same_seed_same_means_and_a_generator_works_too():
 def test_chunking_does_not_change_the_result(max_elements):
     d = np.random.default_rng(2).normal(size=50)
     whole = paired_bootstrap(d, n_resamples=1234, rng=11, max_elements=10**12)
-    np.testing.assert_array_equal(whole, paired_bootstrap(d, n_resamples=1234, rng=11, max_elements=max_elements))
+    np.testing.assert_array_equal(
+        whole, paired_bootstrap(d, n_resamples=1234, rng=11, max_elements=max_elements)
+    )
 
 
 def test_each_resample_is_the_mean_of_drawn_pairs():
@@ -212,7 +208,11 @@ def test_monte_carlo_frequencies_match_the_exact_distribution(weighting):
     col = 2 if weighting == "query" else 3
     exact = Counter(round(row[col], 10) for row in brute)
     n = 200_000
-    mc = Counter(np.round(cluster_bootstrap(d, users, n_resamples=n, rng=11, weighting=weighting), 10).tolist())
+    mc = Counter(
+        np.round(
+            cluster_bootstrap(d, users, n_resamples=n, rng=11, weighting=weighting), 10
+        ).tolist()
+    )
     assert set(mc) == set(exact)  # no value outside the 27 draws' values
     for value, count in exact.items():
         p = count / 27
@@ -255,7 +255,9 @@ def test_user_weighting_agrees_with_scipy_bootstrap_of_user_means():
     d, users = _clustered_data(30, 2)
     means = cluster_totals(d, users).means
     ours = cluster_bootstrap(d, users, n_resamples=20_000, rng=2, weighting="cluster")
-    assert_agrees_with_scipy_bootstrap(ours, (means,), np.mean, seed=102, paired=False, end_tol=0.15)
+    assert_agrees_with_scipy_bootstrap(
+        ours, (means,), np.mean, seed=102, paired=False, end_tol=0.15
+    )
 
 
 @pytest.mark.parametrize("max_elements", [5, 10**9])
@@ -266,14 +268,19 @@ def test_one_query_per_user_is_exactly_the_paired_bootstrap(max_elements):
     users = [f"u{(7 * i) % 40}" for i in range(40)]  # unique labels, in no sorted order
     expected = paired_bootstrap(d, n_resamples=3000, rng=9, max_elements=max_elements)
     for weighting in ("query", "cluster"):
-        got = cluster_bootstrap(d, users, n_resamples=3000, rng=9, weighting=weighting, max_elements=max_elements)
+        got = cluster_bootstrap(
+            d, users, n_resamples=3000, rng=9, weighting=weighting, max_elements=max_elements
+        )
         np.testing.assert_array_equal(got, expected)
 
 
 def test_same_seed_same_result_and_chunking_does_not_matter():
     d, users = _clustered_data(25, 4)
     whole = cluster_bootstrap(d, users, n_resamples=1500, rng=5, max_elements=10**9)
-    np.testing.assert_array_equal(whole, cluster_bootstrap(d, users, n_resamples=1500, rng=np.random.default_rng(5), max_elements=7))
+    np.testing.assert_array_equal(
+        whole,
+        cluster_bootstrap(d, users, n_resamples=1500, rng=np.random.default_rng(5), max_elements=7),
+    )
     assert not np.array_equal(whole, cluster_bootstrap(d, users, n_resamples=1500, rng=6))
 
 
@@ -300,8 +307,12 @@ def test_user_cluster_interval_covers_where_the_query_level_one_does_not():
         sizes = 1 + rng.poisson(4, size=50)
         users = np.repeat(np.arange(50), sizes)
         d = truth + rng.normal(0, 0.08, 50)[users] + rng.normal(0, 0.05, users.size)
-        hits_q += not percentile_interval(paired_bootstrap(d, n_resamples=500, rng=rng)).excludes(truth)
-        hits_c += not percentile_interval(cluster_bootstrap(d, users, n_resamples=500, rng=rng)).excludes(truth)
+        hits_q += not percentile_interval(paired_bootstrap(d, n_resamples=500, rng=rng)).excludes(
+            truth
+        )
+        hits_c += not percentile_interval(
+            cluster_bootstrap(d, users, n_resamples=500, rng=rng)
+        ).excludes(truth)
     assert hits_q / n_samples < 0.80
     assert hits_c / n_samples > 0.87
 
@@ -348,7 +359,9 @@ def test_enumeration_refuses_more_than_seven_clusters():
 def brute_force(d):
     """All n**n ordered resamples by itertools, each with probability 1/n**n, grouped by mean."""
     n = len(d)
-    groups = Counter(round(sum(d[i] for i in draw) / n, 10) for draw in itertools.product(range(n), repeat=n))
+    groups = Counter(
+        round(sum(d[i] for i in draw) / n, 10) for draw in itertools.product(range(n), repeat=n)
+    )
     values = sorted(groups)
     return np.array(values), np.array([groups[v] for v in values]) / n**n
 
@@ -362,7 +375,9 @@ def exact_hit_at_5():
     weight = Counter()
     for i in range(q + 1):
         for j in range(q + 1 - i):
-            ways = math.factorial(q) // (math.factorial(i) * math.factorial(j) * math.factorial(q - i - j))
+            ways = math.factorial(q) // (
+                math.factorial(i) * math.factorial(j) * math.factorial(q - i - j)
+            )
             weight[j - i] += ways * n_minus**i * n_plus**j * n_zero ** (q - i - j)
     total = q**q
     assert sum(weight.values()) == total
@@ -394,18 +409,26 @@ def test_four_pairs_35_multisets_agree_exactly_with_the_256_draws():
     values, counts = np.unique(np.round(means, 12), return_counts=True)
     dist = exact_bootstrap_distribution(d)
     np.testing.assert_allclose(dist.values, values, rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(np.round(dist.probabilities * 256, 9), counts)  # whole numbers of draws out of 256
-    assert percentile_interval(dist.values, weights=dist.probabilities) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    np.testing.assert_array_equal(
+        np.round(dist.probabilities * 256, 9), counts
+    )  # whole numbers of draws out of 256
+    assert percentile_interval(dist.values, weights=dist.probabilities) == pytest.approx(
+        (-0.035, 0.080), abs=1e-12
+    )
 
 
 def test_means_equal_in_exact_arithmetic_are_merged():
     # 0.1 + 0.2 != 0.3 in floats, but resample means that are equal as decimals must be one value
     d = ["0.1", "0.2", "0.3", "0.4", "0.6"]
     n = len(d)
-    exact_means = {sum(Fraction(d[i]) for i in draw) / n for draw in itertools.product(range(n), repeat=n)}
+    exact_means = {
+        sum(Fraction(d[i]) for i in draw) / n for draw in itertools.product(range(n), repeat=n)
+    }
     dist = exact_bootstrap_distribution([float(x) for x in d])
     assert len(dist.values) == len(exact_means)
-    np.testing.assert_allclose(dist.values, sorted(float(m) for m in exact_means), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        dist.values, sorted(float(m) for m in exact_means), rtol=0, atol=1e-15
+    )
 
 
 def test_identical_differences_have_one_possible_mean():
@@ -421,7 +444,9 @@ def test_moments_are_the_bootstrap_moments():
     dist = exact_bootstrap_distribution(d)
     mean = dist.probabilities @ dist.values
     assert mean == pytest.approx(d.mean(), abs=1e-14)
-    assert dist.probabilities @ (dist.values - mean) ** 2 == pytest.approx(d.var() / d.size, rel=1e-10)
+    assert dist.probabilities @ (dist.values - mean) ** 2 == pytest.approx(
+        d.var() / d.size, rel=1e-10
+    )
 
 
 def test_120_queries_matches_exact_rational_arithmetic(hit5):
@@ -431,7 +456,9 @@ def test_120_queries_matches_exact_rational_arithmetic(hit5):
     expected = np.array([float(p) for p in exact.values()])
     np.testing.assert_allclose(dist.probabilities, expected, rtol=1e-11, atol=1e-14)
     assert abs(math.fsum(dist.probabilities.tolist()) - 1) < 1e-12
-    assert dist.cdf(-1 / 120) == pytest.approx(float(sum(p for k, p in exact.items() if k <= -1)), abs=1e-12)
+    assert dist.cdf(-1 / 120) == pytest.approx(
+        float(sum(p for k, p in exact.items() if k <= -1)), abs=1e-12
+    )
 
 
 def test_120_queries_exact_interval_and_cumulative_probability(hit5):
@@ -440,7 +467,9 @@ def test_120_queries_exact_interval_and_cumulative_probability(hit5):
     assert (low, high) == (-16 / 120, 0.0)
     assert (round(low, 3), round(high, 3)) == (-0.133, 0.0)
     f = dist.cdf(-1 / 120)
-    assert f"{f:.6f}" == "0.974347"  # 0.9743 to four decimals (the issue's 0.9744 rounds twice: 0.97435 -> 0.9744)
+    assert (
+        f"{f:.6f}" == "0.974347"
+    )  # 0.9743 to four decimals (the issue's 0.9744 rounds twice: 0.97435 -> 0.9744)
     assert f < 0.975 < dist.cdf(0.0)  # just short of 0.975, so the exact high end is 0
     assert dist.cdf(-17 / 120) < 0.025 < dist.cdf(-16 / 120)
 
@@ -457,11 +486,15 @@ def test_120_queries_agrees_with_a_large_monte_carlo_run(hit5):
     d, dist = hit5
     B = 200_000
     mc = np.sort(paired_bootstrap(d, n_resamples=B, rng=0))
-    counts = np.searchsorted(mc, dist.values, side="right")  # exact values are the Monte Carlo floats
+    counts = np.searchsorted(
+        mc, dist.values, side="right"
+    )  # exact values are the Monte Carlo floats
 
     def plausible(cdf):
         cdf = np.clip(cdf, 0, 1)
-        p_value = 2 * np.minimum(stats.binom.cdf(counts, B, cdf), stats.binom.sf(counts - 1, B, cdf))
+        p_value = 2 * np.minimum(
+            stats.binom.cdf(counts, B, cdf), stats.binom.sf(counts - 1, B, cdf)
+        )
         return bool(np.all(p_value > 1e-6))
 
     exact_cdf = np.cumsum(dist.probabilities)
@@ -470,7 +503,9 @@ def test_120_queries_agrees_with_a_large_monte_carlo_run(hit5):
     assert not plausible(exact_cdf * 1.01)
 
 
-@pytest.mark.parametrize("bad, match", [([], "empty"), ([0.1, float("nan")], "NaN"), ([[0.1], [0.2]], "one-dimensional")])
+@pytest.mark.parametrize(
+    "bad, match", [([], "empty"), ([0.1, float("nan")], "NaN"), ([[0.1], [0.2]], "one-dimensional")]
+)
 def test_exact_bootstrap_distribution_refuses_bad_changes(bad, match):
     with pytest.raises(ValueError, match=match):
         exact_bootstrap_distribution(bad)
@@ -479,12 +514,18 @@ def test_exact_bootstrap_distribution_refuses_bad_changes(bad, match):
 def test_inputs_over_the_size_limit_are_refused_with_the_limit_named():
     twelve = np.arange(12) / 10  # C(23, 11) = 1,352,078 multisets
     assert math.comb(23, 11) > MAX_EXACT_MULTISETS
-    with pytest.raises(ValueError, match=r"C\(23, 11\) = 1,352,078 .* limit is max_multisets=1,000,000"):
+    with pytest.raises(
+        ValueError, match=r"C\(23, 11\) = 1,352,078 .* limit is max_multisets=1,000,000"
+    ):
         exact_bootstrap_distribution(twelve)
-    hits = np.repeat([-1.0, 0.0, 1.0], [100, 1200, 113])  # 1,413 queries of hit@k: C(1,415, 2) = 1,000,405
+    hits = np.repeat(
+        [-1.0, 0.0, 1.0], [100, 1200, 113]
+    )  # 1,413 queries of hit@k: C(1,415, 2) = 1,000,405
     with pytest.raises(ValueError, match="limit"):
         exact_bootstrap_distribution(hits)
-    assert len(exact_bootstrap_distribution(hits[1:]).values) == 2 * 1412 + 1  # 1,412 fit: C(1,414, 2) = 998,991
+    assert (
+        len(exact_bootstrap_distribution(hits[1:]).values) == 2 * 1412 + 1
+    )  # 1,412 fit: C(1,414, 2) = 998,991
     with pytest.raises(ValueError, match="max_multisets=34"):
         exact_bootstrap_distribution(FOUR_PAIR_CHANGES, max_multisets=34)
     assert len(exact_bootstrap_distribution(FOUR_PAIR_CHANGES, max_multisets=35).values) == 24
@@ -499,7 +540,10 @@ def test_bad_limit_is_refused(limit):
 @pytest.mark.parametrize("B, level", [(5, 0.5), (6, 0.8), (7, 0.95), (4, 0.5)])
 def test_endpoint_distribution_against_enumerating_every_sample(B, level):
     values, probs = np.array([-1.0, 0.0, 0.5, 2.0]), np.array([0.1, 0.5, 0.3, 0.1])
-    low_k, high_k = (math.floor((1 - level) / 2 * B + 1e-9), min(B - 1, math.floor((1 + level) / 2 * B + 1e-9)))
+    low_k, high_k = (
+        math.floor((1 - level) / 2 * B + 1e-9),
+        min(B - 1, math.floor((1 + level) / 2 * B + 1e-9)),
+    )
     p_low, p_high = Counter(), Counter()
     for draw in itertools.product(range(4), repeat=B):
         s = sorted(values[list(draw)])
@@ -515,7 +559,9 @@ def test_endpoint_distribution_against_enumerating_every_sample(B, level):
 def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(hit5, B):
     _, dist = hit5
     ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
-    assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(1, abs=1e-12)
+    assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(
+        1, abs=1e-12
+    )
     f = dist.cdf(-1 / 120)
     excludes_zero = ends.high[ends.values < 0].sum()
     assert excludes_zero == pytest.approx(stats.binom.sf(int(0.975 * B), B, f), rel=1e-9)
@@ -596,12 +642,18 @@ def test_four_pair_relative_change_exactly_and_by_monte_carlo():
     assert relative_change(a, b) == pytest.approx(0.025 / 0.600, abs=1e-12)
     assert f"{relative_change(a, b):+.2%}" == "+4.17%"
     # exact: every one of the 4**4 ordered draws, by brute force
-    exact = sorted(b[list(t)].mean() / a[list(t)].mean() - 1 for t in itertools.product(range(4), repeat=4))
+    exact = sorted(
+        b[list(t)].mean() / a[list(t)].mean() - 1 for t in itertools.product(range(4), repeat=4)
+    )
     low, high = exact[6], exact[249]
     draws = enumerate_resamples(4)
-    assert tuple(percentile_interval(relative_change(a[draws], b[draws]))) == pytest.approx((low, high), abs=1e-15)
+    assert tuple(percentile_interval(relative_change(a[draws], b[draws]))) == pytest.approx(
+        (low, high), abs=1e-15
+    )
     assert (round(low, 4), round(high, 4)) == (-0.056, 0.1455)  # -5.60% to +14.55%
-    mc = percentile_interval(paired_bootstrap_statistic(a, b, relative_change, n_resamples=20_000, rng=6))
+    mc = percentile_interval(
+        paired_bootstrap_statistic(a, b, relative_change, n_resamples=20_000, rng=6)
+    )
     values = np.unique(np.round(exact, 12))
     step = np.diff(values).max()
     assert abs(mc.low - low) <= step and abs(mc.high - high) <= step
@@ -617,7 +669,11 @@ def _latencies(n, seed):
 
 @pytest.mark.parametrize(
     "statistic, name",
-    [(relative_change, "ratio of means"), (quantile_difference(0.95), "p95 difference"), (quantile_difference(0.5), "median difference")],
+    [
+        (relative_change, "ratio of means"),
+        (quantile_difference(0.95), "p95 difference"),
+        (quantile_difference(0.5), "median difference"),
+    ],
 )
 def test_agrees_with_scipy_paired_bootstrap(statistic, name):
     """Standard error and percentile ends agree with scipy.stats.bootstrap(paired=True).
@@ -647,8 +703,12 @@ def test_agrees_with_scipy_paired_bootstrap(statistic, name):
 
 def test_p95_and_mean_answer_different_questions():
     a, b = _latencies(600, 5)
-    mean_iv = percentile_interval(paired_bootstrap_statistic(a, b, mean_difference, n_resamples=4000, rng=1))
-    p95_iv = percentile_interval(paired_bootstrap_statistic(a, b, quantile_difference(0.95), n_resamples=4000, rng=1))
+    mean_iv = percentile_interval(
+        paired_bootstrap_statistic(a, b, mean_difference, n_resamples=4000, rng=1)
+    )
+    p95_iv = percentile_interval(
+        paired_bootstrap_statistic(a, b, quantile_difference(0.95), n_resamples=4000, rng=1)
+    )
     # B is faster on average but slower in the tail: the two intervals lie on opposite sides of zero
     assert mean_iv.high < 0 < p95_iv.low
 
@@ -659,7 +719,9 @@ def test_statistics_on_one_and_two_dimensional_input():
     np.testing.assert_allclose(relative_change(a, b), [0.5, 0.5])
     np.testing.assert_allclose(mean_difference(a, b), [1.25, 1.0])
     np.testing.assert_allclose(quantile_difference(1.0)(a, b), [2.0, 1.0])
-    np.testing.assert_allclose(quantile_difference(0.5)(a[0], b[0]), np.median(b[0]) - np.median(a[0]))
+    np.testing.assert_allclose(
+        quantile_difference(0.5)(a[0], b[0]), np.median(b[0]) - np.median(a[0])
+    )
     assert quantile_difference(0.95).__name__ == "quantile_difference(0.95)"
 
 
@@ -682,7 +744,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="A has 3 scores and B has 2"):
         paired_bootstrap_statistic([1, 2, 3], [1, 2], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="B's scores contain NaN"):
-        paired_bootstrap_statistic([1, 2], [1, float("nan")], mean_difference, n_resamples=10, rng=0)
+        paired_bootstrap_statistic(
+            [1, 2], [1, float("nan")], mean_difference, n_resamples=10, rng=0
+        )
     with pytest.raises(ValueError, match="A's scores is empty"):
         paired_bootstrap_statistic([], [], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="statistic must be a function"):

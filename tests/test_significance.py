@@ -14,13 +14,13 @@ import itertools
 import math
 import tracemalloc
 from fractions import Fraction
+
 import numpy as np
 import pytest
 from scipy import stats
-from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, hit_at_5_example, paired_bootstrap
-from helpers.significance import MAX_EXACT_ASSIGNMENTS, randomization_test, shifted_bootstrap_test
-from helpers import holm
 
+from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, hit_at_5_example, holm, paired_bootstrap
+from helpers.significance import MAX_EXACT_ASSIGNMENTS, randomization_test, shifted_bootstrap_test
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
 
@@ -33,7 +33,10 @@ def brute_force_p(changes, alternative):
     """
     fr = [Fraction(str(x)) for x in changes]
     obs = sum(fr)
-    sums = [sum(s * x for s, x in zip(signs, fr)) for signs in itertools.product((1, -1), repeat=len(fr))]
+    sums = [
+        sum(s * x for s, x in zip(signs, fr))
+        for signs in itertools.product((1, -1), repeat=len(fr))
+    ]
     if alternative == "two-sided":
         hits = sum(abs(t) >= abs(obs) for t in sums)
     elif alternative == "greater":
@@ -70,7 +73,9 @@ def test_four_pairs_greater_is_5_of_16():
 
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 def test_four_pairs_match_brute_force_in_exact_arithmetic(alternative):
-    assert randomization_test(FOUR_PAIR_CHANGES, alternative=alternative).pvalue == float(brute_force_p(FOUR_PAIR_CHANGES, alternative))
+    assert randomization_test(FOUR_PAIR_CHANGES, alternative=alternative).pvalue == float(
+        brute_force_p(FOUR_PAIR_CHANGES, alternative)
+    )
 
 
 def test_the_120_queries_are_an_exact_sign_test_on_the_16_discordant_pairs():
@@ -85,7 +90,9 @@ def test_the_120_queries_are_an_exact_sign_test_on_the_16_discordant_pairs():
     assert round(res.pvalue, 4) == 0.0768
     assert res.pvalue == pytest.approx(stats.binomtest(4, 16, 0.5).pvalue, rel=1e-12)
     less = randomization_test(d, alternative="less")
-    assert less.pvalue == pytest.approx(stats.binomtest(4, 16, 0.5, alternative="less").pvalue, rel=1e-12)
+    assert less.pvalue == pytest.approx(
+        stats.binomtest(4, 16, 0.5, alternative="less").pvalue, rel=1e-12
+    )
     assert less.pvalue == float(Fraction(2517, 65536))
 
 
@@ -106,7 +113,9 @@ def test_matches_brute_force_on_lattice_data_with_zeros_and_ties(seed, alternati
     # hit-like and graded changes: many zeros and many exact ties in the null
     rng = np.random.default_rng(seed)
     d = rng.integers(-3, 4, size=int(rng.integers(1, 11))) / 4
-    assert randomization_test(d, alternative=alternative).pvalue == float(brute_force_p(d, alternative))
+    assert randomization_test(d, alternative=alternative).pvalue == float(
+        brute_force_p(d, alternative)
+    )
 
 
 def test_ties_from_rounding_still_count_as_ties():
@@ -176,7 +185,9 @@ def test_same_seed_same_result_and_chunking_does_not_matter():
     for other in (again, chunked):
         np.testing.assert_array_equal(first.null_distribution, other.null_distribution)
         assert (first.pvalue, first.count) == (other.pvalue, other.count)
-    assert not np.array_equal(first.null_distribution, randomization_test(d, n_resamples=5000, rng=12).null_distribution)
+    assert not np.array_equal(
+        first.null_distribution, randomization_test(d, n_resamples=5000, rng=12).null_distribution
+    )
 
 
 def test_monte_carlo_draws_are_the_engines_draws():
@@ -260,7 +271,12 @@ def test_over_the_limit_without_n_resamples_says_what_to_do():
     with pytest.raises(ValueError) as err:
         randomization_test(np.full(21, math.pi / 10))  # on no grid
     message = str(err.value)
-    assert "2**21 = 2,097,152" in message and "n_resamples" in message and "rng" in message and "no grid" in message
+    assert (
+        "2**21 = 2,097,152" in message
+        and "n_resamples" in message
+        and "rng" in message
+        and "no grid" in message
+    )
     assert randomization_test(np.full(21, 0.1), n_resamples=100, rng=0).pvalue == 1 / 101
 
 
@@ -272,8 +288,12 @@ def test_shifted_bootstrap_is_the_paired_bootstrap_of_the_centred_changes():
     assert res.count == int((np.abs(replay) >= abs(d.mean())).sum())
     assert res.pvalue == res.count / 3000  # a plain fraction
     assert res.statistic == d.mean() and not res.exact
-    assert shifted_bootstrap_test(d, n_resamples=3000, rng=9, alternative="greater").count == int((replay >= d.mean()).sum())
-    assert shifted_bootstrap_test(d, n_resamples=3000, rng=9, alternative="less").count == int((replay <= d.mean()).sum())
+    assert shifted_bootstrap_test(d, n_resamples=3000, rng=9, alternative="greater").count == int(
+        (replay >= d.mean()).sum()
+    )
+    assert shifted_bootstrap_test(d, n_resamples=3000, rng=9, alternative="less").count == int(
+        (replay <= d.mean()).sum()
+    )
 
 
 def test_shifted_bootstrap_agrees_with_its_exhaustive_enumeration_for_four_pairs():

@@ -5,23 +5,26 @@ Chapter 2's resample explorer: the pure logic behind it, then its wiring.
 
 from __future__ import annotations
 
-import pytest
-from helpers import Question, grade, quiz
 import itertools
 import math
+
 import numpy as np
+import pytest
+
 from helpers import (
     EXPLORER_PRESETS,
     FOUR_PAIR_CHANGES,
+    Question,
     collapse_to_multisets,
     describe_draw,
     enumerate_resamples,
     exact_means,
+    grade,
     percentile_interval,
+    quiz,
     resample_explorer,
 )
 from helpers.widgets import explorer_png
-
 
 WHY_PAIR = Question(
     "Why pair?",
@@ -79,13 +82,23 @@ def test_the_source_draws(k, queries, changes, mean):
     desc = describe_draw(k)
     assert (desc.queries, desc.changes) == (queries, changes)
     assert desc.mean == pytest.approx(mean, abs=1e-12)
-    assert desc.text == f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {desc.text.rsplit(' ', 1)[1]}"
+    assert (
+        desc.text
+        == f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {desc.text.rsplit(' ', 1)[1]}"
+    )
     assert desc.text.endswith(f"Mean: {mean:+.3f}")
-    assert desc.html == f"<b>Draw {k} of 256</b>: {queries} | Selected changes: {changes} | Mean: {mean:+.3f}"
+    assert (
+        desc.html
+        == f"<b>Draw {k} of 256</b>: {queries} | Selected changes: {changes} | Mean: {mean:+.3f}"
+    )
 
 
 def test_presets_are_the_source_draws():
-    assert EXPLORER_PRESETS == (("Original four pairs", 28), ("Repeat q1, omit q2", 15), ("All q3", 171))
+    assert EXPLORER_PRESETS == (
+        ("Original four pairs", 28),
+        ("Repeat q1, omit q2", 15),
+        ("All q3", 171),
+    )
     assert describe_draw(28).text.endswith("Mean: +0.025")
     assert describe_draw(15).text.endswith("Mean: +0.045")
     assert describe_draw(171).text.endswith("Mean: -0.060")
@@ -129,7 +142,9 @@ def test_35_multisets_with_multinomial_weights_give_the_same_distribution():
     ms_means = np.round(counts @ np.array(FOUR_PAIR_CHANGES) / 4, 12)
     _, values, probs = exact_means()
     assert np.array_equal(np.unique(ms_means), values)
-    np.testing.assert_allclose([freq[ms_means == v].sum() / 256 for v in values], probs, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        [freq[ms_means == v].sum() / 256 for v in values], probs, rtol=0, atol=1e-15
+    )
 
 
 def test_collapse_to_multisets_refuses_bad_draws():
@@ -168,7 +183,11 @@ def test_explorer_wiring():
     assert text.value == describe_draw(28).html
     assert "Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025" in text.value
     start_image = image.value
-    assert [b.description for b in buttons] == ["Original four pairs", "Repeat q1, omit q2", "All q3"]
+    assert [b.description for b in buttons] == [
+        "Original four pairs",
+        "Repeat q1, omit q2",
+        "All q3",
+    ]
     buttons[2].click()
     assert slider.value == 171 and "Mean: -0.060" in text.value and image.value != start_image
     buttons[1].click()
