@@ -122,7 +122,8 @@ def paired_scores(
         only_a, only_b = set(a) - set(b), set(b) - set(a)
         if only_a or only_b:
             raise ValueError(
-                f"The two systems were not run on the same queries: {describe_unmatched(only_a, only_b)}. "
+                "The two systems were not run on the same queries: "
+                f"{describe_unmatched(only_a, only_b)}. "
                 "Compare on the shared queries only after deciding how to treat the missing ones."
             )
         try:
@@ -135,8 +136,10 @@ def paired_scores(
     a_index, b_index = _index_of(a), _index_of(b)
     if a_index is not None and b_index is not None and a_index != b_index:
         raise ValueError(
-            "A's and B's scores carry different indexes (query IDs, as pandas Series do), so pairing them by "
-            "position would pair different queries. Pair them by query ID: paired_differences(a.to_dict(), b.to_dict())."
+            "A's and B's scores carry different indexes (query IDs, as pandas Series do), so "
+            "pairing them by "
+            "position would pair different queries. Pair them by query ID: "
+            "paired_differences(a.to_dict(), b.to_dict())."
         )
     a_arr = as_scores(a, "A's scores")
     b_arr = as_scores(b, "B's scores")

@@ -133,7 +133,8 @@ def check(key: str, answer: object) -> CheckResult:
         return CheckResult(
             key,
             "unanswered",
-            "not answered yet. Replace the ... in the answer cell with your answer, then run this cell again.",
+            "not answered yet. Replace the ... in the answer cell with your answer, then run this "
+            "cell again.",
         )
     if ex.validate is not None:
         problem = ex.validate(answer)
@@ -286,12 +287,15 @@ _register(
         slips=(
             (
                 lambda: _loop_without_replacement,
-                "Every resample has the same mean. Draw new queries inside the loop, and draw them with replacement "
-                "(random.sample, a shuffle or a permutation draws without replacement and always gives back the same Q queries).",
+                "Every resample has the same mean. Draw new queries inside the loop, and draw them "
+                "with replacement "
+                "(random.sample, a shuffle or a permutation draws without replacement and always "
+                "gives back the same Q queries).",
             ),
             (
                 lambda: _loop_sums,
-                "Your numbers are sums of Q changes: divide each resample's sum by Q to get its mean.",
+                "Your numbers are sums of Q changes: divide each resample's sum by Q to get its "
+                "mean.",
             ),
         ),
     )
@@ -322,20 +326,24 @@ _register(
         slips=(
             (
                 lambda: _numpy_means(shape="QR", axis=0),
-                "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): one resample per row, "
+                "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): "
+                "one resample per row, "
                 "then average each row with axis=1.",
             ),
             (
                 lambda: _numpy_means(axis=0),
-                "These are Q = 120 numbers, one per column: average along each row (axis=1) to get one mean per resample.",
+                "These are Q = 120 numbers, one per column: average along each row (axis=1) to get "
+                "one mean per resample.",
             ),
             (
                 lambda: _numpy_means(high_offset=-1),
-                "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is already exclusive, so use rng.integers(0, Q, ...).",
+                "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is "
+                "already exclusive, so use rng.integers(0, Q, ...).",
             ),
             (
                 _legacy_numpy_means,
-                "That is numpy's legacy generator (np.random.seed / randint). Use rng = np.random.default_rng(7) and rng.integers.",
+                "That is numpy's legacy generator (np.random.seed / randint). Use rng = "
+                "np.random.default_rng(7) and rng.integers.",
             ),
         ),
     )
@@ -362,7 +370,8 @@ _register(
         slips=(
             (
                 lambda: _shuffled_width("real"),
-                "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.",
+                "That is the width of the real paired interval: bootstrap the differences of the "
+                "shuffled pairs, b_shuffled - a.",
             ),
         ),
     )
@@ -399,8 +408,10 @@ _register(
         slips=(
             (
                 lambda: _ch2_counts("exact"),
-                "That counts only means that are exactly 0.0 in floating point. Adding up changes such as +0.10 and -0.06 "
-                "can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as zero when "
+                "That counts only means that are exactly 0.0 in floating point. Adding up changes "
+                "such as +0.10 and -0.06 "
+                "can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as "
+                "zero when "
                 "abs(mean) <= 1e-12 (or use the rounded means_r).",
             ),
             (
@@ -433,7 +444,8 @@ _register(
             ),
             (
                 lambda: _draw_number((2, 3, 0, 1)),
-                "You read the digits in reverse order: q2 is the first, most significant digit (times 64).",
+                "You read the digits in reverse order: q2 is the first, most significant digit "
+                "(times 64).",
             ),
             (
                 lambda: _draw_number((2, 1, 4, 3)),
@@ -503,7 +515,8 @@ _register(
             (
                 lambda: _ch3_interval(0.90, -1),
                 "Both ends are one grid step (1/120) too low: an off-by-one order statistic. "
-                "The rule takes the smallest v with F(v) > 0.05 (and > 0.95), the first value past the level.",
+                "The rule takes the smallest v with F(v) > 0.05 (and > 0.95), the first value past "
+                "the level.",
             ),
         ),
     )
@@ -530,11 +543,13 @@ _register(
         slips=(
             (
                 lambda: 300_000,
-                "At R = 300,000 the probability is about 0.989, just short of 0.99; look one step further.",
+                "At R = 300,000 the probability is about 0.989, just short of 0.99; look one step "
+                "further.",
             ),
             (
                 lambda: 317_934,
-                "That is the binomial approximation; the question asks for the smallest R on the grid that reaches 0.99 exactly.",
+                "That is the binomial approximation; the question asks for the smallest R on the "
+                "grid that reaches 0.99 exactly.",
             ),
         ),
     )
@@ -665,11 +680,13 @@ _register(
         slips=(
             (
                 _cached(lambda: _ch4_interval("query")),
-                'That is the query-weighted interval (one_user): pass weighting="cluster" to cluster_bootstrap.',
+                'That is the query-weighted interval (one_user): pass weighting="cluster" to '
+                "cluster_bootstrap.",
             ),
             (
                 _cached(lambda: _ch4_interval("queries")),
-                "That interval resamples queries, not users: use helpers.cluster_bootstrap with sample_users.",
+                "That interval resamples queries, not users: use helpers.cluster_bootstrap with "
+                "sample_users.",
             ),
         ),
     )
@@ -754,7 +771,8 @@ _register(
             ),
             (
                 lambda: _ch4_per_user_count,
-                "You divided by the number of users drawn; divide by the number of query rows the drawn users bring.",
+                "You divided by the number of users drawn; divide by the number of query rows the "
+                "drawn users bring.",
             ),
         ),
     )
@@ -794,7 +812,8 @@ _register(
         slips=(
             (
                 lambda: _ch4_no_effect()[::-1],
-                "The order is swapped: give the query-level coverage first, then the user-cluster one.",
+                "The order is swapped: give the query-level coverage first, then the user-cluster "
+                "one.",
             ),
             (
                 _cached(lambda: _ch4_coverages(1000, 1000, 4, 0.08)),
@@ -870,11 +889,13 @@ _register(
         slips=(
             (
                 _cached(lambda: _rand_p(_hit_changes())),
-                "That is the two-sided p-value; the question asks for the one-sided alternative='less'.",
+                "That is the two-sided p-value; the question asks for the one-sided "
+                "alternative='less'.",
             ),
             (
                 _cached(lambda: _rand_p(_hit_changes(), "greater")),
-                "That is alternative='greater' (is B better?); the worry was that B is worse: alternative='less'.",
+                "That is alternative='greater' (is B better?); the worry was that B is worse: "
+                "alternative='less'.",
             ),
         ),
     )
@@ -888,7 +909,8 @@ _register(
         slips=(
             (
                 _cached(lambda: float(np.concatenate([_hit_changes(), np.zeros(1000)]).mean())),
-                "That is the mean change over the 1,120 queries; the question asks for the p-value.",
+                "That is the mean change over the 1,120 queries; the question asks for the "
+                "p-value.",
             ),
             (
                 _cached(lambda: _rand_p(np.concatenate([_hit_changes(), np.zeros(1000)]), "less")),
@@ -924,7 +946,8 @@ _register(
                         np.ceil(_rand_p(_hit_changes()) * (1 - _rand_p(_hit_changes())) / 0.002)
                     )
                 ),
-                "The standard error is sqrt(p(1 - p)/R), so R = p(1 - p) / SE**2: square the 0.002.",
+                "The standard error is sqrt(p(1 - p)/R), so R = p(1 - p) / SE**2: square the "
+                "0.002.",
             ),
         ),
     )
@@ -980,16 +1003,19 @@ _register(
         slips=(
             (
                 _sign_flip_target("greater", side="greater"),
-                "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|.",
+                "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| "
+                ">= |observed|.",
             ),
             (
                 _sign_flip_target("strict", strict=True),
-                "Ties must count: an assignment whose mean is as far from zero as the observed one is 'at least as extreme'. "
+                "Ties must count: an assignment whose mean is as far from zero as the observed one "
+                "is 'at least as extreme'. "
                 "Compare with >= and a small tolerance, abs(mean) >= abs(observed) - 1e-12.",
             ),
             (
                 _sign_flip_target("plus one", plus_one=True),
-                "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is enumerated, p = count / 2**n.",
+                "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is "
+                "enumerated, p = count / 2**n.",
             ),
         ),
     )
@@ -1031,15 +1057,18 @@ _register(
         slips=(
             (
                 lambda: _holm_slip("bonferroni"),
-                "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, 2, 1.",
+                "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, "
+                "2, 1.",
             ),
             (
                 lambda: _holm_slip("sorted"),
-                "Those are in sorted order; give each adjusted p-value in the place of its own p-value.",
+                "Those are in sorted order; give each adjusted p-value in the place of its own "
+                "p-value.",
             ),
             (
                 lambda: _holm_slip("no max"),
-                "Take the running maximum: an adjusted p-value may never be smaller than the one before it in sorted order.",
+                "Take the running maximum: an adjusted p-value may never be smaller than the one "
+                "before it in sorted order.",
             ),
         ),
     )
@@ -1076,7 +1105,8 @@ _register(
                     _gatekeeping_claims(0.08, _GATE_SECONDARY, "naive"),
                     _gatekeeping_claims(0.01, _GATE_SECONDARY, "naive"),
                 ),
-                "That is the naive rule. Under gatekeeping the secondaries are tested only after the primary succeeds: "
+                "That is the naive rule. Under gatekeeping the secondaries are tested only after "
+                "the primary succeeds: "
                 "with the primary at p = 0.08, nothing may be claimed.",
             ),
             (
@@ -1084,11 +1114,13 @@ _register(
                     _gatekeeping_claims(0.08, _GATE_SECONDARY, "bonferroni"),
                     _gatekeeping_claims(0.01, _GATE_SECONDARY, "bonferroni"),
                 ),
-                "That is Bonferroni on the secondaries (every p times 3); Holm multiplies the second smallest by 2 only.",
+                "That is Bonferroni on the secondaries (every p times 3); Holm multiplies the "
+                "second smallest by 2 only.",
             ),
             (
                 lambda: (0, 1),
-                "Once the primary succeeds, the secondaries are tested too (with Holm); count the primary and each rejected secondary.",
+                "Once the primary succeeds, the secondaries are tested too (with Holm); count the "
+                "primary and each rejected secondary.",
             ),
         ),
     )
@@ -1157,11 +1189,13 @@ _register(
         slips=(
             (
                 _holm_target("bonferroni"),
-                "Your function applies Bonferroni (every p against 0.05/m). Holm compares the j-th smallest with 0.05/(m - j + 1).",
+                "Your function applies Bonferroni (every p against 0.05/m). Holm compares the j-th "
+                "smallest with 0.05/(m - j + 1).",
             ),
             (
                 _holm_target("no stop"),
-                "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept too, "
+                "Holm stops at the first sorted p-value that fails its threshold: every larger "
+                "p-value is kept too, "
                 "even one that would pass its own threshold.",
             ),
         ),
@@ -1225,7 +1259,8 @@ _register(
             (_cached(lambda: _ch7_change("P_5", -1.0)), "That is A minus B: the change is B - A."),
             (
                 _cached(_ch7_p5_dropped),
-                "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, as trec_eval -c does, and so should the comparison.",
+                "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, "
+                "as trec_eval -c does, and so should the comparison.",
             ),
             (
                 _cached(lambda: _ch7_change("ndcg_cut_10")),
@@ -1283,11 +1318,13 @@ _register(
         slips=(
             (
                 lambda: _ch7_c_union,
-                "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics.",
+                "It averages over the queries the runs retrieved; a judged topic that neither run "
+                "retrieved must count too, as 0. Loop over topics.",
             ),
             (
                 lambda: _ch7_c_shared,
-                "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead.",
+                "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 "
+                "instead.",
             ),
         ),
     )

@@ -189,7 +189,8 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
     total = int(k.sum())
     if total + 1 > max_points:
         raise ValueError(
-            f"the sign-flip distribution needs {total + 1:,} grid points; the limit is max_points={max_points:,}."
+            f"the sign-flip distribution needs {total + 1:,} grid points; the limit is "
+            f"max_points={max_points:,}."
         )
     p = np.zeros(total + 1)
     p[0] = 1.0
@@ -231,7 +232,8 @@ class GridDistribution:
 
     def __repr__(self) -> str:
         return (
-            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to {self.values[-1]:+.6g}, "
+            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to "
+            f"{self.values[-1]:+.6g}, "
             f"step {self.step}, error_bound={self.error_bound:.1e}, n_points={self.n_points:,})"
         )
 
@@ -337,7 +339,8 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
         n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
     if n_fft > max_points:
         raise ValueError(
-            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the limit is max_points={max_points:,}."
+            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the "
+            f"limit is max_points={max_points:,}."
         )
     f = np.zeros(n_fft)
     f[x] = counts / q
@@ -509,7 +512,8 @@ def grid_bootstrap_distribution(
         grid = find_grid(d)
         if grid is None:
             raise ValueError(
-                "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)."
+                "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= "
+                "6)."
             )
     p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
     p /= p.sum()
@@ -604,8 +608,10 @@ def exact_bootstrap_interval(
     grid = find_grid(d)
     if grid is None:
         raise ValueError(
-            f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k for k <= 1000 or of "
-            f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use paired_bootstrap (Monte Carlo)."
+            f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k "
+            "for k <= 1000 or of "
+            f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use "
+            "paired_bootstrap (Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q, max_points)
     if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # read the ends off the spectrum: no inverse FFT
@@ -621,7 +627,8 @@ def exact_bootstrap_interval(
         low_i, high_i = _read_ends(p, float(half_alpha), tol)
     if tol > 1e-6:
         raise ValueError(
-            f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap."
+            f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
+            "use paired_bootstrap."
         )
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))

@@ -46,15 +46,19 @@ READABLE_VERSIONS = (1, 2)
 V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
 METHOD = "paired_bootstrap: mean of d_q over query pairs resampled with replacement, numpy.random.default_rng(seed)"
 METHOD_CLUSTER = (
-    "user-cluster bootstrap: total change / total query count over clusters resampled with replacement "
+    "user-cluster bootstrap: total change / total query count over clusters resampled with "
+    "replacement "
     "(each cluster with all of its queries), numpy.random.default_rng(seed)"
 )
 METHOD_EXACT = (
-    "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q over all Q**Q "
-    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; no random numbers"
+    "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q "
+    "over all Q**Q "
+    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; "
+    "no random numbers"
 )
 METHOD_WEIGHTED = (
-    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with replacement "
+    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with "
+    "replacement "
     "(each query's weight travels with it), numpy.random.default_rng(seed)"
 )
 
@@ -114,12 +118,14 @@ def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
         missing = [q for q in ids if q not in values and str(q) not in values]
         if missing:
             raise ValueError(
-                f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} ({', '.join(map(repr, missing[:5]))})."
+                f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} "
+                f"({', '.join(map(repr, missing[:5]))})."
             )
         return [values[q] if q in values else values[str(q)] for q in ids]
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         raise ValueError(
-            f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; got {type(values).__name__}."
+            f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; "
+            f"got {type(values).__name__}."
         )
     out = list(values)
     if len(out) != len(ids):
@@ -132,7 +138,8 @@ def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
 def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
     if not isinstance(exclusions, Mapping):
         raise ValueError(
-            f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}."
+            f"{where}exclusions must be a mapping {{query_id: reason}}; got "
+            f"{type(exclusions).__name__}."
         )
     out = {}
     for q, reason in exclusions.items():
@@ -142,7 +149,8 @@ def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -
     both = sorted(set(out) & set(ids))
     if both:
         raise ValueError(
-            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an excluded query must not be among the scores."
+            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an "
+            "excluded query must not be among the scores."
         )
     return out
 
@@ -150,17 +158,20 @@ def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -
 def _check_config(config: object, where: str = "") -> dict[str, Any]:
     if not isinstance(config, Mapping):
         raise ValueError(
-            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got {type(config).__name__}."
+            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got "
+            f"{type(config).__name__}."
         )
     try:
         copy = json.loads(json.dumps(dict(config), allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise ValueError(
-            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts with str keys): {exc}."
+            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts "
+            f"with str keys): {exc}."
         ) from None
     if copy != dict(config):
         raise ValueError(
-            f"{where}config would not survive a JSON round trip unchanged; use lists instead of tuples and str keys."
+            f"{where}config would not survive a JSON round trip unchanged; use lists instead of "
+            "tuples and str keys."
         )
     return copy
 
@@ -242,7 +253,8 @@ def make_record(
     if weights is not None:
         if clusters is not None:
             raise ValueError(
-                "Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented."
+                "Pass clusters or weights, not both: a weighted cluster bootstrap is not "
+                "implemented."
             )
         extras["weights"] = _checks.weights(
             _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
@@ -280,7 +292,8 @@ def _bootstrap_means(
     if clusters is not None:
         if weights is not None:
             raise ValueError(
-                "A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented."
+                "A record with both clusters and weights cannot be recomputed: a weighted cluster "
+                "bootstrap is not implemented."
             )
         return cluster_bootstrap(
             changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query"

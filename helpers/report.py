@@ -136,7 +136,8 @@ class SliceSummary:
         rule = "  ".join("-" * w for w in widths)
         out = [line(head), rule, line(body[0]), rule, *(line(r) for r in body[1:])]
         out.append(
-            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries."
+            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
+            "row's queries."
         )
         return "\n".join(out)
 
@@ -340,8 +341,10 @@ class ComparisonReport:
 
     def __repr__(self) -> str:
         return (
-            f"ComparisonReport(measure={self.measure!r}, n_queries={self.n_queries}, mean_change={self.mean_change:+.6g}, "
-            f"interval=[{self.interval.low:+.6g}, {self.interval.high:+.6g}], pvalue={self.test.pvalue:.6g}, seed={self.seed})"
+            f"ComparisonReport(measure={self.measure!r}, n_queries={self.n_queries}, "
+            f"mean_change={self.mean_change:+.6g}, "
+            f"interval=[{self.interval.low:+.6g}, {self.interval.high:+.6g}], "
+            f"pvalue={self.test.pvalue:.6g}, seed={self.seed})"
         )
 
     @property
@@ -387,7 +390,8 @@ class ComparisonReport:
 
     def _repr_html_(self) -> str:
         body = "".join(
-            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:left'>{html.escape(v)}</td></tr>"
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td "
+            f"style='text-align:left'>{html.escape(v)}</td></tr>"
             for k, v in self._rows()
         )
         return f"<table>{body}</table>"
@@ -539,9 +543,12 @@ def compare_runs(
     q = len(runs.query_ids)
     if q < min_queries:
         raise ValueError(
-            f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than min_queries={min_queries}. "
-            f"With so few, the bootstrap interval is far too narrow to trust ({'one query gives an interval of width 0' if q == 1 else f'it resamples only these {q} changes'}) "
-            f"and the smallest two-sided randomization p-value is 2/2^{q} = {min(1.0, 2 / 2**q):.3g}. "
+            f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than "
+            f"min_queries={min_queries}. "
+            "With so few, the bootstrap interval is far too narrow to trust "
+            f"({'one query gives an interval of width 0' if q == 1 else f'it resamples only these {q} changes'}) "
+            f"and the smallest two-sided randomization p-value is 2/2^{q} = "
+            f"{min(1.0, 2 / 2**q):.3g}. "
             "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
         )
     d = _checks.frozen(runs.b - runs.a, "changes")  # checked once; the calls below reuse it

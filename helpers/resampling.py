@@ -209,7 +209,8 @@ def unpaired_bootstrap(
     b_arr = _checks.scores(b, "B's scores")
     if a_arr.size != b_arr.size:
         raise ValueError(
-            f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the same queries."
+            f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the "
+            "same queries."
         )
     n = a_arr.size
 
@@ -273,7 +274,8 @@ def paired_bootstrap_statistic(
     _, a_arr, b_arr = paired_scores(a, b)
     if not callable(statistic):
         raise ValueError(
-            f"statistic must be a function statistic(a_res, b_res) returning one value per row; got {type(statistic).__name__}."
+            "statistic must be a function statistic(a_res, b_res) returning one value per row; "
+            f"got {type(statistic).__name__}."
         )
     return resample(
         a_arr.size,
@@ -336,7 +338,8 @@ def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     mean_a = np.mean(a, axis=-1)
     if np.any(mean_a == 0):
         raise ValueError(
-            "A's mean is 0 (in the data or in a resample), so the relative change is undefined; report the absolute change instead."
+            "A's mean is 0 (in the data or in a resample), so the relative change is undefined; "
+            "report the absolute change instead."
         )
     return np.mean(b, axis=-1) / mean_a - 1
 
@@ -400,7 +403,8 @@ def enumerate_resamples(n: int) -> np.ndarray:
     n = _checks.integer(n, "n")
     if n > MAX_ENUMERATE_N:
         raise ValueError(
-            f"enumerate_resamples(n={n}) would build {n}**{n} = {n**n:,} rows; the limit is n <= {MAX_ENUMERATE_N}. "
+            f"enumerate_resamples(n={n}) would build {n}**{n} = {n**n:,} rows; the limit is n <= "
+            f"{MAX_ENUMERATE_N}. "
             "Use a Monte Carlo bootstrap (paired_bootstrap) or an exact distribution instead."
         )
     return np.indices((n,) * n, dtype=np.intp).reshape(n, -1).T.copy()
@@ -455,7 +459,8 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
     draws = np.asarray(draws)
     if draws.ndim != 2 or draws.size == 0 or draws.dtype.kind not in "iu":
         raise ValueError(
-            f"draws must be a non-empty 2-D integer array, one draw per row; got shape {draws.shape}, dtype {draws.dtype}."
+            "draws must be a non-empty 2-D integer array, one draw per row; got shape "
+            f"{draws.shape}, dtype {draws.dtype}."
         )
     if draws.min() < 0:
         raise ValueError("draws must be non-negative indices.")
@@ -529,15 +534,18 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     d = _checks.scores(changes, "changes")
     if isinstance(clusters, (str, bytes, Mapping, set, frozenset)):
         raise ValueError(
-            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the order of changes; "
-            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has no order)."
+            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
+            "order of changes; "
+            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has "
+            "no order)."
         )
     if not isinstance(clusters, (np.ndarray, Sequence)):
         try:
             clusters = list(clusters)  # type: ignore[call-overload]
         except TypeError:
             raise ValueError(
-                f"clusters must be a sequence with one cluster label (e.g. a user ID) per query; got {type(clusters).__name__}."
+                "clusters must be a sequence with one cluster label (e.g. a user ID) per query; "
+                f"got {type(clusters).__name__}."
             ) from None
     arr = np.asarray(clusters, dtype=object)
     if arr.ndim != 1:
@@ -546,24 +554,28 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
         )
     if arr.size != d.size:
         raise ValueError(
-            f"changes has {d.size} values but clusters has {arr.size} labels: give exactly one cluster label per query, in the same order."
+            f"changes has {d.size} values but clusters has {arr.size} labels: give exactly one "
+            "cluster label per query, in the same order."
         )
     index: dict[Hashable, int] = {}
     codes = np.empty(d.size, dtype=np.intp)
     for i, label in enumerate(arr.tolist()):
         if label is None or (isinstance(label, float) and label != label):
             raise ValueError(
-                f"clusters has a missing label ({label!r}) at position {i}; every query needs the cluster (user) it came from."
+                f"clusters has a missing label ({label!r}) at position {i}; every query needs the "
+                "cluster (user) it came from."
             )
         try:
             codes[i] = index.setdefault(label, len(index))
         except TypeError:
             raise ValueError(
-                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} at position {i}."
+                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} "
+                f"at position {i}."
             ) from None
     if len(index) < 2:
         raise ValueError(
-            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster bootstrap needs at least two clusters, "
+            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster "
+            "bootstrap needs at least two clusters, "
             "because resampling a single cluster always gives back the same data."
         )
     sums = np.bincount(codes, weights=d, minlength=len(index))
@@ -574,7 +586,8 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
 def _check_weighting(weighting: object) -> str:
     if weighting not in CLUSTER_WEIGHTINGS:
         raise ValueError(
-            f"weighting must be 'query' (total change / total queries in each resample) or 'cluster' "
+            "weighting must be 'query' (total change / total queries in each resample) or "
+            "'cluster' "
             f"(average of the cluster means); got {weighting!r}."
         )
     return str(weighting)
@@ -645,7 +658,8 @@ def cluster_bootstrap(
         if clusters.codes.size != _checks.scores(changes, "changes").size:
             raise ValueError(
                 f"clusters were totalled over {clusters.codes.size} queries but changes has "
-                f"{_checks.scores(changes, 'changes').size} values; compute cluster_totals on these changes."
+                f"{_checks.scores(changes, 'changes').size} values; compute cluster_totals on "
+                "these changes."
             )
         t = clusters
     else:
@@ -842,8 +856,10 @@ def exact_bootstrap_distribution(
     if n_multisets > max_multisets:
         raise ValueError(
             f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
-            f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; the limit is "
-            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) instead."
+            f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; "
+            "the limit is "
+            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) "
+            "instead."
         )
     if k == 1:  # every resample mean is the one value
         return ExactDistribution(u.copy(), np.ones(1))

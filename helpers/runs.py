@@ -90,7 +90,8 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     if found:
         raise ValueError(
             f"{name}: the file is encoded as {found}; the readers take UTF-8 text. Fix: {_FIX} "
-            "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an editor: Save as, encoding UTF-8)."
+            "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an "
+            "editor: Save as, encoding UTF-8)."
         )
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
@@ -99,7 +100,8 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     except UnicodeDecodeError as exc:
         lineno = data.count(b"\n", 0, exc.start) + 1
         raise ValueError(
-            f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another encoding "
+            f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another "
+            "encoding "
             f"(often Latin-1 or Windows-1252). Fix: {_FIX}."
         ) from None
 
@@ -243,10 +245,12 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     if measure not in measures:
         if measure in summary_only:
             raise ValueError(
-                f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q for per-query values."
+                f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q "
+                "for per-query values."
             )
         raise ValueError(
-            f"{name}: measure {measure!r} is not in the file; its per-query measures are {_checks.name_some(measures, 10) or 'none'}."
+            f"{name}: measure {measure!r} is not in the file; its per-query measures are "
+            f"{_checks.name_some(measures, 10) or 'none'}."
         )
     return RunScores(scores, measure, name)
 
@@ -320,10 +324,12 @@ def read_scores_csv(
             kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
             if kind is not None:
                 raise ValueError(
-                    f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header."
+                    f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a "
+                    "header."
                 )
             raise ValueError(
-                f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the header; it has {', '.join(repr(c) for c in header)}."
+                f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the "
+                f"header; it has {', '.join(repr(c) for c in header)}."
             )
         pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
         for row in reader:
@@ -333,7 +339,8 @@ def read_scores_csv(
             row = _trim_row(row, len(header))
             if len(row) != len(header):
                 raise ValueError(
-                    f"{name}:{lineno}: expected {len(header)} fields as in the header, found {len(row)}."
+                    f"{name}:{lineno}: expected {len(header)} fields as in the header, found "
+                    f"{len(row)}."
                 )
             qid = row[pos["query"]].strip()
             if not qid:
@@ -345,12 +352,14 @@ def read_scores_csv(
                     label = row[pos[role]].strip()
                     if not label:
                         raise ValueError(
-                            f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty."
+                            f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is "
+                            "empty."
                         )
                     previous = labels[role].setdefault(qid, label)
                     if previous != label:
                         raise ValueError(
-                            f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} on line {seen_at[qid]}."
+                            f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here "
+                            f"but {previous!r} on line {seen_at[qid]}."
                         )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
@@ -456,7 +465,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         value = _parse_number(score, where, f"score of document {doc!r}")
         if (qid, doc) in seen_at:
             raise ValueError(
-                f"{where}: document {doc!r} is listed again for query {qid!r} (first on line {seen_at[qid, doc]}); each document may appear once per query."
+                f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
+                f"{seen_at[qid, doc]}); each document may appear once per query."
             )
         seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
@@ -499,11 +509,13 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
             value = int(grade)
         except ValueError:
             raise ValueError(
-                f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades are 0, 1, 2..."
+                f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades "
+                "are 0, 1, 2..."
             ) from None
         if (qid, doc) in seen_at:
             raise ValueError(
-                f"{where}: document {doc!r} is judged again for query {qid!r} (first on line {seen_at[qid, doc]}); keep one judgment per document."
+                f"{where}: document {doc!r} is judged again for query {qid!r} (first on line "
+                f"{seen_at[qid, doc]}); keep one judgment per document."
             )
         seen_at[qid, doc] = lineno
         judgments.setdefault(qid, {})[doc] = value
@@ -546,8 +558,10 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
         import pytrec_eval
     except ImportError:  # pragma: no cover - the lock installs it
         raise ValueError(
-            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install it with "
-            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use read_trec_eval."
+            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install "
+            "it with "
+            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use "
+            "read_trec_eval."
         ) from None
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
@@ -555,7 +569,8 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
         evaluator = pytrec_eval.RelevanceEvaluator(qrels.judgments, {measure})
     except ValueError:
         raise ValueError(
-            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the cutoff after an underscore, "
+            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the "
+            "cutoff after an underscore, "
             "e.g. 'ndcg_cut_10', 'P_5', 'success_5', 'recip_rank', 'map'."
         ) from None
     judged = {q: docs for q, docs in run.rankings.items() if q in qrels.judgments}
@@ -566,7 +581,8 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
         if q in values:
             if measure not in values[q]:
                 raise ValueError(
-                    f"measure {measure!r} is not a per-query value of trec_eval; it gives {_checks.name_some(values[q], 10)}."
+                    f"measure {measure!r} is not a per-query value of trec_eval; it gives "
+                    f"{_checks.name_some(values[q], 10)}."
                 )
             scores[q] = float(values[q][measure])
         else:
@@ -647,7 +663,8 @@ def _clusters_for(ids: list[str], clusters: object) -> list:
     missing_users = [q for q in ids if q not in clusters]
     if missing_users:
         raise ValueError(
-            f"clusters has no user for {len(missing_users)} compared queries, e.g. {missing_users[:5]}."
+            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
+            f"{missing_users[:5]}."
         )
     return [clusters[q] for q in ids]
 
@@ -711,13 +728,16 @@ def align_runs(
     """
     if missing not in MISSING_POLICIES:
         raise ValueError(
-            f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got {missing!r}."
+            f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got "
+            f"{missing!r}."
         )
     for side, r in (("A", a), ("B", b)):
         if not isinstance(r, (RunScores, Mapping)):
             raise ValueError(
-                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from read_trec_eval or read_scores_csv); "
-                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a pandas Series s.to_dict(); "
+                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
+                "read_trec_eval or read_scores_csv); "
+                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
+                "pandas Series s.to_dict(); "
                 "for two lists of scores in the same query order, use paired_differences(a, b)."
             )
     if qrels is not None and not isinstance(qrels, Qrels):
@@ -733,8 +753,10 @@ def align_runs(
             unjudged = _sorted_ids(set(map(str, scores)) - topics)
             if unjudged:
                 raise ValueError(
-                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge ({_checks.name_some(unjudged, 5)}); "
-                    "trec_eval only scores judged topics. Use the qrels these scores were computed with, or compare without qrels."
+                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
+                    f"({_checks.name_some(unjudged, 5)}); "
+                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
+                    "with, or compare without qrels."
                 )
         in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a = _sorted_ids(set(sa) - set(sb))
@@ -742,12 +764,14 @@ def align_runs(
     if (only_a or only_b or in_neither) and missing == "error":
         example = _same_text_example(only_a, only_b)
         type_hint = (
-            f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides."
+            f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both "
+            "sides."
             if example
             else ""
         )
         neither = (
-            f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
+            f"; {len(in_neither)} judged topics are in neither run "
+            f"({_checks.name_some(in_neither, 5)})"
             if in_neither
             else ""
         )

@@ -126,15 +126,18 @@ class SignificanceResult:
 
     def __repr__(self) -> str:
         return (
-            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, exact={self.exact}, "
-            f"count={self.count}, n_resamples={self.n_resamples}, alternative={self.alternative!r}, method={self.method!r})"
+            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, "
+            f"exact={self.exact}, "
+            f"count={self.count}, n_resamples={self.n_resamples}, "
+            f"alternative={self.alternative!r}, method={self.method!r})"
         )
 
 
 def _check_alternative(alternative: object) -> str:
     if alternative not in _ALTERNATIVES:
         raise ValueError(
-            f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got {alternative!r}."
+            f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got "
+            f"{alternative!r}."
         )
     return str(alternative)
 
@@ -358,14 +361,17 @@ def _sign_flip_test(
         if grid is not None and points <= MAX_GRID_POINTS:
             return _grid_test(d, grid, observed, alternative)
         why = (
-            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)"
+            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p "
+            "for p <= 6)"
             if grid is None
             else f"on the {grid.label} grid the sums need {points:,} points, above the limit of {MAX_GRID_POINTS:,}"
         )
         if rng is None:
             raise ValueError(
-                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are too many to enumerate "
-                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) and rng "
+                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are "
+                "too many to enumerate "
+                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) "
+                "and rng "
                 f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
             )
         n_resamples = fallback_resamples
@@ -543,7 +549,8 @@ def holm(pvalues: object, alpha: float = 0.05) -> HolmResult:
     outside = np.flatnonzero((p < 0) | (p > 1))
     if outside.size:
         raise ValueError(
-            f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position {int(outside[0])}."
+            f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position "
+            f"{int(outside[0])}."
         )
     a = _check_alpha(alpha)
     m = p.size

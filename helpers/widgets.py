@@ -65,7 +65,8 @@ class Question:
             raise ValueError("Options must be distinct.")
         if len(self.explanations) != len(self.options):
             raise ValueError(
-                f"Give one explanation per option: {len(self.options)} options, {len(self.explanations)} explanations."
+                f"Give one explanation per option: {len(self.options)} options, "
+                f"{len(self.explanations)} explanations."
             )
         if not 0 <= self.answer < len(self.options):
             raise ValueError(
@@ -102,7 +103,8 @@ def grade(question: Question, choice: int | None) -> Feedback:
         or not 0 <= choice < len(question.options)
     ):
         raise ValueError(
-            f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got {choice!r}."
+            f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got "
+            f"{choice!r}."
         )
     correct = choice == question.answer
     lead = "Correct." if correct else "Not quite."

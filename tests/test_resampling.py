@@ -5,7 +5,8 @@ bootstrap as a special case, the worked example, coverage, and bad input.
 
 The exact bootstrap distribution of a mean, and the exact distribution of Monte Carlo interval ends.
 
-The paired bootstrap of any statistic of the two score vectors (ratio of means, quantile differences).
+The paired bootstrap of any statistic of the two score vectors (ratio of means, quantile
+differences).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Readers for per-query run results, and lining two runs up.
 
-Files as people have them: every encoding variant, run files and qrels, scores from trec_eval's code.
+Files as people have them: every encoding variant, run files and qrels, scores from trec_eval's
+code.
 
 `evaluate` is checked against an independent computation of each measure (plain
 Python below, written from trec_eval's definitions) on a small fixture, and
@@ -468,7 +469,8 @@ def test_other_encodings_are_refused_naming_the_file_and_the_fix(tmp_path, reade
         (
             read_run,
             "q1 Q0 d1 1 2.0\n",
-            r":1: expected a run line 'query_id Q0 doc_id rank score tag' \(6 fields\), found 5 fields",
+            r":1: expected a run line 'query_id Q0 doc_id rank score tag' \(6 fields\), found 5 "
+            r"fields",
         ),
         (read_run, "\n\n", r"the file is empty"),
         (
@@ -481,7 +483,8 @@ def test_other_encodings_are_refused_naming_the_file_and_the_fix(tmp_path, reade
         (
             read_qrels,
             "q1 0 d1\n",
-            r":1: expected a qrels line 'query_id iteration doc_id grade' \(4 fields\), found 3 fields",
+            r":1: expected a qrels line 'query_id iteration doc_id grade' \(4 fields\), found 3 "
+            r"fields",
         ),
     ],
 )
