@@ -77,7 +77,9 @@ def as_scores(
 
 
 def _index_of(values: object) -> list | None:
-    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a method, not labels."""
+    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a
+    method, not labels.
+    """
     index = getattr(values, "index", None)
     if index is None or callable(index) or not callable(getattr(values, "to_numpy", None)):
         return None

@@ -594,7 +594,7 @@ def _ch3_distribution_of(fn: Callable, changes: tuple) -> tuple[np.ndarray, np.n
     if values.shape != probs.shape:
         return None
     merged: dict[float, float] = {}
-    for v, p in zip(values.tolist(), probs.tolist()):
+    for v, p in zip(values.tolist(), probs.tolist(), strict=False):
         merged[v] = merged.get(v, 0.0) + p
     keys = sorted(merged)
     return np.array(keys), np.array([merged[k] for k in keys])

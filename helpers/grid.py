@@ -92,7 +92,8 @@ class Grid(NamedTuple):
 
 
 def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
-    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the step, or None.
+    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the
+    step, or None.
 
     The candidate steps are 1/k for k up to 1000 (hit@k and P@k are multiples
     of 1/k) and 10^-p for p up to 6 (``trec_eval`` prints four decimals). The
@@ -207,7 +208,8 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
 
 @dataclass(frozen=True, eq=False)
 class GridDistribution:
-    """The exact bootstrap distribution of the mean on a grid, as computed by :func:`grid_bootstrap_distribution`.
+    """The exact bootstrap distribution of the mean on a grid, as computed by
+    :func:`grid_bootstrap_distribution`.
 
     Attributes
     ----------
@@ -246,7 +248,8 @@ def _next_fast_len(n: int) -> int:
 def _chernoff_halfwidths(
     x: np.ndarray, counts: np.ndarray, n: int, eps: float
 ) -> tuple[float, float]:
-    """How far below and above its mean a sum of n draws of x (weights counts) can be, except with probability eps.
+    """How far below and above its mean a sum of n draws of x (weights counts) can be, except with
+    probability eps.
 
     Chernoff's bound ``P(S - n mu >= t) <= exp(n K(theta) - theta t)`` for every
     theta > 0, with K the log moment generating function of the centred draw;
@@ -279,7 +282,8 @@ def _fft_error_bound(
     top: float,
     clipped: float,
 ) -> float:
-    """A bound on the error of any cumulative probability from the FFT route (see :func:`grid_bootstrap_distribution`).
+    """A bound on the error of any cumulative probability from the FFT route (see
+    :func:`grid_bootstrap_distribution`).
 
     ``phi`` and ``power`` hold the transform and its Q-th power at the kept
     frequencies ``freq``. The forward FFT leaves an absolute error of at most
@@ -308,7 +312,9 @@ def _fft_error_bound(
 
 
 class _Spectrum(NamedTuple):
-    """The Q-th power of the transform at the kept frequencies, and the window of totals it describes."""
+    """The Q-th power of the transform at the kept frequencies, and the window of totals it
+    describes.
+    """
 
     phi: np.ndarray  # transform of one draw at the kept frequencies
     power: np.ndarray  # its Q-th power there
@@ -320,7 +326,9 @@ class _Spectrum(NamedTuple):
 
 
 def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
-    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of totals."""
+    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of
+    totals.
+    """
     k = grid.steps
     kmin = int(k.min())
     x, counts = np.unique(k - kmin, return_counts=True)
@@ -372,7 +380,8 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
 
 
 def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
-    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of ``grid.steps``.
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
+    ``grid.steps``.
 
     Returns the probabilities, the first total, the error bound and the FFT length.
     """
@@ -446,7 +455,9 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
 
 
 def _direct_error(sp: _Spectrum) -> float:
-    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f| / (2f)``."""
+    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f|
+    / (2f)``.
+    """
     pos = sp.kept > 0
     return float(
         8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
@@ -547,7 +558,8 @@ MAX_MULTISETS_FOR_INTERVAL = 200_000
 def exact_bootstrap_interval(
     changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
 ) -> ExactInterval:
-    """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed exactly.
+    """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
+    exactly.
 
     The series' order-statistic convention, applied to the complete list of
     all ``Q**Q`` equally likely ordered resamples (each once), picks the
@@ -642,7 +654,9 @@ def exact_bootstrap_interval(
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal."""
+    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a
+    threshold counting as equal.
+    """
     last = p.size - 1
     cum = np.cumsum(p)
     total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising

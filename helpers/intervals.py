@@ -169,7 +169,9 @@ def percentile_interval(
 
 
 class EndpointDistribution(NamedTuple):
-    """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end being there."""
+    """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end
+    being there.
+    """
 
     values: np.ndarray
     low: np.ndarray

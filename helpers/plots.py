@@ -45,7 +45,8 @@ def signed(x: float, digits: int = 3) -> str:
 
 
 def set_style() -> None:
-    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour cycle.
+    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour
+    cycle.
 
     Call it once at the top of a notebook (importing ``helpers`` changes nothing).
     """
@@ -78,7 +79,9 @@ def _mark_observed_and_interval(
     color: str,
     linewidth: float,
 ) -> None:
-    """A solid black line at the observed value and dashed lines at the interval ends, with legend entries."""
+    """A solid black line at the observed value and dashed lines at the interval ends, with legend
+    entries.
+    """
     if observed is not None:
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
     if interval is not None:
@@ -193,7 +196,7 @@ def plot_intervals(
         _, ax = plt.subplots(figsize=(7.5, 1.2 + 0.7 * len(labels)))
     colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
     ys = np.arange(len(labels))[::-1]
-    for y, (low, high), est, c in zip(ys, intervals, estimates, colors):
+    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
         ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
         ax.plot([est], [y], marker="o", color="black", markersize=7)
         ax.annotate(
@@ -252,7 +255,7 @@ def plot_exact_distribution(
     colors = [PALETTE["diff"]] * v.size
     if highlight is not None:
         hit = np.isclose(v, highlight, rtol=0, atol=1e-9)
-        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors)]
+        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors, strict=False)]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)

@@ -89,7 +89,9 @@ class ComparisonRecord:
 
     @property
     def mean_difference(self) -> float:
-        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if recorded)."""
+        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if
+        recorded).
+        """
         d = np.subtract(self.scores_b, self.scores_a)
         if self.weights is None:
             return float(np.mean(d))
@@ -176,11 +178,12 @@ def _check_config(config: object, where: str = "") -> dict[str, Any]:
     return copy
 
 
+@_checks.renamed(seed="rng")
 def make_record(
     a: Sequence[float] | Mapping[Hashable, float],
     b: Sequence[float] | Mapping[Hashable, float],
     *,
-    seed: int,
+    rng: int,
     n_resamples: int,
     level: float = 0.95,
     query_ids: Sequence[Hashable] | None = None,
@@ -196,8 +199,9 @@ def make_record(
     ----------
     a, b : sequences or mappings of query ID to score
         As for :func:`helpers.paired_differences`.
-    seed : int
-        The seed passed to :func:`helpers.paired_bootstrap`.
+    rng : int
+        The seed passed to :func:`helpers.paired_bootstrap`, kept in the record as
+        ``seed`` (an int, not a Generator, so that the record can be recomputed).
     n_resamples : int
         B.
     level : float
@@ -222,16 +226,16 @@ def make_record(
 
     Examples
     --------
-    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200, metric="nDCG@10")
+    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200, metric="nDCG@10")
     >>> rec.query_ids, round(rec.mean_difference, 3), rec.version
     (['q1', 'q2', 'q3'], 0.1, 1)
-    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200,
+    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200,
     ...                    clusters=["U1", "U1", "U2"], exclusions={"q9": "no judged documents"},
     ...                    config={"metric": "nDCG@10", "cutoff": 10, "qrels": "v3"})
     >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
     (2, True)
     """
-    seed = _checks.seed(seed, "seed", " so that the record can be recomputed")
+    seed = _checks.seed(rng, "rng", " seed so that the record can be recomputed")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
     ids, a_arr, b_arr = paired_scores(a, b)
     if ids is None:
@@ -288,7 +292,9 @@ def _bootstrap_means(
     n_resamples: int,
     seed: int,
 ) -> np.ndarray:
-    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one engine."""
+    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one
+    engine.
+    """
     if clusters is not None:
         if weights is not None:
             raise ValueError(
@@ -314,7 +320,7 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     is recomputed with :func:`helpers.exact_bootstrap_interval`: no seed is
     involved.
 
-    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200)
+    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200)
     >>> tuple(recompute_interval(rec)) == rec.interval
     True
     """
@@ -328,7 +334,8 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
 
 
 def recompute_pvalue(record: ComparisonRecord) -> float:
-    """Recompute the randomization test a report saved in ``config["test"]`` (see :func:`helpers.compare_runs`).
+    """Recompute the randomization test a report saved in ``config["test"]`` (see
+    :func:`helpers.compare_runs`).
 
     The test flips each query's change, or each user's total change when
     clusters are recorded; it is exact when the record says so (enumeration
@@ -372,7 +379,7 @@ def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
     """Write a record as indented JSON (UTF-8, trailing newline).
 
     >>> import tempfile, pathlib
-    >>> rec = make_record([0.5, 0.6], [0.6, 0.6], seed=1, n_resamples=10)
+    >>> rec = make_record([0.5, 0.6], [0.6, 0.6], rng=1, n_resamples=10)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     p = pathlib.Path(tmp) / "rec.json"
     ...     save_record(rec, p)

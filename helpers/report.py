@@ -130,7 +130,7 @@ class SliceSummary:
         def line(cells: list[str]) -> str:
             return "  ".join(
                 c.ljust(w) if i in left else c.rjust(w)
-                for i, (c, w) in enumerate(zip(cells, widths))
+                for i, (c, w) in enumerate(zip(cells, widths, strict=False))
             ).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
@@ -171,7 +171,8 @@ def slice_summary(
     min_queries: int = 5,
     order: Sequence[Hashable] | None = None,
 ) -> SliceSummary:
-    """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row first.
+    """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row
+    first.
 
     Each row's interval is a paired bootstrap of that row's own queries
     (:func:`helpers.paired_bootstrap`, percentile interval with the series'

@@ -327,7 +327,8 @@ def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (the ratio of means, minus one).
+    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (the ratio of means, minus
+    one).
 
     Raises ``ValueError`` where A's mean is zero (in the data or in a
     resample): the relative change is then undefined; report the absolute one.
@@ -413,7 +414,8 @@ def enumerate_resamples(n: int) -> np.ndarray:
 def exact_means(
     changes: ArrayLike = FOUR_PAIR_CHANGES,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their distinct values with probabilities.
+    """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their
+    distinct values with probabilities.
 
     Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
     that draws with the same multiset share one value exactly.
@@ -771,7 +773,8 @@ class ExactDistribution(NamedTuple):
 
 
 def _compositions(n: int, k: int) -> np.ndarray:
-    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape ``(C(n+k-1, k-1), k)``.
+    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape
+    ``(C(n+k-1, k-1), k)``.
 
     Built one slot at a time: a partial row with ``r`` still to place grows into
     ``r + 1`` rows, one per count ``0..r`` in the next slot; the last slot takes

@@ -123,7 +123,9 @@ def _is_number(text: str) -> bool:
 
 
 def _kind_of(fields: list[str]) -> str | None:
-    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if unsure."""
+    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if
+    unsure.
+    """
     if (
         len(fields) == 6
         and fields[1].upper() == "Q0"
@@ -373,7 +375,9 @@ def read_scores_csv(
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
-    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing whitespace)."""
+    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing
+    whitespace).
+    """
     row = list(row)
     while len(row) > keep and not row[-1].strip():
         row.pop()
@@ -412,7 +416,9 @@ class Qrels:
 
 
 def _trec_lines(path: str | os.PathLike[str], n_fields: int, expected: str, own: str):
-    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field count."""
+    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field
+    count.
+    """
     name = os.fspath(path)
     any_line = False
     for lineno, line in enumerate(_lines(_read_text(path)), start=1):
@@ -678,7 +684,9 @@ def _sorted_ids(ids: set) -> list:
 
 
 def _same_text_example(only_a: list, only_b: list) -> str | None:
-    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in type, else None."""
+    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
+    type, else None.
+    """
     by_text = {str(q): q for q in only_b}
     for q in only_a:
         if str(q) in by_text:

@@ -163,7 +163,8 @@ def _how_many(n: int) -> str:
 
 
 def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
-    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1)) order.
+    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
+    order.
 
     Built by doubling in place: after the last j values are placed, the first
     half of the filled part holds ``+values[i]`` and the second half
@@ -182,7 +183,8 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
 
 
 def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
-    """The exact test from the sign-flip distribution on the grid (see :func:`helpers.sign_flip_distribution`).
+    """The exact test from the sign-flip distribution on the grid (see
+    :func:`helpers.sign_flip_distribution`).
 
     With integer steps ``k_i`` (non-zero), ``S = sum |k_i|`` and the observed
     signed sum ``o``, an assignment that flips a total ``T`` of the ``|k_i|``
@@ -489,7 +491,9 @@ class HolmResult(NamedTuple):
 
     def __str__(self) -> str:
         lines = [f"{'test':>4}  {'p':>7}  {'Holm p':>7}  reject at {self.alpha:g}"]
-        for i, (p, adj, rej) in enumerate(zip(self.pvalues, self.adjusted, self.rejected), start=1):
+        for i, (p, adj, rej) in enumerate(
+            zip(self.pvalues, self.adjusted, self.rejected, strict=False), start=1
+        ):
             lines.append(f"{i:>4}  {p:>7.4f}  {adj:>7.4f}  {'yes' if rej else 'no'}")
         return "\n".join(lines)
 

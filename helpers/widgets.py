@@ -212,12 +212,16 @@ class DrawDescription:
 
     @property
     def text(self) -> str:
-        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04, -0.06 | Mean: +0.045``."""
+        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04,
+        -0.06 | Mean: +0.045``.
+        """
         return f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | Mean: {signed(self.mean)}"
 
     @property
     def html(self) -> str:
-        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer shows)."""
+        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer
+        shows).
+        """
         return (
             f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
             f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
@@ -288,7 +292,8 @@ def _draws(n: int) -> np.ndarray:
 
 
 def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
-    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up).
+    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles
+    up).
 
     The picture shows the distribution of all the means with draw ``k``'s mean
     highlighted, and nothing else about draw ``k``: its title does not name the
@@ -381,7 +386,7 @@ def resample_explorer(
             rendered[key] = explorer_png(d, k, level)
         image.value = rendered[key]
 
-    for button, (_, k) in zip(buttons, EXPLORER_PRESETS):
+    for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
         button.on_click(lambda _b, k=k: setattr(slider, "value", k))
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)

@@ -1,4 +1,5 @@
-"""helpers._checks: inputs a user could plausibly pass by mistake, against the one rule and every helper.
+"""helpers._checks: inputs a user could plausibly pass by mistake, against the one rule and every
+helper.
 
 Every kind of input is tried once against the rule (``as_scores``); every public
 helper that takes scores or changes is then tried with one bad and one unusual
@@ -108,7 +109,7 @@ CASES = [
     ),
     Case("shifted_bootstrap_test", lambda x: h.shifted_bootstrap_test(x, n_resamples=50, rng=0)),
     Case(
-        "make_record(a=x)", lambda x: h.make_record(x, OTHER, seed=1, n_resamples=20), "A's scores"
+        "make_record(a=x)", lambda x: h.make_record(x, OTHER, rng=1, n_resamples=20), "A's scores"
     ),
     Case("describe_draw", lambda x: h.describe_draw(1, x, QUERY_IDS), "changes"),
     Case("exact_means", lambda x: h.exact_means(x), "changes"),
@@ -265,7 +266,9 @@ def test_pandas_series_works_and_a_data_frame_is_refused():
 
 
 class _TableLike:
-    """Stands in for a pandas DataFrame (pandas is not a dependency): iterating gives the column labels."""
+    """Stands in for a pandas DataFrame (pandas is not a dependency): iterating gives the column
+    labels.
+    """
 
     def __init__(self, columns: dict[int, list[float]]):
         self.columns = columns
@@ -607,7 +610,8 @@ def test_clusters_for_compare_runs_must_be_a_mapping():
         )
 
 
-# --- the explorer's draw number and query IDs ------------------------------------------------------
+# --- the explorer's draw number and query IDs
+# ------------------------------------------------------
 
 
 @pytest.mark.parametrize("k", [0, -1, 257, 28.0, True])

@@ -25,7 +25,9 @@ def test_generator_is_advanced_and_studies_differ():
 
 
 def test_population_moments():
-    """Over many users the mean is the truth and the user share of variance is user_sd^2 / (user_sd^2 + query_sd^2)."""
+    """Over many users the mean is the truth and the user share of variance is user_sd^2 /
+    (user_sd^2 + query_sd^2).
+    """
     d, users = helpers.simulated_user_study(3, n_users=20_000, truth=0.1)
     assert abs(d.mean() - 0.1) < 0.004
     assert abs(d.var() - (0.08**2 + 0.05**2)) < 0.0005

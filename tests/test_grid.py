@@ -36,7 +36,8 @@ from helpers.significance import _grid_test
 
 DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
 ALTERNATIVES = ["two-sided", "greater", "less"]
-# Darwin's Zea mays data as Fisher analysed it: crossed minus self-fertilised height, in inches (eighths)
+# Darwin's Zea mays data as Fisher analysed it: crossed minus self-fertilised height, in inches
+# (eighths)
 ZEA_MAYS = [
     6.125,
     -8.375,
@@ -64,7 +65,9 @@ def four_decimal_runs(q, seed, shift=0.01, sd=0.1):
 
 
 def exact_count(steps, alternative):
-    """Assignments at least as extreme, by dynamic programming over sums with Python integers (exact)."""
+    """Assignments at least as extreme, by dynamic programming over sums with Python integers
+    (exact).
+    """
     counts = {0: 1}
     for k in steps:
         new = {}
@@ -294,7 +297,9 @@ def test_monte_carlo_agrees_with_the_exact_p_within_its_error():
 
 
 def convolution_reference(d):
-    """The distribution of the total of Q draws by direct convolution (sums of positive terms: accurate)."""
+    """The distribution of the total of Q draws by direct convolution (sums of positive terms:
+    accurate).
+    """
     g = find_grid(d)
     k = g.steps - g.steps.min()
     f = np.bincount(k) / len(d)
@@ -316,10 +321,16 @@ def test_grid_distribution_equals_multiset_enumeration_for_small_q():
         grid = grid_bootstrap_distribution(d)
         multi = exact_bootstrap_distribution(d)
         on_grid = dict(
-            zip(np.round(grid.values * q * 5).astype(int).tolist(), grid.probabilities.tolist())
+            zip(
+                np.round(grid.values * q * 5).astype(int).tolist(),
+                grid.probabilities.tolist(),
+                strict=False,
+            )
         )
         for v, p in zip(
-            np.round(multi.values * q * 5).astype(int).tolist(), multi.probabilities.tolist()
+            np.round(multi.values * q * 5).astype(int).tolist(),
+            multi.probabilities.tolist(),
+            strict=False,
         ):
             assert on_grid.get(v, 0.0) == pytest.approx(p, abs=1e-13)
         for level in (0.5, 0.8, 0.9, 0.95):
@@ -384,7 +395,8 @@ def test_large_monte_carlo_run_agrees_within_its_error():
             end, abs=1e-12
         )  # the Monte Carlo end is a grid value
         assert abs(cdf[i] - target) < 5 * se + dist.probabilities[i]
-    # and the exact ends are within a few Monte Carlo standard errors in probability of the Monte Carlo ones
+    # and the exact ends are within a few Monte Carlo standard errors in probability of the Monte
+    # Carlo ones
     assert (
         abs(cdf[np.searchsorted(dist.values, iv.low)] - cdf[np.searchsorted(dist.values, mc.low)])
         < 5 * se + 1e-3
@@ -406,8 +418,10 @@ def test_hit_at_k_ten_thousand_queries_both_exact():
 
 def test_cumulative_probability_exactly_on_the_level():
     # [-1, 0, 0, 1]: the 256 ordered resamples give counts 1, 8, 28, 56, 70, 56, 28, 8, 1.
-    # At level 1 - 2 * 9/256 = 0.9296875, alpha/2 = 9/256 = F(-0.75) and 1 - alpha/2 = 247/256 = F(0.5)
-    # exactly, so the order-statistic convention on all 256 draws gives s[9] = -0.5 and s[247] = 0.75.
+    # At level 1 - 2 * 9/256 = 0.9296875, alpha/2 = 9/256 = F(-0.75) and 1 - alpha/2 = 247/256 =
+    # F(0.5)
+    # exactly, so the order-statistic convention on all 256 draws gives s[9] = -0.5 and s[247] =
+    # 0.75.
     d = [-1.0, 0.0, 0.0, 1.0]
     level = 0.9296875
     draws = np.sort(np.asarray(d)[helpers.enumerate_resamples(4)].mean(axis=1))
@@ -421,7 +435,8 @@ def test_cumulative_probability_exactly_on_the_level():
     grid = grid_bootstrap_distribution(d)  # probabilities through the FFT
     lo, hi = _read_ends(grid.probabilities, 9 / 256, max(1e-10, 10 * grid.error_bound))
     assert (grid.values[lo], grid.values[hi]) == expected
-    # the ends do not move when the last bits of the probabilities do (another CPU's exp, log or FFT)
+    # the ends do not move when the last bits of the probabilities do (another CPU's exp, log or
+    # FFT)
     rng = np.random.default_rng(0)
     for _ in range(50):
         wobble = multi.probabilities * (1 + rng.uniform(-1e-13, 1e-13, multi.probabilities.size))
@@ -442,7 +457,8 @@ def test_exact_interval_refusals():
 
 
 def test_interval_read_off_the_spectrum_equals_the_full_distribution():
-    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums, bisection)
+    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums,
+    # bisection)
     # when few frequencies matter; it must agree with reading the full distribution.
     from helpers.grid import MAX_DIRECT_FREQUENCIES, _fft_spectrum
 

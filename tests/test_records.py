@@ -27,7 +27,7 @@ from helpers.records import METHOD, METHOD_CLUSTER, METHOD_WEIGHTED
 @pytest.fixture
 def record():
     a, b = hit_at_5_example()
-    return make_record(a, b, seed=7, n_resamples=5000, metric="hit@5", notes="test")
+    return make_record(a, b, rng=7, n_resamples=5000, metric="hit@5", notes="test")
 
 
 def test_record_holds_the_interval_of_the_bootstrap(record):
@@ -49,17 +49,17 @@ def test_round_trip_keeps_every_field_and_recomputes_exactly(record, tmp_path):
 
 
 def test_mapping_input_keeps_query_ids():
-    rec = make_record({"b": 0.5, "a": 0.1}, {"a": 0.2, "b": 0.5}, seed=1, n_resamples=10)
+    rec = make_record({"b": 0.5, "a": 0.1}, {"a": 0.2, "b": 0.5}, rng=1, n_resamples=10)
     assert rec.query_ids == ["a", "b"] and rec.scores_a == [0.1, 0.5]
 
 
 def test_make_record_checks_its_inputs():
     with pytest.raises(ValueError, match="seed"):
-        make_record([0.1], [0.2], seed=None, n_resamples=10)
+        make_record([0.1], [0.2], rng=None, n_resamples=10)
     with pytest.raises(ValueError, match="2 query IDs were given for 1 scores"):
-        make_record([0.1], [0.2], seed=1, n_resamples=10, query_ids=["x", "y"])
+        make_record([0.1], [0.2], rng=1, n_resamples=10, query_ids=["x", "y"])
     with pytest.raises(ValueError, match="unique"):
-        make_record([0.1, 0.2], [0.2, 0.3], seed=1, n_resamples=10, query_ids=["x", "x"])
+        make_record([0.1, 0.2], [0.2, 0.3], rng=1, n_resamples=10, query_ids=["x", "x"])
 
 
 def _write(tmp_path, obj):
@@ -88,7 +88,7 @@ def test_load_refuses_broken_files_and_names_them(record, tmp_path):
 def test_json_floats_round_trip_exactly(tmp_path):
     a = np.random.default_rng(0).random(50)
     b = np.random.default_rng(1).random(50)
-    rec = make_record(a, b, seed=3, n_resamples=100)
+    rec = make_record(a, b, rng=3, n_resamples=100)
     save_record(rec, tmp_path / "x.json")
     back = load_record(tmp_path / "x.json")
     assert back.scores_a == a.tolist() and back.scores_b == b.tolist()
@@ -121,7 +121,7 @@ def full_record():
     return make_record(
         a,
         b,
-        seed=11,
+        rng=11,
         n_resamples=3000,
         query_ids=ids,
         clusters=users,
@@ -151,7 +151,8 @@ def test_full_round_trip_every_field_survives_and_recomputes_exactly(full_record
     }
     assert back.config == CONFIG and back.config["runs"]["B"] == "cand-rerank-7"
     assert tuple(recompute_interval(back)) == full_record.interval
-    # with clusters recorded, the interval resamples whole users (query-weighted), as chapter 4 teaches
+    # with clusters recorded, the interval resamples whole users (query-weighted), as chapter 4
+    # teaches
     a, b, _, users = _data()
     assert full_record.interval == tuple(
         percentile_interval(cluster_bootstrap(b - a, users, n_resamples=3000, rng=11))
@@ -162,7 +163,7 @@ def test_full_round_trip_every_field_survives_and_recomputes_exactly(full_record
 def test_the_config_is_copied_not_shared():
     a, b, ids, _ = _data()
     cfg = {"runs": {"A": "x"}}
-    rec = make_record(a, b, seed=1, n_resamples=10, config=cfg)
+    rec = make_record(a, b, rng=1, n_resamples=10, config=cfg)
     cfg["runs"]["A"] = "changed later"
     assert rec.config == {"runs": {"A": "x"}}
 
@@ -170,11 +171,12 @@ def test_the_config_is_copied_not_shared():
 def test_weighted_record_uses_the_weighted_mean_and_recomputes_exactly(tmp_path):
     a, b, ids, _ = _data()
     w = np.random.default_rng(5).integers(1, 50, a.size).astype(float)  # e.g. query frequencies
-    rec = make_record(a, b, seed=4, n_resamples=2000, query_ids=ids, weights=w)
+    rec = make_record(a, b, rng=4, n_resamples=2000, query_ids=ids, weights=w)
     d = b - a
     assert rec.mean_difference == pytest.approx(np.sum(w * d) / np.sum(w))
     assert rec.method == METHOD_WEIGHTED and rec.version == 2
-    # independent replay of the weighted bootstrap: the engine's indices, weights travel with their queries
+    # independent replay of the weighted bootstrap: the engine's indices, weights travel with their
+    # queries
     idx = np.random.default_rng(4).integers(0, a.size, size=(2000, a.size))
     expected = (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1)
     assert rec.interval == pytest.approx(tuple(percentile_interval(expected)), abs=1e-14)
@@ -183,17 +185,17 @@ def test_weighted_record_uses_the_weighted_mean_and_recomputes_exactly(tmp_path)
     assert back == rec and back.weights == w.tolist()
     assert tuple(recompute_interval(back)) == rec.interval
     # equal weights give the unweighted interval (up to rounding in the last bits)
-    eq = make_record(a, b, seed=4, n_resamples=2000, weights=np.full(a.size, 2.0))
-    plain = make_record(a, b, seed=4, n_resamples=2000)
+    eq = make_record(a, b, rng=4, n_resamples=2000, weights=np.full(a.size, 2.0))
+    plain = make_record(a, b, rng=4, n_resamples=2000)
     assert eq.interval == pytest.approx(plain.interval, abs=1e-12)
 
 
 def test_weights_and_clusters_may_be_given_by_query_id():
     a = {"q2": 0.5, "q1": 0.25}
     b = {"q1": 0.5, "q2": 0.5}
-    rec = make_record(a, b, seed=1, n_resamples=50, clusters={"q1": "U1", "q2": "U9"})
+    rec = make_record(a, b, rng=1, n_resamples=50, clusters={"q1": "U1", "q2": "U9"})
     assert rec.query_ids == ["q1", "q2"] and rec.clusters == ["U1", "U9"]
-    rec = make_record(a, b, seed=1, n_resamples=50, weights={"q2": 3.0, "q1": 1.0})
+    rec = make_record(a, b, rng=1, n_resamples=50, weights={"q2": 3.0, "q1": 1.0})
     assert rec.weights == [1.0, 3.0]
 
 
@@ -202,7 +204,7 @@ def test_clusters_and_weights_together_are_refused():
         make_record(
             [0.1, 0.2],
             [0.2, 0.2],
-            seed=1,
+            rng=1,
             n_resamples=10,
             clusters=["U1", "U2"],
             weights=[1.0, 2.0],
@@ -211,7 +213,7 @@ def test_clusters_and_weights_together_are_refused():
 
 def test_a_record_without_new_fields_is_still_version_1(tmp_path):
     a, b, ids, _ = _data()
-    rec = make_record(a, b, seed=2, n_resamples=100, query_ids=ids)
+    rec = make_record(a, b, rng=2, n_resamples=100, query_ids=ids)
     assert rec.version == 1
     raw = rec.to_dict()
     assert raw["version"] == 1 and not {"clusters", "weights", "exclusions", "config"} & set(raw)
@@ -278,7 +280,7 @@ def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
 
 def test_make_record_checks_the_new_fields():
     a, b, ids, users = _data()
-    kw = dict(seed=1, n_resamples=10, query_ids=ids)
+    kw = dict(rng=1, n_resamples=10, query_ids=ids)
     with pytest.raises(ValueError, match="39 clusters were given for 40 queries"):
         make_record(a, b, clusters=users[:-1], **kw)
     with pytest.raises(ValueError, match="clusters must be a sequence"):
@@ -287,7 +289,7 @@ def test_make_record_checks_the_new_fields():
         make_record(
             {"q1": 0.1, "q2": 0.2},
             {"q1": 0.2, "q2": 0.1},
-            seed=1,
+            rng=1,
             n_resamples=10,
             clusters={"q1": "U1"},
         )
@@ -317,7 +319,7 @@ def test_weighted_bootstrap_is_built_on_the_engine():
     # the same numbers as the resampling engine with the weighted statistic
     a, b, _, _ = _data(12, 3)
     w = np.arange(1.0, 13.0)
-    rec = make_record(a, b, seed=8, n_resamples=400, weights=w)
+    rec = make_record(a, b, rng=8, n_resamples=400, weights=w)
     d = b - a
     means = resample(
         12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8

@@ -124,7 +124,9 @@ def test_round_trip_through_the_json_record(runs, tmp_path):
 def test_off_grid_scores_fall_back_to_monte_carlo_and_say_so():
     rng = np.random.default_rng(6)
     ids = [f"q{i:03d}" for i in range(60)]
-    a = dict(zip(ids, rng.uniform(0, 1, 60).tolist()))  # full-precision scores: on no grid
+    a = dict(
+        zip(ids, rng.uniform(0, 1, 60).tolist(), strict=False)
+    )  # full-precision scores: on no grid
     b = {q: min(1.0, v + float(rng.normal(0.02, 0.1))) for q, v in a.items()}
     report = compare_runs(a, b, n_resamples=2000, rng=8)
     d = report.runs.b - report.runs.a
@@ -185,7 +187,9 @@ def test_rows_are_the_per_slice_paired_bootstraps_in_table_order():
     # replay: one generator, overall first, then the slices in order
     gen = as_generator(5)
     for r, mask in zip(
-        s.rows, [np.ones(118, bool), labels == "head", labels == "tail", labels == "torso"]
+        s.rows,
+        [np.ones(118, bool), labels == "head", labels == "tail", labels == "torso"],
+        strict=False,
     ):
         d = b[mask] - a[mask]
         assert r.change == pytest.approx(d.mean(), abs=1e-15)

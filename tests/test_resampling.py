@@ -161,7 +161,7 @@ def _brute_force(diffs, users):
     user-weighted one the mean of the drawn users' own means.
     """
     labels = list(dict.fromkeys(users))
-    blocks = {u: [x for x, v in zip(diffs.tolist(), users) if v == u] for u in labels}
+    blocks = {u: [x for x, v in zip(diffs.tolist(), users, strict=False) if v == u] for u in labels}
     out = []
     for draw in itertools.product(labels, repeat=len(labels)):
         rows = [x for u in draw for x in blocks[u]]
@@ -195,7 +195,8 @@ def test_enumeration_matches_brute_force_draw_by_draw():
     # draw 6 of 27 (1-based) is the original sample U1, U2, U3
     assert list(brute[5][0]) == ["U1", "U2", "U3"]
     assert f"{exact.query_weighted[5]:+.4f} {exact.cluster_weighted[5]:+.4f}" == "+0.0250 +0.0133"
-    # the number of query rows is 3 plus the number of times U1 (2 queries) is drawn: Binomial(3, 1/3)
+    # the number of query rows is 3 plus the number of times U1 (2 queries) is drawn: Binomial(3,
+    # 1/3)
     assert Counter(exact.n_rows.tolist()) == {3: 8, 4: 12, 5: 6, 6: 1}
 
 

@@ -61,9 +61,9 @@ def test_trec_eval_reader_on_the_example():
     assert a.scores["q001"] == 0.9517 and a.measure == "ndcg_cut_10"
     # the file's own 'all' row is the mean of the per-query rows
     all_row = [
-        l
-        for l in (DATA / "simulated_A.trec_eval.txt").read_text().splitlines()
-        if l.startswith("ndcg_cut_10") and "\tall\t" in l
+        line
+        for line in (DATA / "simulated_A.trec_eval.txt").read_text().splitlines()
+        if line.startswith("ndcg_cut_10") and "\tall\t" in line
     ]
     assert float(all_row[0].split()[-1]) == pytest.approx(
         np.mean(list(a.scores.values())), abs=5e-5
@@ -260,7 +260,9 @@ def _ranking(docs: dict[str, float]) -> list[str]:
 
 
 def _independent(qrels: dict, run: dict, measure: str) -> dict[str, float]:
-    """Each measure from its definition (trec_eval's), for every judged topic; 0 where nothing was retrieved."""
+    """Each measure from its definition (trec_eval's), for every judged topic; 0 where nothing was
+    retrieved.
+    """
     out = {}
     for q, judged in qrels.items():
         ranked = _ranking(run.get(q, {}))
@@ -346,7 +348,7 @@ def test_read_trec_eval_reads_trec_evals_own_output():
 def test_missing_zero_with_qrels_averages_over_the_same_topics_as_trec_eval_c(measure):
     # out.test.aqc is trec_eval -q -c: per-query rows for 301 and 303 only, 'all' over 301, 302, 303
     path = TREC_EVAL / "out.test.aqc"
-    rows = [l.split() for l in path.read_text().splitlines()]
+    rows = [line.split() for line in path.read_text().splitlines()]
     all_row = float(next(v for m, q, v in rows if m == measure and q == "all"))
     num_q = int(next(v for m, q, v in rows if m == "num_q"))
     scores = read_trec_eval(path, measure)
@@ -640,7 +642,8 @@ def test_example_files_agree_with_evaluate_on_the_run_files():
 
 
 def test_example_measures_are_consistent_with_each_other():
-    # issue 15, point 12: P_5 > 0 implies success_5 = 1, and P_5 never counts more relevant documents than num_rel
+    # issue 15, point 12: P_5 > 0 implies success_5 = 1, and P_5 never counts more relevant
+    # documents than num_rel
     for system in ("A", "B"):
         f = DATA / f"simulated_{system}.trec_eval.txt"
         p5, s5, rel = (read_trec_eval(f, m).scores for m in ("P_5", "success_5", "num_rel"))

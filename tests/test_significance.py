@@ -34,7 +34,7 @@ def brute_force_p(changes, alternative):
     fr = [Fraction(str(x)) for x in changes]
     obs = sum(fr)
     sums = [
-        sum(s * x for s, x in zip(signs, fr))
+        sum(s * x for s, x in zip(signs, fr, strict=False))
         for signs in itertools.product((1, -1), repeat=len(fr))
     ]
     if alternative == "two-sided":

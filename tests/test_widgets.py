@@ -137,7 +137,7 @@ def test_35_multisets_with_multinomial_weights_give_the_same_distribution():
     counts, freq = collapse_to_multisets(enumerate_resamples(4))
     assert len(counts) == math.comb(7, 4) == 35
     assert (counts.sum(axis=1) == 4).all() and freq.sum() == 256
-    for row, f in zip(counts, freq):
+    for row, f in zip(counts, freq, strict=False):
         assert f == math.factorial(4) // math.prod(math.factorial(c) for c in row)
     ms_means = np.round(counts @ np.array(FOUR_PAIR_CHANGES) / 4, 12)
     _, values, probs = exact_means()
@@ -214,7 +214,9 @@ def test_explorer_shows_the_picture_of_the_draw_it_names():
 
 
 def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
-    """Chapter 2: the highlighted bar at +0.025 holds 28 of the 256 draws (a different 28 from draw 28)."""
+    """Chapter 2: the highlighted bar at +0.025 holds 28 of the 256 draws (a different 28 from draw
+    28).
+    """
     same = [k for k in range(1, 257) if abs(describe_draw(k).mean - 0.025) <= 1e-12]
     assert len(same) == 28 and 28 in same and 79 in same
     means, values, probs = exact_means()
