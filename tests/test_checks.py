@@ -520,7 +520,10 @@ def test_mistaken_cluster_labels_are_refused(call, kind):
 # --- runs: mappings {query_id: score} -------------------------------------------------------------
 
 RUN_B = {"q1": 0.6, "q2": 0.3, "q3": 0.7}
-NOT_A_RUN = r"run A must be a mapping \{query_id: score\} or a RunScores .*got TYPE\..*dict\(pairs\).*paired_differences\(a, b\)"
+NOT_A_RUN = (
+    r"run A must be a mapping \{query_id: score\} or a RunScores "
+    r".*got TYPE\..*dict\(pairs\).*paired_differences\(a, b\)"
+)
 
 RUNS_REFUSED = {
     "list of scores": ([0.5, 0.25, 0.75], NOT_A_RUN.replace("TYPE", "list")),

@@ -1,4 +1,6 @@
-"""helpers.simulated_user_study: chapter 4's simulated population, checked against its definition."""
+"""helpers.simulated_user_study: chapter 4's simulated population, checked against its
+definition.
+"""
 
 import numpy as np
 import pytest

@@ -80,7 +80,9 @@ def test_the_bootstrap_loop_check_accepts_any_correct_stream_and_names_mistakes(
 
 
 def test_the_numpy_two_lines_are_helpers_paired_bootstrap():
-    """Exercise 1.2's check compares the learner's two lines with paired_bootstrap: the same stream."""
+    """Exercise 1.2's check compares the learner's two lines with paired_bootstrap: the same
+    stream.
+    """
     import numpy as np
 
     a, b = helpers.hit_at_5_example()

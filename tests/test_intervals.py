@@ -85,7 +85,8 @@ def test_equal_weights_give_exactly_the_unweighted_interval():
     """The weighted rule generalizes the order-statistic one: over many B and levels, with
     distinct values (where an off-by-one position shows) and with ties, equal weights (as counts, as
     probabilities 1/B, or any constant) and the counts of
-    merged ties all give the same two positions as s[floor(alpha/2 B)], s[min(B-1, floor((1-alpha/2) B))]."""
+    merged ties all give the same two positions as s[floor(alpha/2 B)],
+    s[min(B-1, floor((1-alpha/2) B))]."""
     rng = np.random.default_rng(0)
     cases = [
         (B, level)

@@ -662,7 +662,9 @@ def test_four_pair_relative_change_exactly_and_by_monte_carlo():
 
 
 def _latencies(n, seed):
-    """Per-query latencies in ms: B is faster on most queries, but takes a slow path on about 15%."""
+    """Per-query latencies in ms: B is faster on most queries, but takes a slow path on about
+    15%.
+    """
     rng = np.random.default_rng(seed)
     a = rng.lognormal(np.log(120), 0.3, n)
     b = a * rng.lognormal(np.log(0.75), 0.1, n) + (rng.random(n) < 0.15) * rng.uniform(100, 200, n)

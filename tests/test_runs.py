@@ -115,7 +115,10 @@ def test_trec_eval_reader_refuses_broken_files(name, measure, message):
 
 
 def test_a_measure_that_is_not_in_the_file_is_named_with_the_ones_that_are():
-    expected = r"simulated_A\.trec_eval\.txt: measure 'map' is not in the file; its per-query measures are 'P_5', 'ndcg_cut_10', 'num_rel', 'recip_rank', 'success_5'\."
+    expected = (
+        r"simulated_A\.trec_eval\.txt: measure 'map' is not in the file; its per-query measures "
+        r"are 'P_5', 'ndcg_cut_10', 'num_rel', 'recip_rank', 'success_5'\."
+    )
     with pytest.raises(ValueError, match=expected):
         read_trec_eval(DATA / "simulated_A.trec_eval.txt", "map")
 
@@ -332,7 +335,10 @@ def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
         evaluate(qrels, run, "nDCG@10")
     with pytest.raises(
         ValueError,
-        match=r"qrels must come from read_qrels\(path\); got Run\. \(Arguments are evaluate\(qrels, run, measure\)\.\)",
+        match=(
+            r"qrels must come from read_qrels\(path\); got Run\. "
+            r"\(Arguments are evaluate\(qrels, run, measure\)\.\)"
+        ),
     ):
         evaluate(run, qrels, "P_5")
 
@@ -548,7 +554,10 @@ def test_the_wrong_kind_of_file_is_named_with_the_reader_to_use(tmp_path, found,
 def test_compare_runs_refuses_too_few_queries_and_says_why():
     with pytest.raises(
         ValueError,
-        match=r"Only 1 query is compared, fewer than min_queries=5\. .*one query gives an interval of width 0.*2/2\^1 = 1",
+        match=(
+            r"Only 1 query is compared, fewer than min_queries=5\. "
+            r".*one query gives an interval of width 0.*2/2\^1 = 1"
+        ),
     ):
         compare_runs({"q1": 0.5}, {"q1": 0.519}, rng=1)
     with pytest.raises(ValueError, match=r"Only 4 queries are compared.*2/2\^4 = 0\.125"):

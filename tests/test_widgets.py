@@ -82,9 +82,9 @@ def test_the_source_draws(k, queries, changes, mean):
     desc = describe_draw(k)
     assert (desc.queries, desc.changes) == (queries, changes)
     assert desc.mean == pytest.approx(mean, abs=1e-12)
-    assert (
-        desc.text
-        == f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {desc.text.rsplit(' ', 1)[1]}"
+    mean_text = desc.text.rsplit(" ", 1)[1]
+    assert desc.text == (
+        f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {mean_text}"
     )
     assert desc.text.endswith(f"Mean: {mean:+.3f}")
     assert (
