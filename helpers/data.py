@@ -70,7 +70,8 @@ def as_scores(
     >>> as_scores([0.5, float("nan")], "A's scores")
     Traceback (most recent call last):
     ...
-    ValueError: A's scores contain NaN or infinite values at position 1; remove or fix those queries before comparing.
+    ValueError: A's scores contain NaN or infinite values at position 1; remove or fix those queries
+    before comparing.
     """
     arr = _checks.scores(values, name, labels=labels)
     return arr if arr.flags.writeable else arr.copy()  # always a new array
@@ -185,7 +186,8 @@ def paired_differences(
     >>> paired_differences({"q1": 1.0, "q2": 1.0}, {"q1": 1.0, "q3": 0.0})
     Traceback (most recent call last):
     ...
-    ValueError: The two systems were not run on the same queries: 1 only in A ('q2'); 1 only in B ('q3'). Compare on the shared queries only after deciding how to treat the missing ones.
+    ValueError: The two systems were not run on the same queries: 1 only in A ('q2'); 1 only in B
+    ('q3'). Compare on the shared queries only after deciding how to treat the missing ones.
     """
     _, a_arr, b_arr = paired_scores(a, b)
     return b_arr - a_arr

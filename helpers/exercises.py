@@ -7,7 +7,8 @@ live here, not in the notebooks, and ``tests/test_exercises.py`` checks that
 each exercise accepts its solution and names each listed slip.
 
 >>> check("0.1", ...)
-Exercise 0.1: not answered yet. Replace the ... in the answer cell with your answer, then run this cell again.
+Exercise 0.1: not answered yet. Replace the ... in the answer cell with your answer, then run this
+cell again.
 >>> check("0.1", 0.025)
 Exercise 0.1: correct.
 >>> check("0.1", -0.025)
@@ -208,7 +209,9 @@ _LOOP_RUNS: dict[
 
 
 def _loop_run(fn: Callable) -> object:
-    """The function's means on chapter 1's changes (R = 2,000, seed 7), computed once per function."""
+    """The function's means on chapter 1's changes (R = 2,000, seed 7), computed once per
+    function.
+    """
     cached = _LOOP_RUNS.get(id(fn))
     if cached is None or cached[0] is not fn:
         try:
@@ -244,9 +247,15 @@ def _validate_loop(fn: object) -> str | None:
         )
     m = _loop_run(fn)
     if isinstance(m, Exception):
-        return f"calling bootstrap_loop(d, {_LOOP_R}, seed={_LOOP_SEED}) raised {type(m).__name__}: {m}"
+        return (
+            f"calling bootstrap_loop(d, {_LOOP_R}, seed={_LOOP_SEED}) raised {type(m).__name__}: "
+            f"{m}"
+        )
     if m.size != _LOOP_R:
-        return f"bootstrap_loop(d, {_LOOP_R}, seed) returned {m.size} numbers; it should return one mean per resample, {_LOOP_R}."
+        return (
+            f"bootstrap_loop(d, {_LOOP_R}, seed) returned {m.size} numbers; it should return one "
+            f"mean per resample, {_LOOP_R}."
+        )
     return None
 
 
@@ -279,7 +288,10 @@ _register(
     Exercise(
         "1.1",
         expected=lambda: _reference_loop,
-        what="a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean changes",
+        what=(
+            "a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean "
+            "changes"
+        ),
         matches=lambda answer, target: (
             _loop_kind(answer) != "other" and _loop_kind(answer) == _loop_kind(target)
         ),
@@ -615,14 +627,20 @@ def _ch3_same_distribution(answer: object, target: object) -> bool:
 
 def _ch3_validate(answer: object) -> str | None:
     if not callable(answer):
-        return f"got {type(answer).__name__}; write a function and put its name (not a call) after my_exact = ."
+        return (
+            f"got {type(answer).__name__}; write a function and put its name (not a call) after "
+            "my_exact = ."
+        )
     try:
         out = answer(np.array(_CH3_SAMPLES[0]))
         values, probs = out
         if np.shape(values) != np.shape(probs):
             return "your function's values and probabilities have different lengths."
     except Exception as exc:  # report the learner's error in words
-        return f"calling it on the four changes raised {type(exc).__name__}: {exc}. It should return (values, probabilities)."
+        return (
+            f"calling it on the four changes raised {type(exc).__name__}: {exc}. It should return "
+            "(values, probabilities)."
+        )
     return None
 
 
@@ -630,7 +648,10 @@ _register(
     Exercise(
         "3.3",
         expected=lambda: _ch3_reference_exact,
-        what="a function returning (values, probabilities), the exact bootstrap distribution of the mean",
+        what=(
+            "a function returning (values, probabilities), the exact bootstrap distribution of the "
+            "mean"
+        ),
         matches=_ch3_same_distribution,
         validate=_ch3_validate,
         slips=(
@@ -745,14 +766,20 @@ def _ch4_same_means(answer: object, target: object) -> bool:
 
 def _ch4_validate(answer: object) -> str | None:
     if not callable(answer):
-        return f"got {type(answer).__name__}; write a function and put its name (not a call) after my_user_means = ."
+        return (
+            f"got {type(answer).__name__}; write a function and put its name (not a call) after "
+            "my_user_means = ."
+        )
     d, users, idx = _ch4_cases_cached()[0]
     try:
         got = np.asarray(answer(d, users, idx), dtype=float)
     except Exception as exc:  # report the learner's error in words
         return f"calling it on the three-user example raised {type(exc).__name__}: {exc}."
     if got.size != len(idx):
-        return f"it returned {got.size} numbers for {len(idx)} resamples; return one mean per row of idx."
+        return (
+            f"it returned {got.size} numbers for {len(idx)} resamples; return one mean per row of "
+            "idx."
+        )
     return None
 
 
@@ -760,13 +787,16 @@ _register(
     Exercise(
         "4.2",
         expected=lambda: _ch4_reference_means,
-        what="a function user_means(d, users, idx) returning one query-weighted mean per row of idx",
+        what=(
+            "a function user_means(d, users, idx) returning one query-weighted mean per row of idx"
+        ),
         matches=_ch4_same_means,
         validate=_ch4_validate,
         slips=(
             (
                 lambda: _ch4_user_weighted,
-                'That is the average of the drawn users\' means (weighting="cluster"); the question asks for the '
+                'That is the average of the drawn users\' means (weighting="cluster"); '
+                "the question asks for the "
                 "query-weighted mean: total change of the drawn queries over their number.",
             ),
             (
@@ -1053,7 +1083,10 @@ _register(
     Exercise(
         "6.1",
         expected=lambda: _holm_adjusted(_HOLM_BY_HAND),
-        what="the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
+        what=(
+            "the four Holm-adjusted p-values, in the order of the p-values given (a list of four "
+            "numbers)"
+        ),
         slips=(
             (
                 lambda: _holm_slip("bonferroni"),
@@ -1097,7 +1130,10 @@ _register(
             _gatekeeping_claims(0.08, _GATE_SECONDARY),
             _gatekeeping_claims(0.01, _GATE_SECONDARY),
         ),
-        what="two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
+        what=(
+            "two whole numbers: the findings claimed when the primary p is 0.08, and when it is "
+            "0.01"
+        ),
         tol=0.01,
         slips=(
             (
@@ -1183,7 +1219,10 @@ _register(
     Exercise(
         "6.3",
         expected=_holm_target("holm"),
-        what="a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), in the given order",
+        what=(
+            "a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), "
+            "in the given order"
+        ),
         validate=_function_validate,
         matches=_flatten_matches(_function_matches(_call_reject, 0.0)),
         slips=(

@@ -152,7 +152,8 @@ def percentile_interval(
     Interval(low=6.0, high=96.0)
     >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.02, 0.95, 0.03])
     Interval(low=1.0, high=2.0)
-    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])  # F(0) = 0.025, F(1) = 0.975: neither exceeds
+    >>> # F(0) = 0.025, F(1) = 0.975: neither exceeds
+    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])
     Interval(low=1.0, high=2.0)
     """
     v = _checks.scores(values, "values")

@@ -44,7 +44,10 @@ FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 #: Fields added in version 2, with their empty values.
 V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
-METHOD = "paired_bootstrap: mean of d_q over query pairs resampled with replacement, numpy.random.default_rng(seed)"
+METHOD = (
+    "paired_bootstrap: mean of d_q over query pairs resampled with replacement, "
+    "numpy.random.default_rng(seed)"
+)
 METHOD_CLUSTER = (
     "user-cluster bootstrap: total change / total query count over clusters resampled with "
     "replacement "
@@ -226,7 +229,9 @@ def make_record(
 
     Examples
     --------
-    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200, metric="nDCG@10")
+    >>> rec = make_record(
+    ...     [0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200, metric="nDCG@10"
+    ... )
     >>> rec.query_ids, round(rec.mean_difference, 3), rec.version
     (['q1', 'q2', 'q3'], 0.1, 1)
     >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200,
@@ -348,8 +353,11 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
         The record holds no test (records from :func:`make_record` do not).
 
     >>> import helpers
-    >>> report = helpers.compare_runs({"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
-    ...                               {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45}, rng=1)
+    >>> report = helpers.compare_runs(
+    ...     {"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
+    ...     {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45},
+    ...     rng=1,
+    ... )
     >>> recompute_pvalue(report.to_record()) == report.test.pvalue
     True
     """

@@ -156,8 +156,12 @@ class SliceSummary:
                 cells = [f"<b>{c}</b>" for c in cells]
             trs.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         trs = "".join(trs)
-        note = f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries."
-        return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table><p>{html.escape(note)}</p>"
+        note = (
+            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
+            "row's queries."
+        )
+        table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+        return f"{table}<p>{html.escape(note)}</p>"
 
 
 def slice_summary(
@@ -208,7 +212,8 @@ def slice_summary(
     --------
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]
     >>> b = [0.6, 0.6, 0.8, 0.5, 0.4, 0.5, 0.2]
-    >>> s = slice_summary(a, b, ["x", "x", "x", "x", "y", "y", "y"], n_resamples=1000, rng=1, min_queries=4)
+    >>> labels = ["x", "x", "x", "x", "y", "y", "y"]
+    >>> s = slice_summary(a, b, labels, n_resamples=1000, rng=1, min_queries=4)
     >>> print(s)
     slice        queries  mean A  mean B  change B - A  95% interval            width
     -----------  -------  ------  ------  ------------  ----------------------  -----
@@ -380,7 +385,10 @@ class ComparisonReport:
             rows.append(("largest regressions", worst))
         settings = f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"
         if self.interval_exact:
-            settings += " (the interval is exact: the R resamples only draw the plotted bootstrap distribution)"
+            settings += (
+                " (the interval is exact: the R resamples only draw the plotted bootstrap "
+                "distribution)"
+            )
         rows.append(("settings", settings))
         return rows
 
@@ -522,7 +530,8 @@ def compare_runs(
     ...
     ValueError: Only 4 queries are compared, fewer than min_queries=5. ...
     >>> report = compare_runs(a, b, n_resamples=2000, rng=1, min_queries=4)  # four pairs, knowingly
-    >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {report.largest_regressions[0][0]}")
+    >>> worst = report.largest_regressions[0][0]
+    >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {worst}")
     +0.025, p = 0.625, worst: q3
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
@@ -547,8 +556,12 @@ def compare_runs(
             f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than "
             f"min_queries={min_queries}. "
             "With so few, the bootstrap interval is far too narrow to trust "
-            f"({'one query gives an interval of width 0' if q == 1 else f'it resamples only these {q} changes'}) "
-            f"and the smallest two-sided randomization p-value is 2/2^{q} = "
+            + (
+                "(one query gives an interval of width 0) "
+                if q == 1
+                else f"(it resamples only these {q} changes) "
+            )
+            + f"and the smallest two-sided randomization p-value is 2/2^{q} = "
             f"{min(1.0, 2 / 2**q):.3g}. "
             "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
         )

@@ -847,7 +847,8 @@ def exact_bootstrap_distribution(
     >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
     P(mean <= 0) = 0.2070
     >>> exact_bootstrap_distribution([-1, 0, 0, 1])
-    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]), probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
+    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]),
+    probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
            0.21875   , 0.109375  , 0.03125   , 0.00390625]))
     """
     d = _checks.scores(changes, "changes")

@@ -84,7 +84,10 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         found = "UTF-32 (it starts with a UTF-32 byte-order mark)"
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        found = "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes this)"
+        found = (
+            "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes "
+            "this)"
+        )
     elif b"\x00" in data:
         found = "UTF-16 or UTF-32 without a byte-order mark (it contains NUL bytes)"
     if found:
@@ -132,13 +135,22 @@ def _kind_of(fields: list[str]) -> str | None:
         and _is_number(fields[3])
         and _is_number(fields[4])
     ):
-        return "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+        return (
+            "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and "
+            "score it with evaluate(qrels, run, measure)"
+        )
     if len(fields) == 6 and _is_number(fields[3]) and _is_number(fields[4]):
-        return "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+        return (
+            "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and "
+            "score it with evaluate(qrels, run, measure)"
+        )
     if len(fields) == 4 and _is_number(fields[3]):
         return "qrels ('query iter docid grade'); read it with read_qrels(path)"
     if len(fields) == 3 and (_is_number(fields[2]) or fields[1] == "all"):
-        return "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, measure)"
+        return (
+            "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, "
+            "measure)"
+        )
     return None
 
 
@@ -611,7 +623,8 @@ class AlignedRuns:
     slices: list[str] | None = None
     #: Topics of the qrels (when given) that neither run scored.
     in_neither: list[str] = field(default_factory=list)
-    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the qrels' source.
+    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the
+    #: qrels' source.
     topics_from: str = "runs"
     #: How many topics the qrels judge (None without qrels).
     n_topics: int | None = None

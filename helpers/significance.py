@@ -302,15 +302,18 @@ def randomization_test(
     Examples
     --------
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} ({res.count} of {res.n_resamples}), exact: {res.exact}")
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
+    ...       f"({res.count} of {res.n_resamples}), exact: {res.exact}")
     mean +0.025, p = 0.6250 (10 of 16), exact: True
     >>> print(f"{randomization_test([0.10, 0.02, -0.06, 0.04], alternative='greater').pvalue:.4f}")
     0.3125
     >>> mc = randomization_test([0.3] * 30, n_resamples=999, rng=1)
     >>> print(f"{mc.count} of {mc.n_resamples} as extreme, p = {mc.pvalue:.3f}")
     0 of 999 as extreme, p = 0.001
-    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
-    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")   # 30 changes: on the 1/8 grid
+    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375,
+    ...        7.5, -6.0]
+    >>> # 30 changes: on the 1/8 grid
+    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")
     >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
     p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
@@ -366,7 +369,8 @@ def _sign_flip_test(
             f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p "
             "for p <= 6)"
             if grid is None
-            else f"on the {grid.label} grid the sums need {points:,} points, above the limit of {MAX_GRID_POINTS:,}"
+            else f"on the {grid.label} grid the sums need {points:,} points, "
+            f"above the limit of {MAX_GRID_POINTS:,}"
         )
         if rng is None:
             raise ValueError(
@@ -453,7 +457,8 @@ def shifted_bootstrap_test(
     Examples
     --------
     >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {res.null_distribution.mean():+.3f}")
+    >>> centre = res.null_distribution.mean()
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {centre:+.3f}")
     mean +0.025, p = 0.419, centre of the null +0.000
     """
     d = _checks.scores(changes, "changes")

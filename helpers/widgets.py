@@ -113,7 +113,10 @@ def grade(question: Question, choice: int | None) -> Feedback:
 
 _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 
-_SNAPSHOT_NOTE = '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use it.</em></p>'
+_SNAPSHOT_NOTE = (
+    '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use '
+    "it.</em></p>"
+)
 
 
 def quiz_snapshot_html(question: Question) -> str:
@@ -215,7 +218,10 @@ class DrawDescription:
         """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04,
         -0.06 | Mean: +0.045``.
         """
-        return f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | Mean: {signed(self.mean)}"
+        return (
+            f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | "
+            f"Mean: {signed(self.mean)}"
+        )
 
     @property
     def html(self) -> str:
