@@ -26,7 +26,6 @@ from helpers import (
     FOUR_PAIR_CHANGES,
     cluster_bootstrap,
     cluster_totals,
-    endpoint_distribution,
     enumerate_cluster_resamples,
     enumerate_resamples,
     exact_bootstrap_distribution,
@@ -537,72 +536,6 @@ def test_inputs_over_the_size_limit_are_refused_with_the_limit_named():
 def test_bad_limit_is_refused(limit):
     with pytest.raises(ValueError, match="max_multisets"):
         exact_bootstrap_distribution([0.1, 0.2], max_multisets=limit)
-
-
-@pytest.mark.parametrize("B, level", [(5, 0.5), (6, 0.8), (7, 0.95), (4, 0.5)])
-def test_endpoint_distribution_against_enumerating_every_sample(B, level):
-    values, probs = np.array([-1.0, 0.0, 0.5, 2.0]), np.array([0.1, 0.5, 0.3, 0.1])
-    low_k, high_k = (
-        math.floor((1 - level) / 2 * B + 1e-9),
-        min(B - 1, math.floor((1 + level) / 2 * B + 1e-9)),
-    )
-    p_low, p_high = Counter(), Counter()
-    for draw in itertools.product(range(4), repeat=B):
-        s = sorted(values[list(draw)])
-        p = math.prod(probs[list(draw)])
-        p_low[s[low_k]] += p
-        p_high[s[high_k]] += p
-    ends = endpoint_distribution(values, probs, n_resamples=B, level=level)
-    np.testing.assert_allclose(ends.low, [p_low[v] for v in values], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ends.high, [p_high[v] for v in values], rtol=0, atol=1e-12)
-
-
-@pytest.mark.parametrize("B", [1000, 5000, 100_000])
-def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(hit5, B):
-    _, dist = hit5
-    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
-    assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(
-        1, abs=1e-12
-    )
-    f = dist.cdf(-1 / 120)
-    excludes_zero = ends.high[ends.values < 0].sum()
-    assert excludes_zero == pytest.approx(stats.binom.sf(int(0.975 * B), B, f), rel=1e-9)
-
-
-def test_endpoint_distribution_against_simulated_intervals(hit5):
-    """Read 2,000 Monte Carlo intervals (B = 1,000 each, drawn from the exact distribution) and
-    compare how often each end lands where: the binomial standard deviation of each
-    frequency is at most sqrt(0.25 / 2000) = 0.011, and the tolerance is 5 of those."""
-    _, dist = hit5
-    reps, B = 2000, 1000
-    rng = np.random.default_rng(3)
-    draws = np.sort(rng.choice(dist.values, p=dist.probabilities, size=(reps, B)), axis=1)
-    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
-    for k, expected in ((25, ends.low), (975, ends.high)):
-        freq = (draws[:, k][:, None] == dist.values).mean(axis=0)
-        assert np.all(np.abs(freq - expected) < 5 * np.sqrt(0.25 / reps))
-
-
-def test_the_five_thousand_resample_interval_excludes_zero_for_well_under_half_the_seeds(hit5):
-    _, dist = hit5
-    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=5000)
-    p = ends.high[ends.values < 0].sum()
-    assert f"{p:.2f}" == "0.37"
-    assert ends.high[dist.values == 0.0].sum() == pytest.approx(1 - p)
-
-
-@pytest.mark.parametrize(
-    "args, match",
-    [
-        (([0.0, 1.0], [0.5, 0.5], 0), "n_resamples"),
-        (([0.0, 1.0], [0.5, 0.5], 2.5), "n_resamples"),
-        (([0.0, 1.0], [0.5], 10), "one entry per value"),
-        (([0.0, 1.0], [-0.5, 1.5], 10), "non-negative"),
-    ],
-)
-def test_endpoint_distribution_bad_input(args, match):
-    with pytest.raises(ValueError, match=match):
-        endpoint_distribution(*args[:2], n_resamples=args[2])
 
 
 def test_mean_difference_reproduces_paired_bootstrap_bit_for_bit():
