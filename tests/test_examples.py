@@ -1,11 +1,14 @@
-"""helpers.simulated_user_study: chapter 4's simulated population, checked against its
-definition.
+"""helpers.examples: the source's hit@5 and four-pair examples, and chapter 4's simulated
+population checked against its definition.
 """
+
+import random
 
 import numpy as np
 import pytest
 
 import helpers
+from helpers import FOUR_PAIR_CHANGES, four_pair_example, hit_at_5_example
 
 
 def test_same_draws_as_the_definition():
@@ -62,3 +65,37 @@ def test_bad_input_is_a_clear_error(kwargs, word):
 def test_rng_is_required():
     with pytest.raises(ValueError, match="rng"):
         helpers.simulated_user_study(None)
+
+
+def test_hit_at_5_example_matches_the_source():
+    a, b = hit_at_5_example()
+    assert a.shape == b.shape == (120,)
+    assert set(np.unique(a)) <= {0.0, 1.0}
+    assert round(a.mean(), 3) == 0.758 and round(b.mean(), 3) == 0.692
+    assert round(b.mean() - a.mean(), 3) == -0.067
+    d = b - a
+    assert (int((d > 0).sum()), int((d < 0).sum())) == (4, 12)
+
+
+def test_hit_at_5_example_advances_a_shared_stream_by_240_draws():
+    stream = random.Random(7)
+    hit_at_5_example(rng=stream)
+    reference = random.Random(7)
+    for _ in range(240):
+        reference.random()
+    assert stream.random() == reference.random()
+
+
+def test_hit_at_5_example_rejects_a_numpy_generator():
+    with pytest.raises(ValueError, match="random.Random"):
+        hit_at_5_example(rng=np.random.default_rng(7))
+
+
+def test_four_pair_example_is_consistent_with_the_source():
+    ex = four_pair_example()
+    np.testing.assert_array_equal(ex["changes"], FOUR_PAIR_CHANGES)
+    np.testing.assert_allclose(ex["b"] - ex["a"], FOUR_PAIR_CHANGES, atol=1e-12)
+    assert round(ex["a"].mean(), 3) == 0.600
+    assert round(ex["changes"].mean(), 3) == 0.025
+    assert abs(ex["changes"].mean() / ex["a"].mean() - 0.0417) < 5e-5
+    assert ((ex["a"] >= 0) & (ex["b"] <= 1)).all()
