@@ -28,9 +28,10 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.fft
+from numpy.typing import ArrayLike
 
-from .data import as_scores
-from .intervals import PROBABILITY_TOLERANCE, Interval, _check_level, percentile_interval
+from . import _checks
+from .intervals import PROBABILITY_TOLERANCE, Interval, percentile_interval
 
 __all__ = [
     "MAX_GRID_POINTS",
@@ -65,7 +66,8 @@ TAIL_EPSILON = 1e-14
 
 _EPS = float(np.finfo(float).eps)
 _CANDIDATES = sorted(
-    {Fraction(1, k) for k in range(1, MAX_DENOMINATOR + 1)} | {Fraction(1, 10**p) for p in range(4, MAX_DECIMALS + 1)},
+    {Fraction(1, k) for k in range(1, MAX_DENOMINATOR + 1)}
+    | {Fraction(1, 10**p) for p in range(4, MAX_DECIMALS + 1)},
     reverse=True,
 )
 _CANDIDATE_STEPS = np.array([float(c) for c in _CANDIDATES])
@@ -89,8 +91,9 @@ class Grid(NamedTuple):
         return f"{s.numerator}/{den}"
 
 
-def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
-    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the step, or None.
+def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
+    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the
+    step, or None.
 
     The candidate steps are 1/k for k up to 1000 (hit@k and P@k are multiples
     of 1/k) and 10^-p for p up to 6 (``trec_eval`` prints four decimals). The
@@ -125,12 +128,14 @@ def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
     >>> find_grid([0.1234567891, 0.5]) is None
     True
     """
-    v = as_scores(values, "values")
+    v = _checks.scores(values, "values")
     mag = float(np.max(np.abs(v)))
     if scale is None:
         scale = mag
     if not (isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0):
-        raise ValueError(f"scale must be a non-negative number (the size of the scores); got {scale!r}.")
+        raise ValueError(
+            f"scale must be a non-negative number (the size of the scores); got {scale!r}."
+        )
     nonzero = np.unique(np.abs(v[v != 0]))
     if nonzero.size == 0:
         return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
@@ -142,7 +147,9 @@ def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
         tol = GRID_TOLERANCE + 8 * _EPS * max(float(scale), mag) / h
         return np.all(np.abs(r - np.round(r)) <= tol[None, :], axis=0)
 
-    alive = np.flatnonzero(fits(nonzero[:64], _CANDIDATE_STEPS))  # a cheap first pass on a few values
+    alive = np.flatnonzero(
+        fits(nonzero[:64], _CANDIDATE_STEPS)
+    )  # a cheap first pass on a few values
     for i in alive.tolist():
         h = _CANDIDATE_STEPS[i : i + 1]
         if nonzero.size <= 64 or fits(nonzero, h)[0]:
@@ -155,7 +162,7 @@ def find_grid(values: object, *, scale: float | None = None) -> Grid | None:
 # --- The randomization test: the exact sign-flip distribution ---------------------
 
 
-def sign_flip_distribution(steps: object, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
+def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
     """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
 
     Flip the sign of each of the non-zero integers ``|k_1|, ..., |k_K|``
@@ -182,7 +189,10 @@ def sign_flip_distribution(steps: object, *, max_points: int = MAX_GRID_POINTS) 
     k = k[k != 0]
     total = int(k.sum())
     if total + 1 > max_points:
-        raise ValueError(f"the sign-flip distribution needs {total + 1:,} grid points; the limit is max_points={max_points:,}.")
+        raise ValueError(
+            f"the sign-flip distribution needs {total + 1:,} grid points; the limit is "
+            f"max_points={max_points:,}."
+        )
     p = np.zeros(total + 1)
     p[0] = 1.0
     end = 1  # p[:end] is filled
@@ -198,7 +208,8 @@ def sign_flip_distribution(steps: object, *, max_points: int = MAX_GRID_POINTS) 
 
 @dataclass(frozen=True, eq=False)
 class GridDistribution:
-    """The exact bootstrap distribution of the mean on a grid, as computed by :func:`grid_bootstrap_distribution`.
+    """The exact bootstrap distribution of the mean on a grid, as computed by
+    :func:`grid_bootstrap_distribution`.
 
     Attributes
     ----------
@@ -223,7 +234,8 @@ class GridDistribution:
 
     def __repr__(self) -> str:
         return (
-            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to {self.values[-1]:+.6g}, "
+            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to "
+            f"{self.values[-1]:+.6g}, "
             f"step {self.step}, error_bound={self.error_bound:.1e}, n_points={self.n_points:,})"
         )
 
@@ -233,8 +245,11 @@ def _next_fast_len(n: int) -> int:
     return int(scipy.fft.next_fast_len(int(n), real=True))
 
 
-def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) -> tuple[float, float]:
-    """How far below and above its mean a sum of n draws of x (weights counts) can be, except with probability eps.
+def _chernoff_halfwidths(
+    x: np.ndarray, counts: np.ndarray, n: int, eps: float
+) -> tuple[float, float]:
+    """How far below and above its mean a sum of n draws of x (weights counts) can be, except with
+    probability eps.
 
     Chernoff's bound ``P(S - n mu >= t) <= exp(n K(theta) - theta t)`` for every
     theta > 0, with K the log moment generating function of the centred draw;
@@ -258,8 +273,17 @@ def _chernoff_halfwidths(x: np.ndarray, counts: np.ndarray, n: int, eps: float) 
     return out[0], out[1]
 
 
-def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: int, n_fft: int, top: float, clipped: float) -> float:
-    """A bound on the error of any cumulative probability from the FFT route (see :func:`grid_bootstrap_distribution`).
+def _fft_error_bound(
+    phi: np.ndarray,
+    power: np.ndarray,
+    freq: np.ndarray,
+    q: int,
+    n_fft: int,
+    top: float,
+    clipped: float,
+) -> float:
+    """A bound on the error of any cumulative probability from the FFT route (see
+    :func:`grid_bootstrap_distribution`).
 
     ``phi`` and ``power`` hold the transform and its Q-th power at the kept
     frequencies ``freq``. The forward FFT leaves an absolute error of at most
@@ -288,7 +312,9 @@ def _fft_error_bound(phi: np.ndarray, power: np.ndarray, freq: np.ndarray, q: in
 
 
 class _Spectrum(NamedTuple):
-    """The Q-th power of the transform at the kept frequencies, and the window of totals it describes."""
+    """The Q-th power of the transform at the kept frequencies, and the window of totals it
+    describes.
+    """
 
     phi: np.ndarray  # transform of one draw at the kept frequencies
     power: np.ndarray  # its Q-th power there
@@ -300,7 +326,9 @@ class _Spectrum(NamedTuple):
 
 
 def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
-    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of totals."""
+    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of
+    totals.
+    """
     k = grid.steps
     kmin = int(k.min())
     x, counts = np.unique(k - kmin, return_counts=True)
@@ -319,7 +347,8 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
         n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
     if n_fft > max_points:
         raise ValueError(
-            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the limit is max_points={max_points:,}."
+            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the "
+            f"limit is max_points={max_points:,}."
         )
     f = np.zeros(n_fft)
     f[x] = counts / q
@@ -339,11 +368,20 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
         e >>= 1
         if e:
             base = base * base
-    return _Spectrum(phi_kept, power_kept if power_kept is not None else np.ones_like(phi_kept), kept, lo, width, n_fft, lo + q * kmin)
+    return _Spectrum(
+        phi_kept,
+        power_kept if power_kept is not None else np.ones_like(phi_kept),
+        kept,
+        lo,
+        width,
+        n_fft,
+        lo + q * kmin,
+    )
 
 
 def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
-    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of ``grid.steps``.
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
+    ``grid.steps``.
 
     Returns the probabilities, the first total, the error bound and the FFT length.
     """
@@ -353,7 +391,11 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     power[sp.kept] = sp.power
     p = scipy.fft.irfft(power, n_fft)
     start = sp.lo % n_fft  # p[j] becomes the probability of the total lo + j
-    p = p[start : start + width] if start + width <= n_fft else np.concatenate((p[start:], p[: start + width - n_fft]))
+    p = (
+        p[start : start + width]
+        if start + width <= n_fft
+        else np.concatenate((p[start:], p[: start + width - n_fft]))
+    )
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
@@ -384,7 +426,9 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
     c = np.where(2 * f == n, 1.0, 2.0)
     p0 = float(power[~pos][0].real) if (~pos).any() else 1.0
 
-    def turn(m: np.ndarray) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
+    def turn(
+        m: np.ndarray,
+    ) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
         return np.exp(2j * np.pi * (np.mod(m, n) / n))
 
     coef = c * power[pos] * turn(f * (sp.lo % n)) / (1 - turn(f))
@@ -411,12 +455,20 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
 
 
 def _direct_error(sp: _Spectrum) -> float:
-    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f| / (2f)``."""
+    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f|
+    / (2f)``.
+    """
     pos = sp.kept > 0
-    return float(8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos]) + 4 * _EPS * sp.width / sp.n_fft)
+    return float(
+        8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
+        + 4 * _EPS * sp.width / sp.n_fft
+    )
 
 
-def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS) -> GridDistribution:
+@_checks.renamed(diffs="changes")
+def grid_bootstrap_distribution(
+    changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
+) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
@@ -442,7 +494,7 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q``.
     grid : Grid, optional
         From :func:`find_grid` (found here if omitted).
@@ -466,11 +518,14 @@ def grid_bootstrap_distribution(diffs: object, *, grid: Grid | None = None, max_
     >>> print((dist.probabilities * 256).round(9).tolist())
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     if grid is None:
         grid = find_grid(d)
         if grid is None:
-            raise ValueError("the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6).")
+            raise ValueError(
+                "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= "
+                "6)."
+            )
     p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
     p /= p.sum()
     totals = np.arange(first, first + p.size, dtype=np.int64)
@@ -499,8 +554,12 @@ class ExactInterval:
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
-def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS) -> ExactInterval:
-    """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed exactly.
+@_checks.renamed(diffs="changes")
+def exact_bootstrap_interval(
+    changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
+) -> ExactInterval:
+    """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
+    exactly.
 
     The series' order-statistic convention, applied to the complete list of
     all ``Q**Q`` equally likely ordered resamples (each once), picks the
@@ -542,8 +601,8 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
     """
     from .resampling import exact_bootstrap_distribution  # resampling does not import this module
 
-    d = as_scores(diffs, "diffs")
-    lev = _check_level(level)
+    d = _checks.scores(changes, "changes")
+    lev = _checks.level(level)
     half_alpha = (1 - lev) / 2
     q = d.size
     k = np.unique(d).size
@@ -551,16 +610,26 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
     if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
         dist = exact_bootstrap_distribution(d, max_multisets=MAX_MULTISETS_FOR_INTERVAL)
         iv = percentile_interval(dist.values, level, weights=dist.probabilities)
-        return ExactInterval(iv.low, iv.high, float(level), f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)", 1e-12)
+        return ExactInterval(
+            iv.low,
+            iv.high,
+            float(level),
+            f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)",
+            1e-12,
+        )
     grid = find_grid(d)
     if grid is None:
         raise ValueError(
-            f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k for k <= 1000 or of "
-            f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use paired_bootstrap (Monte Carlo)."
+            f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k "
+            "for k <= 1000 or of "
+            f"10^-p for p <= 6) and have {n_multisets:,} multisets to enumerate. Use "
+            "paired_bootstrap (Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q, max_points)
     if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # read the ends off the spectrum: no inverse FFT
-        error_bound = _fft_error_bound(sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0) + _direct_error(sp)
+        error_bound = _fft_error_bound(
+            sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0
+        ) + _direct_error(sp)
         tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
         low_i, high_i = _direct_ends(sp, float(half_alpha), tol)
         first, n_fft = sp.first, sp.n_fft
@@ -569,16 +638,25 @@ def exact_bootstrap_interval(diffs: object, level: float = 0.95, *, max_points: 
         tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
         low_i, high_i = _read_ends(p, float(half_alpha), tol)
     if tol > 1e-6:
-        raise ValueError(f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; use paired_bootstrap.")
+        raise ValueError(
+            f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
+            "use paired_bootstrap."
+        )
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     return ExactInterval(
-        float(low), float(high), float(level), f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)", error_bound,
+        float(low),
+        float(high),
+        float(level),
+        f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)",
+        error_bound,
     )
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a threshold counting as equal."""
+    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a
+    threshold counting as equal.
+    """
     last = p.size - 1
     cum = np.cumsum(p)
     total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising

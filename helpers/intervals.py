@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import numbers
 from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores
+from . import _checks
 
 __all__ = [
     "Interval",
@@ -22,7 +22,9 @@ __all__ = [
 ]
 
 #: The source material's convention, in words (stored in saved records).
-CONVENTION = "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
+CONVENTION = (
+    "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
+)
 
 #: With non-integer weights, a cumulative probability within this distance of
 #: a threshold (alpha/2 or 1 - alpha/2) counts as equal to it, so that rounding
@@ -46,17 +48,6 @@ class Interval(NamedTuple):
         return not (self.low <= value <= self.high)
 
 
-def _check_level(level: object) -> Fraction:
-    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not math.isfinite(level):
-        raise ValueError(f"level must be a number strictly between 0 and 1 (e.g. 0.95); got {level!r}.")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be strictly between 0 and 1 (e.g. 0.95 for a 95% interval); got {level!r}.")
-    # Read the level as the decimal it was written as: 0.95 is 19/20 exactly, so
-    # that alpha/2 * B lands on whole numbers where it should (B = 5000 gives 125
-    # and 4875, not 4874.999...).
-    return Fraction(level).limit_denominator(10**9)
-
-
 def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, int]:
     """The 0-based positions of the interval ends in the sorted values.
 
@@ -68,24 +59,12 @@ def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, in
     >>> order_statistic_indices(5000), order_statistic_indices(256)
     ((125, 4875), (6, 249))
     """
-    if isinstance(n_values, bool) or not isinstance(n_values, numbers.Integral) or n_values < 1:
-        raise ValueError(f"n_values must be a positive integer; got {n_values!r}.")
-    lev = _check_level(level)
+    n_values = _checks.integer(n_values, "n_values")
+    lev = _checks.level(level)
     half_alpha = (1 - lev) / 2
     low = math.floor(half_alpha * n_values)
     high = min(n_values - 1, math.floor((1 - half_alpha) * n_values))
     return low, high
-
-
-def _check_weights(weights: object, n_values: int, name: str = "weights") -> np.ndarray:
-    w = as_scores(weights, name)
-    if w.size != n_values:
-        raise ValueError(f"{name} must have one entry per value: {n_values} values but {w.size} {name}.")
-    if (w < 0).any():
-        raise ValueError(f"{name} must be non-negative; found {int((w < 0).sum())} negative value(s), e.g. {w[w < 0][0]:g}.")
-    if not w.sum() > 0:
-        raise ValueError(f"{name} are all zero: at least one value needs a positive weight (probability or count).")
-    return w
 
 
 def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
@@ -119,7 +98,9 @@ def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
     return min(low, last), min(high, last)
 
 
-def percentile_interval(values: object, level: float = 0.95, *, weights: object | None = None) -> Interval:
+def percentile_interval(
+    values: ArrayLike, level: float = 0.95, *, weights: ArrayLike | None = None
+) -> Interval:
     """Percentile interval of bootstrap values, with the source's order-statistic convention.
 
     Sort the B values into ``s``; the interval is ``(s[floor(alpha/2 * B)],
@@ -171,16 +152,17 @@ def percentile_interval(values: object, level: float = 0.95, *, weights: object 
     Interval(low=6.0, high=96.0)
     >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.02, 0.95, 0.03])
     Interval(low=1.0, high=2.0)
-    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])  # F(0) = 0.025, F(1) = 0.975: neither exceeds
+    >>> # F(0) = 0.025, F(1) = 0.975: neither exceeds
+    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])
     Interval(low=1.0, high=2.0)
     """
-    v = as_scores(values, "values")
+    v = _checks.scores(values, "values")
     if weights is None:
         low_i, high_i = order_statistic_indices(v.size, level)
         s = np.sort(v)
         return Interval(float(s[low_i]), float(s[high_i]))
-    w = _check_weights(weights, v.size)
-    half_alpha = (1 - _check_level(level)) / 2
+    w = _checks.weights(weights, v.size, zero_allowed=True)
+    half_alpha = (1 - _checks.level(level)) / 2
     order = np.argsort(v, kind="stable")
     low_i, high_i = _weighted_indices(w[order], half_alpha)
     s = v[order]
@@ -188,7 +170,9 @@ def percentile_interval(values: object, level: float = 0.95, *, weights: object 
 
 
 class EndpointDistribution(NamedTuple):
-    """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end being there."""
+    """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end
+    being there.
+    """
 
     values: np.ndarray
     low: np.ndarray
@@ -211,7 +195,9 @@ def _binomial_upper_tail(k: int, n: int, q_above: np.ndarray) -> np.ndarray:
         return out
     upper = k > n / 2  # sum the upper side directly when it is the shorter one
     j = np.arange(k, n + 1) if upper else np.arange(0, k)
-    log_choose = math.lgamma(n + 1) - np.array([math.lgamma(i + 1) + math.lgamma(n - i + 1) for i in j.tolist()])
+    log_choose = math.lgamma(n + 1) - np.array(
+        [math.lgamma(i + 1) + math.lgamma(n - i + 1) for i in j.tolist()]
+    )
     for t in todo.tolist():
         qa = float(q_above[t])
         if qa <= 0.0:  # p = 1: N = n
@@ -226,7 +212,9 @@ def _binomial_upper_tail(k: int, n: int, q_above: np.ndarray) -> np.ndarray:
     return out
 
 
-def endpoint_distribution(values: object, probabilities: object, n_resamples: int, level: float = 0.95) -> EndpointDistribution:
+def endpoint_distribution(
+    values: ArrayLike, probabilities: ArrayLike, *, n_resamples: int, level: float = 0.95
+) -> EndpointDistribution:
     """Exact distribution, over seeds, of the ends of a Monte Carlo percentile interval.
 
     Draw ``B = n_resamples`` values independently from the discrete distribution
@@ -259,11 +247,9 @@ def endpoint_distribution(values: object, probabilities: object, n_resamples: in
     >>> print(f"P(low end is -1) = {ends.low[0]:.4f}")
     P(low end is -1) = 0.5802
     """
-    v = as_scores(values, "values")
-    w = _check_weights(probabilities, v.size, "probabilities")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
-    n = int(n_resamples)
+    v = _checks.scores(values, "values")
+    w = _checks.weights(probabilities, v.size, "probabilities", zero_allowed=True)
+    n = _checks.integer(n_resamples, "n_resamples")
     low_k, high_k = order_statistic_indices(n, level)
     order = np.argsort(v, kind="stable")
     v, p = v[order], w[order] / math.fsum(w.tolist())
@@ -272,6 +258,8 @@ def endpoint_distribution(values: object, probabilities: object, n_resamples: in
     for k in (low_k, high_k):
         at_most = _binomial_upper_tail(k + 1, n, above)  # P(s[k] <= v_i)
         at_most[-1] = 1.0
-        at_most = np.maximum.accumulate(at_most)  # a distribution function: rounding must not make it dip
+        at_most = np.maximum.accumulate(
+            at_most
+        )  # a distribution function: rounding must not make it dip
         ends.append(np.diff(at_most, prepend=0.0))
     return EndpointDistribution(v, ends[0], ends[1])

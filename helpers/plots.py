@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores
+from . import _checks
 
 __all__ = [
     "PALETTE",
@@ -44,7 +45,8 @@ def signed(x: float, digits: int = 3) -> str:
 
 
 def set_style() -> None:
-    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour cycle.
+    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour
+    cycle.
 
     Call it once at the top of a notebook (importing ``helpers`` changes nothing).
     """
@@ -60,22 +62,40 @@ def set_style() -> None:
             "axes.labelsize": 12,
             "axes.spines.top": False,
             "axes.spines.right": False,
-            "axes.prop_cycle": cycler(color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]),
+            "axes.prop_cycle": cycler(
+                color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]
+            ),
             "legend.frameon": False,
             "savefig.bbox": "tight",
         }
     )
 
 
-def _mark_observed_and_interval(ax, observed: float | None, interval: tuple[float, float] | None, *, color: str, linewidth: float) -> None:
-    """A solid black line at the observed value and dashed lines at the interval ends, with legend entries."""
+def _mark_observed_and_interval(
+    ax,
+    observed: float | None,
+    interval: tuple[float, float] | None,
+    *,
+    color: str,
+    linewidth: float,
+) -> None:
+    """A solid black line at the observed value and dashed lines at the interval ends, with legend
+    entries.
+    """
     if observed is not None:
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
     if interval is not None:
         low, high = interval
         for x in (low, high):
             ax.axvline(x, color=color, linestyle="--", linewidth=linewidth)
-        ax.plot([], [], color=color, linestyle="--", linewidth=linewidth, label=f"interval [{low:+.3f}, {high:+.3f}]")
+        ax.plot(
+            [],
+            [],
+            color=color,
+            linestyle="--",
+            linewidth=linewidth,
+            label=f"interval [{low:+.3f}, {high:+.3f}]",
+        )
 
 
 def plot_bootstrap_distribution(
@@ -119,7 +139,7 @@ def plot_bootstrap_distribution(
     """
     import matplotlib.pyplot as plt
 
-    v = as_scores(values, "values")
+    v = _checks.scores(values, "values")
     if ax is None:
         _, ax = plt.subplots()
     if lattice:
@@ -130,13 +150,21 @@ def plot_bootstrap_distribution(
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["accent"], linewidth=2)
     # zero last, so that it stays visible where an interval end falls on it
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5)
+    ax.axvline(
+        0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5
+    )
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Number of resamples")
     ax.set_title(title)
-    ax.legend(loc="upper left", fontsize=10, ncol=3 if interval is not None and observed is not None else 2,
-              frameon=True, framealpha=0.95, edgecolor="none")
+    ax.legend(
+        loc="upper left",
+        fontsize=10,
+        ncol=3 if interval is not None and observed is not None else 2,
+        frameon=True,
+        framealpha=0.95,
+        edgecolor="none",
+    )
     return ax
 
 
@@ -168,10 +196,17 @@ def plot_intervals(
         _, ax = plt.subplots(figsize=(7.5, 1.2 + 0.7 * len(labels)))
     colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
     ys = np.arange(len(labels))[::-1]
-    for y, (low, high), est, c in zip(ys, intervals, estimates, colors):
+    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
         ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
         ax.plot([est], [y], marker="o", color="black", markersize=7)
-        ax.annotate(f"[{low:+.3f}, {high:+.3f}]", (high, y), xytext=(8, 0), textcoords="offset points", va="center", fontsize=10)
+        ax.annotate(
+            f"[{low:+.3f}, {high:+.3f}]",
+            (high, y),
+            xytext=(8, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=10,
+        )
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
     ax.set_yticks(ys, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)
@@ -208,8 +243,8 @@ def plot_exact_distribution(
     """
     import matplotlib.pyplot as plt
 
-    v = as_scores(values, "values")
-    w = as_scores(weights, "weights")
+    v = _checks.scores(values, "values")
+    w = _checks.scores(weights, "weights")
     if v.size != w.size:
         raise ValueError(f"{v.size} values but {w.size} weights.")
     if ax is None:
@@ -220,7 +255,7 @@ def plot_exact_distribution(
     colors = [PALETTE["diff"]] * v.size
     if highlight is not None:
         hit = np.isclose(v, highlight, rtol=0, atol=1e-9)
-        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors)]
+        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors, strict=False)]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
@@ -235,12 +270,22 @@ def plot_exact_distribution(
         handles.append(Patch(color=PALETTE["accent"]))
         labels.append(f"this draw {signed(highlight)}")
     if handles:
-        ax.legend(handles, labels, loc="upper left", fontsize=10, ncol=3, frameon=True, framealpha=0.95, edgecolor="none")
+        ax.legend(
+            handles,
+            labels,
+            loc="upper left",
+            fontsize=10,
+            ncol=3,
+            frameon=True,
+            framealpha=0.95,
+            edgecolor="none",
+        )
     return ax
 
 
+@_checks.renamed(diffs="changes")
 def plot_sorted_changes(
-    diffs: Sequence[float],
+    changes: ArrayLike,
     *,
     ax=None,
     title: str = "Per-query changes, sorted",
@@ -257,7 +302,7 @@ def plot_sorted_changes(
     """
     import matplotlib.pyplot as plt
 
-    d = np.sort(as_scores(diffs, "diffs"))
+    d = np.sort(_checks.scores(changes, "changes"))
     if ax is None:
         _, ax = plt.subplots()
     colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))

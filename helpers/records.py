@@ -16,7 +16,6 @@ as before, and both versions are read.
 from __future__ import annotations
 
 import json
-import numbers
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -24,12 +23,20 @@ from typing import Any
 
 import numpy as np
 
-from .data import as_scores, paired_scores
+from . import _checks
+from .data import paired_scores
 from .grid import exact_bootstrap_interval
-from .intervals import CONVENTION, Interval, _check_level, percentile_interval
-from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap, resample
+from .intervals import CONVENTION, Interval, percentile_interval
+from .resampling import cluster_bootstrap, paired_bootstrap, weighted_bootstrap
 
-__all__ = ["ComparisonRecord", "make_record", "recompute_interval", "recompute_pvalue", "save_record", "load_record"]
+__all__ = [
+    "ComparisonRecord",
+    "make_record",
+    "recompute_interval",
+    "recompute_pvalue",
+    "save_record",
+    "load_record",
+]
 
 FORMAT = "did-search-improve/comparison"
 #: The newest version written; a record that needs none of its fields is written as version 1.
@@ -37,17 +44,24 @@ FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 #: Fields added in version 2, with their empty values.
 V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
-METHOD = "paired_bootstrap: mean of d_q over query pairs resampled with replacement, numpy.random.default_rng(seed)"
+METHOD = (
+    "paired_bootstrap: mean of d_q over query pairs resampled with replacement, "
+    "numpy.random.default_rng(seed)"
+)
 METHOD_CLUSTER = (
-    "user-cluster bootstrap: total change / total query count over clusters resampled with replacement "
+    "user-cluster bootstrap: total change / total query count over clusters resampled with "
+    "replacement "
     "(each cluster with all of its queries), numpy.random.default_rng(seed)"
 )
 METHOD_EXACT = (
-    "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q over all Q**Q "
-    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; no random numbers"
+    "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q "
+    "over all Q**Q "
+    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; "
+    "no random numbers"
 )
 METHOD_WEIGHTED = (
-    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with replacement "
+    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with "
+    "replacement "
     "(each query's weight travels with it), numpy.random.default_rng(seed)"
 )
 
@@ -78,7 +92,9 @@ class ComparisonRecord:
 
     @property
     def mean_difference(self) -> float:
-        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if recorded)."""
+        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if
+        recorded).
+        """
         d = np.subtract(self.scores_b, self.scores_a)
         if self.weights is None:
             return float(np.mean(d))
@@ -106,28 +122,30 @@ def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
     if isinstance(values, Mapping):
         missing = [q for q in ids if q not in values and str(q) not in values]
         if missing:
-            raise ValueError(f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} ({', '.join(map(repr, missing[:5]))}).")
+            raise ValueError(
+                f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} "
+                f"({', '.join(map(repr, missing[:5]))})."
+            )
         return [values[q] if q in values else values[str(q)] for q in ids]
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        raise ValueError(f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; got {type(values).__name__}.")
+        raise ValueError(
+            f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; "
+            f"got {type(values).__name__}."
+        )
     out = list(values)
     if len(out) != len(ids):
-        raise ValueError(f"{len(out)} {name} were given for {len(ids)} queries; give one per query.")
+        raise ValueError(
+            f"{len(out)} {name} were given for {len(ids)} queries; give one per query."
+        )
     return out
-
-
-def _check_weights(weights: object, n: int, name: str = "weights") -> list[float]:
-    w = as_scores(weights, name)
-    if w.size != n:
-        raise ValueError(f"{w.size} {name} were given for {n} queries; give one per query.")
-    if np.any(w <= 0):
-        raise ValueError(f"{name} must be positive; a query with weight 0 is an exclusion: leave it out and list it in exclusions with a reason.")
-    return w.tolist()
 
 
 def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
     if not isinstance(exclusions, Mapping):
-        raise ValueError(f"{where}exclusions must be a mapping {{query_id: reason}}; got {type(exclusions).__name__}.")
+        raise ValueError(
+            f"{where}exclusions must be a mapping {{query_id: reason}}; got "
+            f"{type(exclusions).__name__}."
+        )
     out = {}
     for q, reason in exclusions.items():
         if not isinstance(reason, str) or not reason.strip():
@@ -135,29 +153,40 @@ def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -
         out[str(q)] = reason
     both = sorted(set(out) & set(ids))
     if both:
-        raise ValueError(f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an excluded query must not be among the scores.")
+        raise ValueError(
+            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an "
+            "excluded query must not be among the scores."
+        )
     return out
 
 
 def _check_config(config: object, where: str = "") -> dict[str, Any]:
     if not isinstance(config, Mapping):
-        raise ValueError(f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got {type(config).__name__}.")
+        raise ValueError(
+            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got "
+            f"{type(config).__name__}."
+        )
     try:
         copy = json.loads(json.dumps(dict(config), allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts with str keys): {exc}.") from None
+        raise ValueError(
+            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts "
+            f"with str keys): {exc}."
+        ) from None
     if copy != dict(config):
         raise ValueError(
-            f"{where}config would not survive a JSON round trip unchanged; use lists instead of tuples and str keys."
+            f"{where}config would not survive a JSON round trip unchanged; use lists instead of "
+            "tuples and str keys."
         )
     return copy
 
 
+@_checks.renamed(seed="rng")
 def make_record(
     a: Sequence[float] | Mapping[Hashable, float],
     b: Sequence[float] | Mapping[Hashable, float],
     *,
-    seed: int,
+    rng: int,
     n_resamples: int,
     level: float = 0.95,
     query_ids: Sequence[Hashable] | None = None,
@@ -173,8 +202,9 @@ def make_record(
     ----------
     a, b : sequences or mappings of query ID to score
         As for :func:`helpers.paired_differences`.
-    seed : int
-        The seed passed to :func:`helpers.paired_bootstrap`.
+    rng : int
+        The seed passed to :func:`helpers.paired_bootstrap`, kept in the record as
+        ``seed`` (an int, not a Generator, so that the record can be recomputed).
     n_resamples : int
         B.
     level : float
@@ -199,27 +229,31 @@ def make_record(
 
     Examples
     --------
-    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200, metric="nDCG@10")
+    >>> rec = make_record(
+    ...     [0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200, metric="nDCG@10"
+    ... )
     >>> rec.query_ids, round(rec.mean_difference, 3), rec.version
     (['q1', 'q2', 'q3'], 0.1, 1)
-    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200,
+    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200,
     ...                    clusters=["U1", "U1", "U2"], exclusions={"q9": "no judged documents"},
     ...                    config={"metric": "nDCG@10", "cutoff": 10, "qrels": "v3"})
     >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
     (2, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int so that the record can be recomputed; got {seed!r}.")
+    seed = _checks.seed(rng, "rng", " seed so that the record can be recomputed")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
     ids, a_arr, b_arr = paired_scores(a, b)
     if ids is None:
         ids = [f"q{i + 1}" for i in range(a_arr.size)] if query_ids is None else list(query_ids)
     elif query_ids is not None:
-        raise ValueError("query_ids is only for sequence input; mappings carry their own query IDs.")
+        raise ValueError(
+            "query_ids is only for sequence input; mappings carry their own query IDs."
+        )
     if len(ids) != a_arr.size:
         raise ValueError(f"{len(ids)} query IDs were given for {a_arr.size} scores.")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
-    _check_level(level)
+    _checks.level(level)
     str_ids = [str(q) for q in ids]
     extras: dict[str, Any] = {}
     if clusters is not None:
@@ -227,14 +261,21 @@ def make_record(
         metadata.setdefault("method", METHOD_CLUSTER)
     if weights is not None:
         if clusters is not None:
-            raise ValueError("Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented.")
-        extras["weights"] = _check_weights(_per_query(weights, ids, "weights"), a_arr.size)
+            raise ValueError(
+                "Pass clusters or weights, not both: a weighted cluster bootstrap is not "
+                "implemented."
+            )
+        extras["weights"] = _checks.weights(
+            _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
+        ).tolist()
         metadata.setdefault("method", METHOD_WEIGHTED)
     if exclusions is not None:
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
     if config is not None:
         extras["config"] = _check_config(config)
-    means = _bootstrap_means(b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed))
+    means = _bootstrap_means(
+        b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed)
+    )
     interval = percentile_interval(means, level)
     return ComparisonRecord(
         query_ids=str_ids,
@@ -250,18 +291,27 @@ def make_record(
 
 
 def _bootstrap_means(
-    diffs: np.ndarray, weights: Sequence[float] | None, clusters: Sequence[str] | None, n_resamples: int, seed: int
+    changes: np.ndarray,
+    weights: Sequence[float] | None,
+    clusters: Sequence[str] | None,
+    n_resamples: int,
+    seed: int,
 ) -> np.ndarray:
-    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one engine."""
+    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one
+    engine.
+    """
     if clusters is not None:
         if weights is not None:
-            raise ValueError("A record with both clusters and weights cannot be recomputed: a weighted cluster bootstrap is not implemented.")
-        return cluster_bootstrap(diffs, clusters, n_resamples, rng=seed, weighting="query")
+            raise ValueError(
+                "A record with both clusters and weights cannot be recomputed: a weighted cluster "
+                "bootstrap is not implemented."
+            )
+        return cluster_bootstrap(
+            changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query"
+        )
     if weights is None:
-        return paired_bootstrap(diffs, n_resamples, rng=seed)
-    w = np.asarray(weights, dtype=float)
-    wd = w * diffs
-    return resample(diffs.size, n_resamples, lambda idx: wd[idx].sum(axis=1) / w[idx].sum(axis=1), rng=seed)
+        return paired_bootstrap(changes, n_resamples=n_resamples, rng=seed)
+    return weighted_bootstrap(changes, weights, n_resamples=n_resamples, rng=seed)
 
 
 def recompute_interval(record: ComparisonRecord) -> Interval:
@@ -275,7 +325,7 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     is recomputed with :func:`helpers.exact_bootstrap_interval`: no seed is
     involved.
 
-    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], seed=1, n_resamples=200)
+    >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200)
     >>> tuple(recompute_interval(rec)) == rec.interval
     True
     """
@@ -283,12 +333,14 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     if record.method == METHOD_EXACT:
         return exact_bootstrap_interval(diffs, record.level).interval
     return percentile_interval(
-        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed), record.level
+        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed),
+        record.level,
     )
 
 
 def recompute_pvalue(record: ComparisonRecord) -> float:
-    """Recompute the randomization test a report saved in ``config["test"]`` (see :func:`helpers.compare_runs`).
+    """Recompute the randomization test a report saved in ``config["test"]`` (see
+    :func:`helpers.compare_runs`).
 
     The test flips each query's change, or each user's total change when
     clusters are recorded; it is exact when the record says so (enumeration
@@ -301,8 +353,11 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
         The record holds no test (records from :func:`make_record` do not).
 
     >>> import helpers
-    >>> report = helpers.compare_runs({"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
-    ...                               {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45}, rng=1)
+    >>> report = helpers.compare_runs(
+    ...     {"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
+    ...     {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45},
+    ...     rng=1,
+    ... )
     >>> recompute_pvalue(report.to_record()) == report.test.pvalue
     True
     """
@@ -310,20 +365,29 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
 
     test = record.config.get("test")
     if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
-        raise ValueError("this record holds no randomization test (config['test'] is written by compare_runs).")
-    diffs = np.subtract(record.scores_b, record.scores_a)
-    units = diffs if record.clusters is None else cluster_totals(diffs, record.clusters).sums
+        raise ValueError(
+            "this record holds no randomization test (config['test'] is written by compare_runs)."
+        )
+    changes = np.subtract(record.scores_b, record.scores_a)
     if test["exact"]:
-        return randomization_test(units, alternative=test["alternative"]).pvalue
+        return randomization_test(
+            changes, alternative=test["alternative"], clusters=record.clusters
+        ).pvalue
     stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
-    return randomization_test(units, int(test["n_resamples"]), rng=stream, alternative=test["alternative"]).pvalue
+    return randomization_test(
+        changes,
+        n_resamples=int(test["n_resamples"]),
+        rng=stream,
+        alternative=test["alternative"],
+        clusters=record.clusters,
+    ).pvalue
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
     """Write a record as indented JSON (UTF-8, trailing newline).
 
     >>> import tempfile, pathlib
-    >>> rec = make_record([0.5, 0.6], [0.6, 0.6], seed=1, n_resamples=10)
+    >>> rec = make_record([0.5, 0.6], [0.6, 0.6], rng=1, n_resamples=10)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     p = pathlib.Path(tmp) / "rec.json"
     ...     save_record(rec, p)
@@ -352,9 +416,11 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
+        raise ValueError(
+            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
+        ) from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ValueError(f"{name}: not a comparison record (expected \"format\": \"{FORMAT}\").")
+        raise ValueError(f'{name}: not a comparison record (expected "format": "{FORMAT}").')
     version = raw.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ValueError(
@@ -370,7 +436,11 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         known -= set(V2_FIELDS)
     unknown = sorted(set(body) - known)
     if unknown:
-        hint = " (version-2 fields in a version-1 record)" if version == 1 and set(unknown) <= set(V2_FIELDS) else ""
+        hint = (
+            " (version-2 fields in a version-1 record)"
+            if version == 1 and set(unknown) <= set(V2_FIELDS)
+            else ""
+        )
         raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
     n = len(body["query_ids"])
     if not (n == len(body["scores_a"]) == len(body["scores_b"])):
@@ -387,7 +457,7 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
             raise ValueError(f"{where}clusters must be a list with one entry per query ({n}).")
     if body.get("weights") is not None:
         try:
-            _check_weights(body["weights"], n)
+            _checks.weights(body["weights"], n, zero_allowed=False)
         except ValueError as exc:
             raise ValueError(f"{where}{exc}") from None
     if "exclusions" in body:

@@ -16,9 +16,7 @@ and settings so that the comparison can be saved and recomputed.
 
 from __future__ import annotations
 
-import dataclasses
 import html
-import numbers
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,11 +24,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _checks
 from .data import paired_scores
 from .grid import exact_bootstrap_interval
-from .intervals import Interval, _check_level, percentile_interval
+from .intervals import Interval, percentile_interval
+from .plots import signed
 from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
-from .resampling import _check_n_resamples, as_generator, cluster_bootstrap, cluster_totals, paired_bootstrap
+from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap
 from .runs import AlignedRuns, Qrels, RunScores, align_runs
 from .significance import SignificanceResult, randomization_test
 
@@ -64,11 +64,6 @@ class SliceRow(NamedTuple):
         return None if self.interval is None else self.interval.high - self.interval.low
 
 
-def _fmt(x: float, digits: int) -> str:
-    r = round(float(x), digits)
-    return f"{(r if r != 0 else 0.0):+.{digits}f}"
-
-
 @dataclass(frozen=True)
 class SliceSummary:
     """The overall row first, then one row per slice; prints as an aligned plain-text table."""
@@ -89,18 +84,41 @@ class SliceSummary:
         for r in self.rows:
             if r.slice == name:
                 return r
-        raise KeyError(f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}.")
+        raise KeyError(
+            f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}."
+        )
 
     def _cells(self) -> tuple[list[str], list[list[str]]]:
         d = self.digits
-        head = ["slice", "queries", "mean A", "mean B", "change B - A", f"{self.level:.0%} interval", "width"]
+        head = [
+            "slice",
+            "queries",
+            "mean A",
+            "mean B",
+            "change B - A",
+            f"{self.level:.0%} interval",
+            "width",
+        ]
         body = []
         for r in self.rows:
             if r.interval is None:
                 iv, width = f"(fewer than {self.min_queries} queries)", ""
             else:
-                iv, width = f"[{_fmt(r.interval.low, d)}, {_fmt(r.interval.high, d)}]", f"{r.width:.{d}f}"
-            body.append([r.slice, str(r.n), f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", _fmt(r.change, d), iv, width])
+                iv, width = (
+                    f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]",
+                    f"{r.width:.{d}f}",
+                )
+            body.append(
+                [
+                    r.slice,
+                    str(r.n),
+                    f"{r.mean_a:.{d}f}",
+                    f"{r.mean_b:.{d}f}",
+                    signed(r.change, d),
+                    iv,
+                    width,
+                ]
+            )
         return head, body
 
     def to_text(self) -> str:
@@ -110,11 +128,17 @@ class SliceSummary:
         left = {0, 5}
 
         def line(cells: list[str]) -> str:
-            return "  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+            return "  ".join(
+                c.ljust(w) if i in left else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+            ).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
         out = [line(head), rule, line(body[0]), rule, *(line(r) for r in body[1:])]
-        out.append(f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries.")
+        out.append(
+            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
+            "row's queries."
+        )
         return "\n".join(out)
 
     __str__ = to_text
@@ -132,17 +156,12 @@ class SliceSummary:
                 cells = [f"<b>{c}</b>" for c in cells]
             trs.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         trs = "".join(trs)
-        note = f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each row's queries."
-        return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table><p>{html.escape(note)}</p>"
-
-
-def _check_labels(labels: object, n: int, name: str) -> list[str]:
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
-        raise ValueError(f"{name} must be a sequence with one label per query; got {type(labels).__name__}.")
-    out = [str(x) for x in labels]
-    if len(out) != n:
-        raise ValueError(f"{len(out)} {name} were given for {n} queries; give one per query, in the same order as the scores.")
-    return out
+        note = (
+            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
+            "row's queries."
+        )
+        table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+        return f"{table}<p>{html.escape(note)}</p>"
 
 
 def slice_summary(
@@ -156,7 +175,8 @@ def slice_summary(
     min_queries: int = 5,
     order: Sequence[Hashable] | None = None,
 ) -> SliceSummary:
-    """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row first.
+    """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row
+    first.
 
     Each row's interval is a paired bootstrap of that row's own queries
     (:func:`helpers.paired_bootstrap`, percentile interval with the series'
@@ -192,7 +212,8 @@ def slice_summary(
     --------
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]
     >>> b = [0.6, 0.6, 0.8, 0.5, 0.4, 0.5, 0.2]
-    >>> s = slice_summary(a, b, ["x", "x", "x", "x", "y", "y", "y"], n_resamples=1000, rng=1, min_queries=4)
+    >>> labels = ["x", "x", "x", "x", "y", "y", "y"]
+    >>> s = slice_summary(a, b, labels, n_resamples=1000, rng=1, min_queries=4)
     >>> print(s)
     slice        queries  mean A  mean B  change B - A  95% interval            width
     -----------  -------  ------  ------  ------------  ----------------------  -----
@@ -203,11 +224,10 @@ def slice_summary(
     Paired bootstrap percentile intervals, B = 1,000 resamples of each row's queries.
     """
     _, a_arr, b_arr = paired_scores(a, b)
-    labels = _check_labels(slices, a_arr.size, "slice labels")
-    n_resamples = _check_n_resamples(n_resamples)
-    _check_level(level)
-    if isinstance(min_queries, bool) or not isinstance(min_queries, numbers.Integral) or min_queries < 1:
-        raise ValueError(f"min_queries must be a positive integer; got {min_queries!r}.")
+    labels = _checks.labels(slices, a_arr.size, "slice labels")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    _checks.level(level)
+    min_queries = _checks.integer(min_queries, "min_queries")
     present = sorted(set(labels))
     if order is None:
         names = present
@@ -225,14 +245,22 @@ def slice_summary(
             )
     if OVERALL in names:
         raise ValueError(f"{OVERALL!r} is the label of the overall row; rename that slice.")
-    gen = as_generator(rng)
+    gen = _checks.generator(rng)
     lab = np.array(labels, dtype=object)
     rows = []
     for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
         sa, sb = a_arr[mask], b_arr[mask]
         d = sb - sa
-        interval = percentile_interval(paired_bootstrap(d, n_resamples, rng=gen), level) if d.size >= min_queries else None
-        rows.append(SliceRow(name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval))
+        interval = (
+            percentile_interval(paired_bootstrap(d, n_resamples=n_resamples, rng=gen), level)
+            if d.size >= min_queries
+            else None
+        )
+        rows.append(
+            SliceRow(
+                name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval
+            )
+        )
     return SliceSummary(tuple(rows), float(level), n_resamples, int(min_queries))
 
 
@@ -267,15 +295,23 @@ def largest_regressions(
     q3 -0.10
     """
     _, a_arr, b_arr = paired_scores(a, b)
-    ids = _check_labels(query_ids, a_arr.size, "query IDs")
+    ids = _checks.labels(query_ids, a_arr.size, "query IDs")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
-    labels = None if slices is None else _check_labels(slices, a_arr.size, "slice labels")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"k must be a positive integer; got {k!r}.")
+    labels = None if slices is None else _checks.labels(slices, a_arr.size, "slice labels")
+    k = _checks.integer(k, "k")
     d = b_arr - a_arr
     worst = sorted((i for i in range(d.size) if d[i] < 0), key=lambda i: (d[i], ids[i]))[: int(k)]
-    return [QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), float(d[i]), None if labels is None else labels[i]) for i in worst]
+    return [
+        QueryChange(
+            ids[i],
+            float(a_arr[i]),
+            float(b_arr[i]),
+            float(d[i]),
+            None if labels is None else labels[i],
+        )
+        for i in worst
+    ]
 
 
 # --- The whole comparison in one call ----------------------------------------
@@ -311,8 +347,10 @@ class ComparisonReport:
 
     def __repr__(self) -> str:
         return (
-            f"ComparisonReport(measure={self.measure!r}, n_queries={self.n_queries}, mean_change={self.mean_change:+.6g}, "
-            f"interval=[{self.interval.low:+.6g}, {self.interval.high:+.6g}], pvalue={self.test.pvalue:.6g}, seed={self.seed})"
+            f"ComparisonReport(measure={self.measure!r}, n_queries={self.n_queries}, "
+            f"mean_change={self.mean_change:+.6g}, "
+            f"interval=[{self.interval.low:+.6g}, {self.interval.high:+.6g}], "
+            f"pvalue={self.test.pvalue:.6g}, seed={self.seed})"
         )
 
     @property
@@ -332,8 +370,14 @@ class ComparisonReport:
             ("queries compared", self.runs.summary()),
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
-            (f"{pct} interval", f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"),
-            ("randomization test", f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})"),
+            (
+                f"{pct} interval",
+                f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}",
+            ),
+            (
+                "randomization test",
+                f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})",
+            ),
             ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
         ]
         if self.largest_regressions:
@@ -341,7 +385,10 @@ class ComparisonReport:
             rows.append(("largest regressions", worst))
         settings = f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"
         if self.interval_exact:
-            settings += " (the interval is exact: the R resamples only draw the plotted bootstrap distribution)"
+            settings += (
+                " (the interval is exact: the R resamples only draw the plotted bootstrap "
+                "distribution)"
+            )
         rows.append(("settings", settings))
         return rows
 
@@ -352,7 +399,8 @@ class ComparisonReport:
 
     def _repr_html_(self) -> str:
         body = "".join(
-            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:left'>{html.escape(v)}</td></tr>"
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td "
+            f"style='text-align:left'>{html.escape(v)}</td></tr>"
             for k, v in self._rows()
         )
         return f"<table>{body}</table>"
@@ -385,7 +433,11 @@ class ComparisonReport:
             level=self.level,
             interval=(self.interval.low, self.interval.high),
             metric=self.measure,
-            method=METHOD_CLUSTER if self.runs.clusters is not None else METHOD_EXACT if self.interval_exact else METHOD,
+            method=METHOD_CLUSTER
+            if self.runs.clusters is not None
+            else METHOD_EXACT
+            if self.interval_exact
+            else METHOD,
             clusters=None if self.runs.clusters is None else [str(c) for c in self.runs.clusters],
             config=config,
         )
@@ -402,14 +454,6 @@ def _test_detail(test: SignificanceResult) -> str:
     if test.n_resamples < 10**12:
         return f"exact, {test.count:,} of {test.n_resamples:,}"
     return f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
-
-
-def _check_seed(rng: object) -> int:
-    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or rng < 0:
-        raise ValueError(
-            f"rng must be a non-negative int seed here, so that the report can record it and be recomputed; got {rng!r}."
-        )
-    return int(rng)
 
 
 def compare_runs(
@@ -486,53 +530,56 @@ def compare_runs(
     ...
     ValueError: Only 4 queries are compared, fewer than min_queries=5. ...
     >>> report = compare_runs(a, b, n_resamples=2000, rng=1, min_queries=4)  # four pairs, knowingly
-    >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {report.largest_regressions[0][0]}")
+    >>> worst = report.largest_regressions[0][0]
+    >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {worst}")
     +0.025, p = 0.625, worst: q3
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
-    seed = _check_seed(rng)
-    _check_level(level)
-    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or top < 0:
-        raise ValueError(f"top must be a non-negative integer; got {top!r}.")
-    if isinstance(min_queries, bool) or not isinstance(min_queries, numbers.Integral) or min_queries < 1:
-        raise ValueError(f"min_queries must be a positive integer; got {min_queries!r}.")
-    runs = align_runs(a, b, missing=missing, qrels=qrels)
+    seed = _checks.seed(
+        rng, "rng", " seed here, so that the report can record it and be recomputed"
+    )
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    _checks.level(level)
+    top = _checks.integer(top, "top", minimum=0)
+    min_queries = _checks.integer(min_queries, "min_queries")
+    if clusters is not None and not isinstance(clusters, Mapping):
+        raise ValueError(
+            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
+            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
+            "list of users has no reliable order.)"
+        )
+    runs = align_runs(a, b, missing=missing, qrels=qrels, clusters=clusters)
     q = len(runs.query_ids)
     if q < min_queries:
         raise ValueError(
-            f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than min_queries={min_queries}. "
-            f"With so few, the bootstrap interval is far too narrow to trust ({'one query gives an interval of width 0' if q == 1 else f'it resamples only these {q} changes'}) "
-            f"and the smallest two-sided randomization p-value is 2/2^{q} = {min(1.0, 2 / 2**q):.3g}. "
+            f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than "
+            f"min_queries={min_queries}. "
+            "With so few, the bootstrap interval is far too narrow to trust "
+            + (
+                "(one query gives an interval of width 0) "
+                if q == 1
+                else f"(it resamples only these {q} changes) "
+            )
+            + f"and the smallest two-sided randomization p-value is 2/2^{q} = "
+            f"{min(1.0, 2 / 2**q):.3g}. "
             "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
         )
-    if clusters is not None:
-        if not isinstance(clusters, Mapping):
-            raise ValueError(
-                f"clusters must map each query ID to its user, e.g. {{'q1': 'U1', 'q2': 'U1'}}; got {type(clusters).__name__}. "
-                "(Runs are lined up by sorted query ID, so a plain list of users has no reliable order.)"
-            )
-        missing_users = [q for q in runs.query_ids if q not in clusters]
-        if missing_users:
-            raise ValueError(f"clusters has no user for {len(missing_users)} compared queries, e.g. {missing_users[:5]}.")
-        runs.clusters = [clusters[q] for q in runs.query_ids]
-    d = runs.b - runs.a
+    d = _checks.frozen(runs.b - runs.a, "changes")  # checked once; the calls below reuse it
     test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
-    if runs.clusters is not None:
-        totals = cluster_totals(d, runs.clusters)
+    totals = None if runs.clusters is None else cluster_totals(d, runs.clusters)  # once
+    if totals is not None:
         n_clusters = len(totals.labels)
-        boot = cluster_bootstrap(d, runs.clusters, n_resamples, rng=seed, weighting="query")
+        boot = cluster_bootstrap(d, totals, n_resamples=n_resamples, rng=seed, weighting="query")
         method = f"user-cluster bootstrap, {n_clusters} users resampled whole"
-        flip_units = totals.sums
     else:
         n_clusters = None
-        boot = paired_bootstrap(d, n_resamples, rng=seed)
+        boot = paired_bootstrap(d, n_resamples=n_resamples, rng=seed)
         method = "paired bootstrap over queries"
-        flip_units = d
     interval = percentile_interval(boot, level)
     interval_exact = False
-    if runs.clusters is None:
+    if totals is None:
         try:
             exact_iv = exact_bootstrap_interval(d, level)
         except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
@@ -541,20 +588,15 @@ def compare_runs(
             interval, interval_exact = exact_iv.interval, True
             method += ", exact " + exact_iv.method.removeprefix("exact bootstrap ")
     test = randomization_test(
-        flip_units, rng=test_stream, alternative=alternative, fallback_resamples=n_resamples
+        d,
+        rng=test_stream,
+        alternative=alternative,
+        clusters=totals,
+        fallback_resamples=n_resamples,
     )
-    if runs.clusters is not None:
-        # The test ran on user totals: its statistic was the mean of the signed totals.
-        # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
-        null = test.null_distribution * (n_clusters / d.size)
-        null.flags.writeable = False
-        test = dataclasses.replace(
-            test,
-            statistic=float(d.mean()),
-            null_distribution=null,
-            method=test.method + ", flipping each user's total change",
-        )
-    regressions = largest_regressions(runs.a, runs.b, runs.query_ids, int(top), slices=runs.slices) if top else []
+    regressions = (
+        largest_regressions(runs.a, runs.b, runs.query_ids, top, slices=runs.slices) if top else []
+    )
     name = next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), "")
     config = {
         "missing_policy": runs.missing_policy,
@@ -564,7 +606,9 @@ def compare_runs(
         "min_queries": int(min_queries),
     }
     if qrels is not None:
-        config.update(qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither)
+        config.update(
+            qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
+        )
     if runs.unretrieved_a or runs.unretrieved_b:
         config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     return ComparisonReport(

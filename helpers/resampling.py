@@ -1,13 +1,13 @@
-"""Resampling: one engine that draws bootstrap indices in bounded chunks, and the
-bootstrap variants built on it.
+"""Resampling: the paired bootstrap first, then the step that bounds its memory, then its variants.
 
-Every bootstrap in the series goes through :func:`resample`: it draws the
-indices of ``n_resamples`` resamples with replacement, ``max_elements`` indices
-at a time, and hands each chunk to a statistic that turns an index matrix of
-shape ``(k, draws)`` into ``k`` values. Chunking keeps memory bounded (100,000
-queries x 10,000 resamples never allocates the whole 10^9-entry index matrix)
-and does not change the result: the chunks consume the random stream in the
-same order as one big draw would.
+The idea of the paired bootstrap fits in two lines (see :func:`paired_bootstrap`):
+draw R resamples of Q query indices with replacement, and average the per-query
+changes at those indices. Everything else in this module is that idea applied to
+other statistics (:func:`paired_bootstrap_statistic`), to whole users
+(:func:`cluster_bootstrap`), to weighted queries (:func:`weighted_bootstrap`), or
+done without random numbers (:func:`enumerate_resamples`,
+:func:`exact_bootstrap_distribution`). How the chunk size was chosen is recorded
+in the benchmark (``make bench``).
 """
 
 from __future__ import annotations
@@ -18,20 +18,26 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores, paired_scores
+from . import _checks
+from .data import paired_scores
+from .examples import FOUR_PAIR_CHANGES
 
 __all__ = [
-    "as_generator",
-    "resample",
     "paired_bootstrap",
+    "in_chunks",
+    "resample",
+    "as_generator",
     "unpaired_bootstrap",
     "paired_bootstrap_statistic",
     "mean_difference",
     "relative_change",
     "quantile_difference",
+    "weighted_bootstrap",
     "enumerate_resamples",
     "collapse_to_multisets",
+    "exact_means",
     "ClusterTotals",
     "cluster_totals",
     "cluster_bootstrap",
@@ -41,95 +47,97 @@ __all__ = [
     "exact_bootstrap_distribution",
 ]
 
-#: Indices drawn per chunk by default: 2**18 int64 indices = 2 MiB. Small chunks
-#: stay in cache and reuse freed memory: at Q = 120, B = 10,000 the bootstrap ran in 11 ms
-#: with 2 MiB chunks against 17 ms with 16 MiB chunks (the random numbers alone
-#: take 7.5 ms); the result does not depend on the chunk size.
+#: Indices held in memory at once by default (2**18 int64 = 2 MiB); see :func:`in_chunks`.
 DEFAULT_MAX_ELEMENTS = 2**18
 
-#: Largest number of resample count vectors (multisets) that
-#: :func:`exact_bootstrap_distribution` enumerates by default: about a second of
-#: work and a few tens of MB. Any 11 distinct differences fit (352,716
-#: multisets; 12 would need 1,352,078), and so do up to 1,412 queries whose
-#: differences take three values, such as hit@k's -1, 0, +1.
-MAX_EXACT_MULTISETS = 1_000_000
 
-#: Resample means closer than this, relative to the largest |difference|, are
-#: one value (sums that differ only by float rounding).
-EXACT_MERGE_RTOL = 1e-12
+@_checks.renamed(diffs="changes")
+def paired_bootstrap(
+    changes: ArrayLike,
+    *,
+    n_resamples: int = 10_000,
+    rng: int | np.random.Generator,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> np.ndarray:
+    """Bootstrap means of the per-query changes, resampling whole query pairs.
 
-#: Largest n for which :func:`enumerate_resamples` builds all n**n draws
-#: (7**7 = 823,543 rows, 46 MB; 8**8 would take over 1 GB).
-MAX_ENUMERATE_N = 7
+    Each of the R resamples draws Q queries with replacement from the Q observed
+    ones and averages their changes ``d_q = m_B(q) - m_A(q)``; a query's A and B
+    scores travel together because only its change is drawn.
 
-
-def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
-    """Turn an int seed or a Generator into a ``numpy.random.Generator``.
-
-    A seed is required: ``None`` (fresh entropy) would make results unrepeatable,
-    so it is refused.
-
-    Examples
-    --------
-    >>> g = as_generator(7)
-    >>> as_generator(g) is g
-    True
+    >>> means = paired_bootstrap([0.10, 0.02, -0.06, 0.04], n_resamples=1000, rng=0)
+    >>> means.shape, bool(means.min() >= -0.06 and means.max() <= 0.10)
+    ((1000,), True)
     """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        if rng < 0:
-            raise ValueError(f"rng seed must be a non-negative integer; got {rng}.")
-        return np.random.default_rng(int(rng))
-    if rng is None:
-        raise ValueError("rng is required: pass an int seed (e.g. rng=7) or a numpy.random.Generator, so that the result can be repeated.")
-    raise ValueError(f"rng must be an int seed or a numpy.random.Generator; got {type(rng).__name__}.")
+    d = _checks.scores(changes, "changes")
+    R = _checks.integer(n_resamples, "n_resamples")
+    rng = _checks.generator(rng)
+    Q = d.size
+
+    def bootstrap_means(R: int) -> np.ndarray:
+        idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query indices
+        return d[idx].mean(axis=1)  # the mean change of each resample
+
+    return in_chunks(bootstrap_means, R, row_size=Q, max_elements=max_elements)
 
 
-def _check_n_resamples(n_resamples: object) -> int:
-    if (isinstance(n_resamples, np.ndarray) and n_resamples.ndim > 0) or (
-        isinstance(n_resamples, Sequence) and not isinstance(n_resamples, (str, bytes))
-    ):
-        # f(a, b): the second system's scores landed in the n_resamples slot
-        raise ValueError(
-            f"n_resamples must be a positive integer; got a {type(n_resamples).__name__} of values. "
-            "To compare two systems, pass their per-query changes paired_differences(a, b) as the first argument."
-        )
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
-    return int(n_resamples)
+def in_chunks(
+    draw: Callable[[int], np.ndarray], n_rows: int, *, row_size: int, max_elements: int
+) -> np.ndarray:
+    """Call ``draw(k)`` for successive chunks of ``k`` rows and join the results.
+
+    The step that bounds memory: 100,000 queries x 10,000 resamples never
+    allocates the whole 10^9-entry index matrix, only ``max_elements`` indices
+    (at least one row) at a time. Chunking does not change the result: the
+    chunks draw from the random stream in the same order as one big draw would.
+
+    >>> in_chunks(lambda k: np.arange(k, dtype=float), 5, row_size=2, max_elements=4)
+    array([0., 1., 0., 1., 0.])
+    """
+    out = np.empty(n_rows, dtype=np.float64)
+    rows = max(1, int(max_elements) // row_size)
+    for start in range(0, n_rows, rows):
+        k = min(rows, n_rows - start)
+        values = np.asarray(draw(k), dtype=np.float64)
+        if values.shape != (k,):
+            raise ValueError(
+                f"statistic must return one value per resample, shape ({k},); got {values.shape}."
+            )
+        out[start : start + k] = values
+    return out
 
 
 def resample(
     n: int,
-    n_resamples: int,
     statistic: Callable[[np.ndarray], np.ndarray],
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     draws: int | None = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
-    """The resampling engine: apply ``statistic`` to ``n_resamples`` index draws.
+    """The general form of :func:`paired_bootstrap`: apply ``statistic`` to R index draws.
 
     Each resample is ``draws`` indices drawn uniformly with replacement from
-    ``range(n)`` (``draws`` defaults to ``n``). Indices are drawn in chunks of
-    at most ``max_elements`` entries and passed to ``statistic`` as an integer
-    matrix of shape ``(k, draws)``; it must return ``k`` values.
+    ``range(n)`` (``draws`` defaults to ``n``); ``statistic`` receives an
+    integer matrix of shape ``(k, draws)``, one resample per row, and returns
+    ``k`` values. The draws are the same as :func:`paired_bootstrap`'s for the
+    same seed.
 
     Parameters
     ----------
     n : int
         Number of units to draw from (queries, users, ...).
-    n_resamples : int
-        Number of resamples, B.
     statistic : callable
         Maps an index matrix ``(k, draws)`` to an array of ``k`` statistics.
+    n_resamples : int
+        Number of resamples, R.
     rng : int or numpy.random.Generator
         Seed or generator; the same seed always gives the same result.
     draws : int, optional
         Indices per resample, if not ``n``.
     max_elements : int
-        Upper bound on the indices held in memory at once.
+        Upper bound on the indices held in memory at once (see :func:`in_chunks`).
 
     Returns
     -------
@@ -139,76 +147,49 @@ def resample(
     Examples
     --------
     >>> d = np.array([0.1, 0.2, 0.3])
-    >>> resample(3, 4, lambda idx: d[idx].mean(axis=1), rng=1).round(3)
+    >>> resample(3, lambda idx: d[idx].mean(axis=1), n_resamples=4, rng=1).round(3)
     array([0.233, 0.167, 0.233, 0.2  ])
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"n must be a positive integer; got {n!r}.")
-    n_resamples = _check_n_resamples(n_resamples)
-    draws = n if draws is None else int(draws)
-    if draws < 1:
-        raise ValueError(f"draws must be a positive integer; got {draws}.")
-    gen = as_generator(rng)
-    out = np.empty(n_resamples, dtype=np.float64)
-    rows = max(1, int(max_elements) // draws)
-    for start in range(0, n_resamples, rows):
-        k = min(rows, n_resamples - start)
-        idx = gen.integers(0, n, size=(k, draws))
-        values = np.asarray(statistic(idx), dtype=np.float64)
-        if values.shape != (k,):
-            raise ValueError(f"statistic must return one value per resample, shape ({k},); got {values.shape}.")
-        out[start : start + k] = values
-    return out
+    n = _checks.integer(n, "n")
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    draws = n if draws is None else _checks.integer(draws, "draws")
+    return _resample(n, statistic, n_resamples, _checks.generator(rng), draws, max_elements)
 
 
-def paired_bootstrap(
-    diffs: object,
-    n_resamples: int = 10_000,
-    *,
-    rng: int | np.random.Generator,
+def _resample(
+    n: int,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    n_resamples: int,
+    rng: np.random.Generator,
+    draws: int,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
-    """Bootstrap means of the per-query differences, resampling whole query pairs.
+    """:func:`resample` on checked arguments."""
 
-    Each resample draws Q query pairs with replacement from the Q observed pairs
-    and averages their differences ``d_q = m_B(q) - m_A(q)``. Because a pair is
-    drawn whole, A's and B's scores for a query always travel together.
+    def chunk(k: int) -> np.ndarray:
+        return statistic(rng.integers(0, n, size=(k, draws)))
 
-    Parameters
-    ----------
-    diffs : sequence of float
-        The per-query differences (see :func:`helpers.paired_differences`).
-    n_resamples : int
-        Number of resamples, B.
-    rng : int or numpy.random.Generator
-        Seed or generator (required); the same seed gives the same array.
-    max_elements : int
-        Indices held in memory at once; the result does not depend on it.
+    return in_chunks(chunk, n_resamples, row_size=draws, max_elements=max_elements)
 
-    Returns
-    -------
-    numpy.ndarray
-        The ``n_resamples`` resampled mean differences, in draw order.
 
-    Examples
-    --------
-    >>> means = paired_bootstrap([0.10, 0.02, -0.06, 0.04], 1000, rng=0)
-    >>> means.shape, bool(means.min() >= -0.06 and means.max() <= 0.10)
-    ((1000,), True)
-    >>> bool((means == paired_bootstrap([0.10, 0.02, -0.06, 0.04], 1000, rng=0)).all())
+def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
+    """Turn an int seed or a Generator into a ``numpy.random.Generator``.
+
+    A seed is required: ``None`` (fresh entropy) would make results unrepeatable,
+    so it is refused.
+
+    >>> g = as_generator(7)
+    >>> as_generator(g) is g
     True
     """
-    d = as_scores(diffs, "diffs")
-    n = d.size
-    # np.take(...).sum(axis=1) / n is bit for bit d[idx].mean(axis=1), a little faster
-    return resample(n, n_resamples, lambda idx: np.take(d, idx).sum(axis=1) / n, rng=rng, max_elements=max_elements)
+    return _checks.generator(rng)
 
 
 def unpaired_bootstrap(
-    a: object,
-    b: object,
-    n_resamples: int = 10_000,
+    a: ArrayLike,
+    b: ArrayLike,
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
@@ -221,27 +202,32 @@ def unpaired_bootstrap(
     Examples
     --------
     >>> a, b = [0.2, 0.5, 0.9], [0.3, 0.6, 1.0]
-    >>> unpaired_bootstrap(a, b, 5, rng=0).shape
+    >>> unpaired_bootstrap(a, b, n_resamples=5, rng=0).shape
     (5,)
     """
-    a_arr = as_scores(a, "A's scores")
-    b_arr = as_scores(b, "B's scores")
+    a_arr = _checks.scores(a, "A's scores")
+    b_arr = _checks.scores(b, "B's scores")
     if a_arr.size != b_arr.size:
-        raise ValueError(f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the same queries.")
+        raise ValueError(
+            f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the "
+            "same queries."
+        )
     n = a_arr.size
 
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return resample(n, n_resamples, diff_of_means, rng=rng, draws=2 * n, max_elements=max_elements)
+    return resample(
+        n, diff_of_means, n_resamples=n_resamples, rng=rng, draws=2 * n, max_elements=max_elements
+    )
 
 
 def paired_bootstrap_statistic(
-    a: object,
-    b: object,
+    a: ArrayLike,
+    b: ArrayLike,
     statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    n_resamples: int = 10_000,
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
@@ -264,7 +250,7 @@ def paired_bootstrap_statistic(
     statistic : callable
         ``statistic(a_res, b_res) -> array of k values``, vectorized over rows.
     n_resamples : int
-        Number of resamples, B.
+        Number of resamples, R.
     rng : int or numpy.random.Generator
         Seed or generator (required).
     max_elements : int
@@ -278,17 +264,57 @@ def paired_bootstrap_statistic(
     Examples
     --------
     >>> a, b = [0.50, 0.70, 0.65, 0.55], [0.60, 0.72, 0.59, 0.59]
-    >>> rel = paired_bootstrap_statistic(a, b, relative_change, 2000, rng=0)
+    >>> rel = paired_bootstrap_statistic(a, b, relative_change, n_resamples=2000, rng=0)
     >>> print(f"observed {relative_change(np.array(a), np.array(b)):+.4f}, {rel.size} resamples")
     observed +0.0417, 2000 resamples
-    >>> same = paired_bootstrap_statistic(a, b, mean_difference, 50, rng=3)
-    >>> bool((same == paired_bootstrap(np.subtract(b, a), 50, rng=3)).all())
+    >>> same = paired_bootstrap_statistic(a, b, mean_difference, n_resamples=50, rng=3)
+    >>> bool((same == paired_bootstrap(np.subtract(b, a), n_resamples=50, rng=3)).all())
     True
     """
     _, a_arr, b_arr = paired_scores(a, b)
     if not callable(statistic):
-        raise ValueError(f"statistic must be a function statistic(a_res, b_res) returning one value per row; got {type(statistic).__name__}.")
-    return resample(a_arr.size, n_resamples, lambda idx: statistic(a_arr[idx], b_arr[idx]), rng=rng, max_elements=max_elements)
+        raise ValueError(
+            "statistic must be a function statistic(a_res, b_res) returning one value per row; "
+            f"got {type(statistic).__name__}."
+        )
+    return resample(
+        a_arr.size,
+        lambda idx: statistic(a_arr[idx], b_arr[idx]),
+        n_resamples=n_resamples,
+        rng=rng,
+        max_elements=max_elements,
+    )
+
+
+def weighted_bootstrap(
+    changes: ArrayLike,
+    weights: ArrayLike,
+    *,
+    n_resamples: int = 10_000,
+    rng: int | np.random.Generator,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> np.ndarray:
+    """Bootstrap the weighted mean change, resampling whole query pairs with their weights.
+
+    The draws are :func:`paired_bootstrap`'s; each resample's statistic is
+    ``sum(w * d) / sum(w)`` over the drawn queries. Weights must be positive:
+    a query with weight 0 is an exclusion and belongs in a record's exclusions.
+
+    >>> means = weighted_bootstrap([0.1, 0.0, -0.1], [2, 1, 1], n_resamples=500, rng=0)
+    >>> print(f"{means.min():+.2f} {means.max():+.2f}")
+    -0.10 +0.10
+    """
+    d = _checks.scores(changes, "changes")
+    w = _checks.weights(weights, d.size, zero_allowed=False)
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    wd = w * d
+
+    def weighted_means(idx: np.ndarray) -> np.ndarray:
+        return wd[idx].sum(axis=1) / w[idx].sum(axis=1)
+
+    return _resample(
+        d.size, weighted_means, n_resamples, _checks.generator(rng), d.size, max_elements
+    )
 
 
 def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -301,7 +327,8 @@ def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (the ratio of means, minus one).
+    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (the ratio of means, minus
+    one).
 
     Raises ``ValueError`` where A's mean is zero (in the data or in a
     resample): the relative change is then undefined; report the absolute one.
@@ -311,7 +338,10 @@ def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     mean_a = np.mean(a, axis=-1)
     if np.any(mean_a == 0):
-        raise ValueError("A's mean is 0 (in the data or in a resample), so the relative change is undefined; report the absolute change instead.")
+        raise ValueError(
+            "A's mean is 0 (in the data or in a resample), so the relative change is undefined; "
+            "report the absolute change instead."
+        )
     return np.mean(b, axis=-1) / mean_a - 1
 
 
@@ -326,7 +356,9 @@ def quantile_difference(q: float) -> Callable[[np.ndarray, np.ndarray], np.ndarr
     +5.0
     """
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0 <= q <= 1:
-        raise ValueError(f"q must be a quantile level between 0 and 1 (e.g. 0.95 for p95); got {q!r}.")
+        raise ValueError(
+            f"q must be a quantile level between 0 and 1 (e.g. 0.95 for p95); got {q!r}."
+        )
     level = float(q)
 
     def statistic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -334,6 +366,11 @@ def quantile_difference(q: float) -> Callable[[np.ndarray, np.ndarray], np.ndarr
 
     statistic.__name__ = f"quantile_difference({level:g})"
     return statistic
+
+
+#: Largest n for which :func:`enumerate_resamples` builds all n**n draws
+#: (7**7 = 823,543 rows, 46 MB; 8**8 would take over 1 GB).
+MAX_ENUMERATE_N = 7
 
 
 def enumerate_resamples(n: int) -> np.ndarray:
@@ -364,14 +401,33 @@ def enumerate_resamples(n: int) -> np.ndarray:
     >>> enumerate_resamples(4)[27]  # draw 28 of 256: the original sample
     array([0, 1, 2, 3])
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"n must be a positive integer; got {n!r}.")
+    n = _checks.integer(n, "n")
     if n > MAX_ENUMERATE_N:
         raise ValueError(
-            f"enumerate_resamples(n={n}) would build {n}**{n} = {n**n:,} rows; the limit is n <= {MAX_ENUMERATE_N}. "
+            f"enumerate_resamples(n={n}) would build {n}**{n} = {n**n:,} rows; the limit is n <= "
+            f"{MAX_ENUMERATE_N}. "
             "Use a Monte Carlo bootstrap (paired_bootstrap) or an exact distribution instead."
         )
     return np.indices((n,) * n, dtype=np.intp).reshape(n, -1).T.copy()
+
+
+def exact_means(
+    changes: ArrayLike = FOUR_PAIR_CHANGES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their
+    distinct values with probabilities.
+
+    Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
+    that draws with the same multiset share one value exactly.
+
+    >>> means, values, probs = exact_means()
+    >>> means.size, values.size, float(probs.sum())
+    (256, 24, 1.0)
+    """
+    d = _checks.scores(changes, "changes")
+    means = np.round(d[enumerate_resamples(d.size)].mean(axis=1), 12)
+    values, counts = np.unique(means, return_counts=True)
+    return means, values, counts / means.size
 
 
 def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -404,7 +460,10 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
     """
     draws = np.asarray(draws)
     if draws.ndim != 2 or draws.size == 0 or draws.dtype.kind not in "iu":
-        raise ValueError(f"draws must be a non-empty 2-D integer array, one draw per row; got shape {draws.shape}, dtype {draws.dtype}.")
+        raise ValueError(
+            "draws must be a non-empty 2-D integer array, one draw per row; got shape "
+            f"{draws.shape}, dtype {draws.dtype}."
+        )
     if draws.min() < 0:
         raise ValueError("draws must be non-negative indices.")
     n = int(draws.max()) + 1 if n is None else int(n)
@@ -442,15 +501,16 @@ class ClusterTotals(NamedTuple):
         return self.sums / self.counts
 
 
-def cluster_totals(diffs: object, clusters: object) -> ClusterTotals:
+@_checks.renamed(diffs="changes")
+def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     """Sum and count the per-query changes of each cluster (user).
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q = m_B(q) - m_A(q)``.
     clusters : sequence of hashable
-        The cluster (user) of each query, same length and order as ``diffs``.
+        The cluster (user) of each query, same length and order as ``changes``.
         Any hashable labels work (strings, ints); ``None`` and NaN are refused.
 
     Returns
@@ -473,38 +533,51 @@ def cluster_totals(diffs: object, clusters: object) -> ClusterTotals:
     >>> print(", ".join(f"{m:+.2f}" for m in t.means))
     +0.06, -0.06, +0.04
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     if isinstance(clusters, (str, bytes, Mapping, set, frozenset)):
         raise ValueError(
-            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the order of diffs; "
-            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has no order)."
+            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
+            "order of changes; "
+            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has "
+            "no order)."
         )
     if not isinstance(clusters, (np.ndarray, Sequence)):
         try:
             clusters = list(clusters)  # type: ignore[call-overload]
         except TypeError:
             raise ValueError(
-                f"clusters must be a sequence with one cluster label (e.g. a user ID) per query; got {type(clusters).__name__}."
+                "clusters must be a sequence with one cluster label (e.g. a user ID) per query; "
+                f"got {type(clusters).__name__}."
             ) from None
     arr = np.asarray(clusters, dtype=object)
     if arr.ndim != 1:
-        raise ValueError(f"clusters must be one-dimensional (one label per query); got shape {arr.shape}.")
+        raise ValueError(
+            f"clusters must be one-dimensional (one label per query); got shape {arr.shape}."
+        )
     if arr.size != d.size:
         raise ValueError(
-            f"diffs has {d.size} values but clusters has {arr.size} labels: give exactly one cluster label per query, in the same order."
+            f"changes has {d.size} values but clusters has {arr.size} labels: give exactly one "
+            "cluster label per query, in the same order."
         )
     index: dict[Hashable, int] = {}
     codes = np.empty(d.size, dtype=np.intp)
     for i, label in enumerate(arr.tolist()):
         if label is None or (isinstance(label, float) and label != label):
-            raise ValueError(f"clusters has a missing label ({label!r}) at position {i}; every query needs the cluster (user) it came from.")
+            raise ValueError(
+                f"clusters has a missing label ({label!r}) at position {i}; every query needs the "
+                "cluster (user) it came from."
+            )
         try:
             codes[i] = index.setdefault(label, len(index))
         except TypeError:
-            raise ValueError(f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} at position {i}.") from None
+            raise ValueError(
+                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} "
+                f"at position {i}."
+            ) from None
     if len(index) < 2:
         raise ValueError(
-            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster bootstrap needs at least two clusters, "
+            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster "
+            "bootstrap needs at least two clusters, "
             "because resampling a single cluster always gives back the same data."
         )
     sums = np.bincount(codes, weights=d, minlength=len(index))
@@ -515,17 +588,19 @@ def cluster_totals(diffs: object, clusters: object) -> ClusterTotals:
 def _check_weighting(weighting: object) -> str:
     if weighting not in CLUSTER_WEIGHTINGS:
         raise ValueError(
-            f"weighting must be 'query' (total change / total queries in each resample) or 'cluster' "
+            "weighting must be 'query' (total change / total queries in each resample) or "
+            "'cluster' "
             f"(average of the cluster means); got {weighting!r}."
         )
     return str(weighting)
 
 
+@_checks.renamed(diffs="changes")
 def cluster_bootstrap(
-    diffs: object,
-    clusters: object,
-    n_resamples: int = 10_000,
+    changes: ArrayLike,
+    clusters: ArrayLike,
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     weighting: str = "query",
     max_elements: int = DEFAULT_MAX_ELEMENTS,
@@ -541,12 +616,13 @@ def cluster_bootstrap(
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q = m_B(q) - m_A(q)``.
-    clusters : sequence of hashable
-        The cluster (user) of each query, one label per entry of ``diffs``.
+    clusters : sequence of hashable, or ClusterTotals
+        The cluster (user) of each query, one label per entry of ``changes``
+        (or their :func:`cluster_totals`, when already computed).
     n_resamples : int
-        Number of resamples, B.
+        Number of resamples, R.
     rng : int or numpy.random.Generator
         Seed or generator (required); the same seed gives the same array.
     weighting : {"query", "cluster"}
@@ -565,22 +641,32 @@ def cluster_bootstrap(
     Raises
     ------
     ValueError
-        ``clusters`` of a different length from ``diffs``, a single cluster,
+        ``clusters`` of a different length from ``changes``, a single cluster,
         NaN changes, an unknown ``weighting`` (and the checks of
         :func:`cluster_totals` and :func:`resample`).
 
     Examples
     --------
     >>> d, users = [0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"]
-    >>> q = cluster_bootstrap(d, users, 2000, rng=0)
-    >>> u = cluster_bootstrap(d, users, 2000, rng=0, weighting="cluster")
+    >>> q = cluster_bootstrap(d, users, n_resamples=2000, rng=0)
+    >>> u = cluster_bootstrap(d, users, n_resamples=2000, rng=0, weighting="cluster")
     >>> print(f"{q.min():+.3f} {q.max():+.3f} | {u.min():+.3f} {u.max():+.3f}")
     -0.060 +0.060 | -0.060 +0.060
-    >>> bool((q == cluster_bootstrap(d, users, 2000, rng=0)).all())
+    >>> bool((q == cluster_bootstrap(d, users, n_resamples=2000, rng=0)).all())
     True
     """
     weighting = _check_weighting(weighting)
-    t = cluster_totals(diffs, clusters)
+    if isinstance(clusters, ClusterTotals):  # totalled already (compare_runs does it once)
+        if clusters.codes.size != _checks.scores(changes, "changes").size:
+            raise ValueError(
+                f"clusters were totalled over {clusters.codes.size} queries but changes has "
+                f"{_checks.scores(changes, 'changes').size} values; compute cluster_totals on "
+                "these changes."
+            )
+        t = clusters
+    else:
+        t = cluster_totals(changes, clusters)
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
     if weighting == "query":
         sums, counts = t.sums, t.counts.astype(np.float64)
 
@@ -593,7 +679,9 @@ def cluster_bootstrap(
         def statistic(idx: np.ndarray) -> np.ndarray:
             return means[idx].mean(axis=1)
 
-    return resample(len(t.labels), n_resamples, statistic, rng=rng, max_elements=max_elements)
+    return resample(
+        len(t.labels), statistic, n_resamples=n_resamples, rng=rng, max_elements=max_elements
+    )
 
 
 class ClusterDraws(NamedTuple):
@@ -610,7 +698,8 @@ class ClusterDraws(NamedTuple):
     cluster_weighted: np.ndarray  #: average of the drawn clusters' means
 
 
-def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws:
+@_checks.renamed(diffs="changes")
+def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> ClusterDraws:
     """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
 
     Built on :func:`enumerate_resamples`, so draw ``k`` (1-based) is row
@@ -620,7 +709,7 @@ def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws
 
     Parameters
     ----------
-    diffs, clusters
+    changes, clusters
         As for :func:`cluster_bootstrap`; at most 7 clusters (7**7 draws).
 
     Returns
@@ -639,7 +728,7 @@ def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws
     >>> print(f"{e.query_weighted[k]:+.4f} {e.cluster_weighted[k]:+.4f}")
     +0.0250 +0.0133
     """
-    t = cluster_totals(diffs, clusters)
+    t = cluster_totals(changes, clusters)
     draws = enumerate_resamples(len(t.labels))
     counts = t.counts[draws].sum(axis=1)
     return ClusterDraws(
@@ -652,6 +741,18 @@ def enumerate_cluster_resamples(diffs: object, clusters: object) -> ClusterDraws
 
 
 # --- Exact bootstrap distributions (chapter 3) ----------------------------------
+
+
+#: Largest number of resample count vectors (multisets) that
+#: :func:`exact_bootstrap_distribution` enumerates by default: about a second of
+#: work and a few tens of MB. Any 11 distinct changes fit (352,716 multisets;
+#: 12 would need 1,352,078), and so do up to 1,412 queries whose changes take
+#: three values, such as hit@k's -1, 0, +1.
+MAX_EXACT_MULTISETS = 1_000_000
+
+#: Resample means closer than this, relative to the largest |change|, are one
+#: value (sums that differ only by float rounding).
+EXACT_MERGE_RTOL = 1e-12
 
 
 class ExactDistribution(NamedTuple):
@@ -672,7 +773,8 @@ class ExactDistribution(NamedTuple):
 
 
 def _compositions(n: int, k: int) -> np.ndarray:
-    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape ``(C(n+k-1, k-1), k)``.
+    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape
+    ``(C(n+k-1, k-1), k)``.
 
     Built one slot at a time: a partial row with ``r`` still to place grows into
     ``r + 1`` rows, one per count ``0..r`` in the next slot; the last slot takes
@@ -683,15 +785,20 @@ def _compositions(n: int, k: int) -> np.ndarray:
     for _ in range(k - 1):
         sizes = remaining + 1
         starts = np.cumsum(sizes) - sizes
-        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(np.int32)
+        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(
+            np.int32
+        )
         cols = [np.repeat(c, sizes) for c in cols] + [within]
         remaining = np.repeat(remaining, sizes) - within
     cols.append(remaining)
     return np.column_stack(cols)
 
 
-def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXACT_MULTISETS) -> ExactDistribution:
-    """The exact bootstrap distribution of the mean of ``diffs``, with no random numbers.
+@_checks.renamed(diffs="changes")
+def exact_bootstrap_distribution(
+    changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS
+) -> ExactDistribution:
+    """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
     A bootstrap resample draws Q of the Q values with replacement, each draw
     equally likely. Its mean depends only on *how many times* each distinct
@@ -713,7 +820,7 @@ def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXAC
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query differences ``d_q``.
     max_multisets : int
         Refuse inputs with more count vectors than this (default 1,000,000).
@@ -740,12 +847,12 @@ def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXAC
     >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
     P(mean <= 0) = 0.2070
     >>> exact_bootstrap_distribution([-1, 0, 0, 1])
-    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]), probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
+    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]),
+    probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
            0.21875   , 0.109375  , 0.03125   , 0.00390625]))
     """
-    d = as_scores(diffs, "diffs")
-    if isinstance(max_multisets, bool) or not isinstance(max_multisets, numbers.Integral) or max_multisets < 1:
-        raise ValueError(f"max_multisets must be a positive integer; got {max_multisets!r}.")
+    d = _checks.scores(changes, "changes")
+    max_multisets = _checks.integer(max_multisets, "max_multisets")
     q = d.size
     u, m = np.unique(d, return_counts=True)
     k = u.size
@@ -753,8 +860,10 @@ def exact_bootstrap_distribution(diffs: object, *, max_multisets: int = MAX_EXAC
     if n_multisets > max_multisets:
         raise ValueError(
             f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
-            f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; the limit is "
-            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) instead."
+            f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; "
+            "the limit is "
+            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) "
+            "instead."
         )
     if k == 1:  # every resample mean is the one value
         return ExactDistribution(u.copy(), np.ones(1))

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .data import _name_some, as_scores, describe_unmatched
+from . import _checks
+from .data import describe_unmatched
 
 __all__ = [
     "RunScores",
@@ -83,22 +84,27 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         found = "UTF-32 (it starts with a UTF-32 byte-order mark)"
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        found = "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes this)"
+        found = (
+            "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes "
+            "this)"
+        )
     elif b"\x00" in data:
         found = "UTF-16 or UTF-32 without a byte-order mark (it contains NUL bytes)"
     if found:
         raise ValueError(
             f"{name}: the file is encoded as {found}; the readers take UTF-8 text. Fix: {_FIX} "
-            "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an editor: Save as, encoding UTF-8)."
+            "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an "
+            "editor: Save as, encoding UTF-8)."
         )
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         lineno = data.count(b"\n", 0, exc.start) + 1
         raise ValueError(
-            f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another encoding "
+            f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another "
+            "encoding "
             f"(often Latin-1 or Windows-1252). Fix: {_FIX}."
         ) from None
 
@@ -120,23 +126,43 @@ def _is_number(text: str) -> bool:
 
 
 def _kind_of(fields: list[str]) -> str | None:
-    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if unsure."""
-    if len(fields) == 6 and fields[1].upper() == "Q0" and _is_number(fields[3]) and _is_number(fields[4]):
-        return "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if
+    unsure.
+    """
+    if (
+        len(fields) == 6
+        and fields[1].upper() == "Q0"
+        and _is_number(fields[3])
+        and _is_number(fields[4])
+    ):
+        return (
+            "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and "
+            "score it with evaluate(qrels, run, measure)"
+        )
     if len(fields) == 6 and _is_number(fields[3]) and _is_number(fields[4]):
-        return "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and score it with evaluate(qrels, run, measure)"
+        return (
+            "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and "
+            "score it with evaluate(qrels, run, measure)"
+        )
     if len(fields) == 4 and _is_number(fields[3]):
         return "qrels ('query iter docid grade'); read it with read_qrels(path)"
     if len(fields) == 3 and (_is_number(fields[2]) or fields[1] == "all"):
-        return "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, measure)"
+        return (
+            "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, "
+            "measure)"
+        )
     return None
 
 
-def _wrong_kind(name: str, lineno: int, fields: list[str], line: str, expected: str, own: str) -> ValueError:
+def _wrong_kind(
+    name: str, lineno: int, fields: list[str], line: str, expected: str, own: str
+) -> ValueError:
     kind = _kind_of(fields)
     if kind is not None and not kind.startswith(own):
         return ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
-    return ValueError(f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}.")
+    return ValueError(
+        f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}."
+    )
 
 
 def _parse_number(text: str, where: str, what: str) -> float:
@@ -149,7 +175,9 @@ def _parse_number(text: str, where: str, what: str) -> float:
     return value
 
 
-def _store(table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int) -> None:
+def _store(
+    table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int
+) -> None:
     if qid in table and table[qid] != value:
         raise ValueError(
             f"{path}:{lineno}: query {qid!r} appears again with a different value "
@@ -208,7 +236,9 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
         any_line = True
         fields = line.split()
         if len(fields) != 3:
-            raise _wrong_kind(name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval")
+            raise _wrong_kind(
+                name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval"
+            )
         m, qid, value = fields
         if qid == "all":
             summary_only.add(m)
@@ -216,13 +246,26 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
         measures.add(m)
         if m != measure:
             continue
-        _store(scores, seen_at, qid, _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"), name, lineno)
+        _store(
+            scores,
+            seen_at,
+            qid,
+            _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"),
+            name,
+            lineno,
+        )
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected trec_eval -q output.")
     if measure not in measures:
         if measure in summary_only:
-            raise ValueError(f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q for per-query values.")
-        raise ValueError(f"{name}: measure {measure!r} is not in the file; its per-query measures are {_name_some(measures, 10) or 'none'}.")
+            raise ValueError(
+                f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q "
+                "for per-query values."
+            )
+        raise ValueError(
+            f"{name}: measure {measure!r} is not in the file; its per-query measures are "
+            f"{_checks.name_some(measures, 10) or 'none'}."
+        )
     return RunScores(scores, measure, name)
 
 
@@ -287,13 +330,21 @@ def read_scores_csv(
                 header = _trim_row([cell.strip() for cell in row], 0)
                 break
         if header is None:
-            raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+            raise ValueError(
+                f"{name}: the file is empty; expected a header row naming the columns."
+            )
         missing = [col for col in wanted.values() if col is not None and col not in header]
         if missing:
             kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
             if kind is not None:
-                raise ValueError(f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header.")
-            raise ValueError(f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the header; it has {', '.join(repr(c) for c in header)}.")
+                raise ValueError(
+                    f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a "
+                    "header."
+                )
+            raise ValueError(
+                f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the "
+                f"header; it has {', '.join(repr(c) for c in header)}."
+            )
         pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
         for row in reader:
             lineno = reader.line_num
@@ -301,7 +352,10 @@ def read_scores_csv(
                 continue
             row = _trim_row(row, len(header))
             if len(row) != len(header):
-                raise ValueError(f"{name}:{lineno}: expected {len(header)} fields as in the header, found {len(row)}.")
+                raise ValueError(
+                    f"{name}:{lineno}: expected {len(header)} fields as in the header, found "
+                    f"{len(row)}."
+                )
             qid = row[pos["query"]].strip()
             if not qid:
                 raise ValueError(f"{name}:{lineno}: the query ID is empty.")
@@ -311,10 +365,16 @@ def read_scores_csv(
                 if role in pos:
                     label = row[pos[role]].strip()
                     if not label:
-                        raise ValueError(f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty.")
+                        raise ValueError(
+                            f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is "
+                            "empty."
+                        )
                     previous = labels[role].setdefault(qid, label)
                     if previous != label:
-                        raise ValueError(f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} on line {seen_at[qid]}.")
+                        raise ValueError(
+                            f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here "
+                            f"but {previous!r} on line {seen_at[qid]}."
+                        )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
     return RunScores(
@@ -327,7 +387,9 @@ def read_scores_csv(
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
-    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing whitespace)."""
+    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing
+    whitespace).
+    """
     row = list(row)
     while len(row) > keep and not row[-1].strip():
         row.pop()
@@ -366,7 +428,9 @@ class Qrels:
 
 
 def _trec_lines(path: str | os.PathLike[str], n_fields: int, expected: str, own: str):
-    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field count."""
+    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field
+    count.
+    """
     name = os.fspath(path)
     any_line = False
     for lineno, line in enumerate(_lines(_read_text(path)), start=1):
@@ -411,12 +475,17 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     rankings: dict[str, dict[str, float]] = {}
     seen_at: dict[tuple[str, str], int] = {}
     tags: list[str] = []
-    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"):
+    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
+        path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"
+    ):
         where = f"{name}:{lineno}"
         _parse_number(rank, where, f"rank of document {doc!r}")
         value = _parse_number(score, where, f"score of document {doc!r}")
         if (qid, doc) in seen_at:
-            raise ValueError(f"{where}: document {doc!r} is listed again for query {qid!r} (first on line {seen_at[qid, doc]}); each document may appear once per query.")
+            raise ValueError(
+                f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
+                f"{seen_at[qid, doc]}); each document may appear once per query."
+            )
         seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
         if tag not in tags:
@@ -450,14 +519,22 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     name = os.fspath(path)
     judgments: dict[str, dict[str, int]] = {}
     seen_at: dict[tuple[str, str], int] = {}
-    for lineno, (qid, _, doc, grade) in _trec_lines(path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"):
+    for lineno, (qid, _, doc, grade) in _trec_lines(
+        path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"
+    ):
         where = f"{name}:{lineno}"
         try:
             value = int(grade)
         except ValueError:
-            raise ValueError(f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades are 0, 1, 2...") from None
+            raise ValueError(
+                f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades "
+                "are 0, 1, 2..."
+            ) from None
         if (qid, doc) in seen_at:
-            raise ValueError(f"{where}: document {doc!r} is judged again for query {qid!r} (first on line {seen_at[qid, doc]}); keep one judgment per document.")
+            raise ValueError(
+                f"{where}: document {doc!r} is judged again for query {qid!r} (first on line "
+                f"{seen_at[qid, doc]}); keep one judgment per document."
+            )
         seen_at[qid, doc] = lineno
         judgments.setdefault(qid, {})[doc] = value
     return Qrels(judgments, name)
@@ -485,17 +562,24 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     ({'q1': 0.5, 'q2': 0.0}, ['q2'])
     """
     if not isinstance(qrels, Qrels):
-        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}." + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else ""))
+        raise ValueError(
+            f"qrels must come from read_qrels(path); got {type(qrels).__name__}."
+            + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else "")
+        )
     if not isinstance(run, Run):
         raise ValueError(f"run must come from read_run(path); got {type(run).__name__}.")
     if not isinstance(measure, str):
-        raise ValueError(f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}.")
+        raise ValueError(
+            f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}."
+        )
     try:
         import pytrec_eval
     except ImportError:  # pragma: no cover - the lock installs it
         raise ValueError(
-            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install it with "
-            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use read_trec_eval."
+            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install "
+            "it with "
+            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use "
+            "read_trec_eval."
         ) from None
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
@@ -503,7 +587,8 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
         evaluator = pytrec_eval.RelevanceEvaluator(qrels.judgments, {measure})
     except ValueError:
         raise ValueError(
-            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the cutoff after an underscore, "
+            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the "
+            "cutoff after an underscore, "
             "e.g. 'ndcg_cut_10', 'P_5', 'success_5', 'recip_rank', 'map'."
         ) from None
     judged = {q: docs for q, docs in run.rankings.items() if q in qrels.judgments}
@@ -513,7 +598,10 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     for q in qrels.topics:
         if q in values:
             if measure not in values[q]:
-                raise ValueError(f"measure {measure!r} is not a per-query value of trec_eval; it gives {_name_some(values[q], 10)}.")
+                raise ValueError(
+                    f"measure {measure!r} is not a per-query value of trec_eval; it gives "
+                    f"{_checks.name_some(values[q], 10)}."
+                )
             scores[q] = float(values[q][measure])
         else:
             scores[q] = 0.0
@@ -521,7 +609,7 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
     return RunScores(scores, measure, run.source, unretrieved=unretrieved)
 
 
-@dataclass
+@dataclass(frozen=True)
 class AlignedRuns:
     """Two runs on a common list of queries, and what was done to get there."""
 
@@ -535,7 +623,8 @@ class AlignedRuns:
     slices: list[str] | None = None
     #: Topics of the qrels (when given) that neither run scored.
     in_neither: list[str] = field(default_factory=list)
-    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the qrels' source.
+    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the
+    #: qrels' source.
     topics_from: str = "runs"
     #: How many topics the qrels judge (None without qrels).
     n_topics: int | None = None
@@ -582,6 +671,23 @@ def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] 
     return out
 
 
+def _clusters_for(ids: list[str], clusters: object) -> list:
+    """Each compared query's user, from a mapping ``{query_id: user}``."""
+    if not isinstance(clusters, Mapping):
+        raise ValueError(
+            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
+            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
+            "list of users has no reliable order.)"
+        )
+    missing_users = [q for q in ids if q not in clusters]
+    if missing_users:
+        raise ValueError(
+            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
+            f"{missing_users[:5]}."
+        )
+    return [clusters[q] for q in ids]
+
+
 def _sorted_ids(ids: set) -> list:
     """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
     try:
@@ -591,7 +697,9 @@ def _sorted_ids(ids: set) -> list:
 
 
 def _same_text_example(only_a: list, only_b: list) -> str | None:
-    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in type, else None."""
+    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
+    type, else None.
+    """
     by_text = {str(q): q for q in only_b}
     for q in only_a:
         if str(q) in by_text:
@@ -605,6 +713,7 @@ def align_runs(
     *,
     missing: str = "error",
     qrels: Qrels | None = None,
+    clusters: Mapping[str, str] | None = None,
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
@@ -626,6 +735,9 @@ def align_runs(
         comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
         topics scored in both runs, "error" refuses a topic missing from either.
         A scored query that the qrels do not judge is refused.
+    clusters : mapping of query ID to user (cluster), optional
+        Each compared query's user; replaces the clusters the runs carry (CSV input).
+        A mapping, because the runs are lined up by sorted query ID.
 
     Examples
     --------
@@ -636,12 +748,17 @@ def align_runs(
     "3 queries compared; 1 only in A and 1 only in B, scored 0 where missing (missing='zero')"
     """
     if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got {missing!r}.")
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got "
+            f"{missing!r}."
+        )
     for side, r in (("A", a), ("B", b)):
         if not isinstance(r, (RunScores, Mapping)):
             raise ValueError(
-                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from read_trec_eval or read_scores_csv); "
-                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a pandas Series s.to_dict(); "
+                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
+                "read_trec_eval or read_scores_csv); "
+                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
+                "pandas Series s.to_dict(); "
                 "for two lists of scores in the same query order, use paired_differences(a, b)."
             )
     if qrels is not None and not isinstance(qrels, Qrels):
@@ -657,17 +774,33 @@ def align_runs(
             unjudged = _sorted_ids(set(map(str, scores)) - topics)
             if unjudged:
                 raise ValueError(
-                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge ({_name_some(unjudged, 5)}); "
-                    "trec_eval only scores judged topics. Use the qrels these scores were computed with, or compare without qrels."
+                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
+                    f"({_checks.name_some(unjudged, 5)}); "
+                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
+                    "with, or compare without qrels."
                 )
         in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a = _sorted_ids(set(sa) - set(sb))
     only_b = _sorted_ids(set(sb) - set(sa))
     if (only_a or only_b or in_neither) and missing == "error":
         example = _same_text_example(only_a, only_b)
-        type_hint = f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both sides." if example else ""
-        neither = f"; {len(in_neither)} judged topics are in neither run ({_name_some(in_neither, 5)})" if in_neither else ""
-        unmatched = describe_unmatched(only_a, only_b) if (only_a or only_b) else "every scored query is in both runs"
+        type_hint = (
+            f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both "
+            "sides."
+            if example
+            else ""
+        )
+        neither = (
+            f"; {len(in_neither)} judged topics are in neither run "
+            f"({_checks.name_some(in_neither, 5)})"
+            if in_neither
+            else ""
+        )
+        unmatched = (
+            describe_unmatched(only_a, only_b)
+            if (only_a or only_b)
+            else "every scored query is in both runs"
+        )
         raise ValueError(
             f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
             "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
@@ -681,12 +814,16 @@ def align_runs(
         raise ValueError("The runs share no query IDs.")
     return AlignedRuns(
         query_ids=ids,
-        a=as_scores([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
-        b=as_scores([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
+        a=_checks.frozen([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
+        b=_checks.frozen([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,
-        clusters=_labels_for(ids, runs[0].clusters, runs[1].clusters),
+        clusters=(
+            _labels_for(ids, runs[0].clusters, runs[1].clusters)
+            if clusters is None
+            else _clusters_for(ids, clusters)
+        ),
         slices=_labels_for(ids, runs[0].slices, runs[1].slices),
         in_neither=in_neither,
         topics_from="runs" if qrels is None else (qrels.source or "qrels"),

@@ -27,6 +27,7 @@ rounding error depends on the size of the terms summed, and an observed mean of
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
@@ -34,10 +35,17 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .data import as_scores
+from . import _checks
 from .grid import MAX_GRID_POINTS, find_grid, sign_flip_distribution
-from .resampling import DEFAULT_MAX_ELEMENTS, _check_n_resamples, as_generator, paired_bootstrap, resample
+from .resampling import (
+    DEFAULT_MAX_ELEMENTS,
+    ClusterTotals,
+    cluster_totals,
+    paired_bootstrap,
+    resample,
+)
 
 __all__ = [
     "MAX_EXACT_ASSIGNMENTS",
@@ -118,18 +126,25 @@ class SignificanceResult:
 
     def __repr__(self) -> str:
         return (
-            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, exact={self.exact}, "
-            f"count={self.count}, n_resamples={self.n_resamples}, alternative={self.alternative!r}, method={self.method!r})"
+            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, "
+            f"exact={self.exact}, "
+            f"count={self.count}, n_resamples={self.n_resamples}, "
+            f"alternative={self.alternative!r}, method={self.method!r})"
         )
 
 
 def _check_alternative(alternative: object) -> str:
     if alternative not in _ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got {alternative!r}.")
+        raise ValueError(
+            f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got "
+            f"{alternative!r}."
+        )
     return str(alternative)
 
 
-def _count_at_least_as_extreme(null: np.ndarray, observed: float, alternative: str, tol: float) -> int:
+def _count_at_least_as_extreme(
+    null: np.ndarray, observed: float, alternative: str, tol: float
+) -> int:
     if alternative == "two-sided":
         # |t| >= threshold, without an |null| copy as large as the null distribution
         threshold = abs(observed) - tol
@@ -148,7 +163,8 @@ def _how_many(n: int) -> str:
 
 
 def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
-    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1)) order.
+    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
+    order.
 
     Built by doubling in place: after the last j values are placed, the first
     half of the filled part holds ``+values[i]`` and the second half
@@ -157,7 +173,7 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     the array is exactly antisymmetric (row j is minus row 2**k - 1 - j).
     Memory: the ``2**k`` results and nothing else.
     """
-    out = np.zeros(2 ** values.size, dtype=np.float64)
+    out = np.zeros(2**values.size, dtype=np.float64)
     size = 1
     for v in values[::-1]:
         np.subtract(out[:size], v, out=out[size : 2 * size])
@@ -167,7 +183,8 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
 
 
 def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
-    """The exact test from the sign-flip distribution on the grid (see :func:`helpers.sign_flip_distribution`).
+    """The exact test from the sign-flip distribution on the grid (see
+    :func:`helpers.sign_flip_distribution`).
 
     With integer steps ``k_i`` (non-zero), ``S = sum |k_i|`` and the observed
     signed sum ``o``, an assignment that flips a total ``T`` of the ``|k_i|``
@@ -182,7 +199,9 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
         if o == 0:
             tail = 1.0
         else:  # |S - 2T| >= |o|
-            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(np.sum(p[(total + abs(o)) // 2 :]))
+            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(
+                np.sum(p[(total + abs(o)) // 2 :])
+            )
     elif alternative == "greater":  # S - 2T >= o
         tail = float(np.sum(p[: (total - o) // 2 + 1]))
     else:  # S - 2T <= o
@@ -195,17 +214,26 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     probs.setflags(write=False)
     count = round(Fraction(pvalue) * 2**k)
     return SignificanceResult(
-        observed, pvalue, null, True, 2**k, int(count), alternative,
-        f"randomization (exact, sign-flip distribution on the {grid.label} grid)", probs,
+        observed,
+        pvalue,
+        null,
+        True,
+        2**k,
+        int(count),
+        alternative,
+        f"randomization (exact, sign-flip distribution on the {grid.label} grid)",
+        probs,
     )
 
 
+@_checks.renamed(diffs="changes")
 def randomization_test(
-    diffs: object,
-    n_resamples: int | None = None,
+    changes: ArrayLike,
     *,
+    n_resamples: int | None = None,
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
+    clusters: ArrayLike | ClusterTotals | None = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
@@ -238,7 +266,7 @@ def randomization_test(
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q`` (see :func:`helpers.paired_differences`).
     n_resamples : int, optional
         B for a Monte Carlo test; leave out for the exact test.
@@ -250,6 +278,12 @@ def randomization_test(
     max_elements : int
         Signs held in memory at once in the Monte Carlo test; the result does
         not depend on it.
+    clusters : sequence of labels, or ClusterTotals, optional
+        The cluster (user) of each query, as for :func:`helpers.cluster_bootstrap`
+        (or their :func:`helpers.cluster_totals`). The test then flips the sign of
+        each user's *total* change: exchangeability is assumed per user, not per
+        query. The statistic and null distribution stay on the scale of the mean
+        change over queries (sum of signed totals / Q); ``method`` says so.
     fallback_resamples : int
         B for the Monte Carlo test used when ``n_resamples`` is omitted, no
         exact method applies and ``rng`` is given (default 10,000).
@@ -268,24 +302,60 @@ def randomization_test(
     Examples
     --------
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} ({res.count} of {res.n_resamples}), exact: {res.exact}")
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
+    ...       f"({res.count} of {res.n_resamples}), exact: {res.exact}")
     mean +0.025, p = 0.6250 (10 of 16), exact: True
     >>> print(f"{randomization_test([0.10, 0.02, -0.06, 0.04], alternative='greater').pvalue:.4f}")
     0.3125
     >>> mc = randomization_test([0.3] * 30, n_resamples=999, rng=1)
     >>> print(f"{mc.count} of {mc.n_resamples} as extreme, p = {mc.pvalue:.3f}")
     0 of 999 as extreme, p = 0.001
-    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
-    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")   # 30 changes: on the 1/8 grid
+    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375,
+    ...        7.5, -6.0]
+    >>> # 30 changes: on the 1/8 grid
+    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")
     >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
     p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     alternative = _check_alternative(alternative)
     if n_resamples is not None:
-        n_resamples = _check_n_resamples(n_resamples)
+        n_resamples = _checks.integer(n_resamples, "n_resamples")
+    fallback_resamples = _checks.integer(fallback_resamples, "fallback_resamples")
+    if clusters is None:
+        return _sign_flip_test(d, n_resamples, rng, alternative, max_elements, fallback_resamples)
+    totals = clusters if isinstance(clusters, ClusterTotals) else cluster_totals(d, clusters)
+    if totals.codes.size != d.size:
+        raise ValueError(
+            f"clusters were totalled over {totals.codes.size} queries but there are {d.size} "
+            "changes; compute cluster_totals(changes, clusters) on these changes."
+        )
+    test = _sign_flip_test(
+        totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples
+    )
+    # The test ran on user totals: its statistic was the mean of the signed totals.
+    # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
+    null = test.null_distribution * (len(totals.labels) / d.size)
+    null.flags.writeable = False
+    return dataclasses.replace(
+        test,
+        statistic=float(d.mean()),
+        null_distribution=null,
+        method=test.method + ", flipping each user's total change",
+    )
+
+
+def _sign_flip_test(
+    d: np.ndarray,
+    n_resamples: int | None,
+    rng: int | np.random.Generator | None,
+    alternative: str,
+    max_elements: int,
+    fallback_resamples: int,
+) -> SignificanceResult:
+    """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
     n = d.size
-    nonzero = d[d != 0]
+    nonzero = _checks.selected(d, d != 0)
     k = nonzero.size
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
@@ -296,17 +366,21 @@ def randomization_test(
         if grid is not None and points <= MAX_GRID_POINTS:
             return _grid_test(d, grid, observed, alternative)
         why = (
-            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)"
+            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p "
+            "for p <= 6)"
             if grid is None
-            else f"on the {grid.label} grid the sums need {points:,} points, above the limit of {MAX_GRID_POINTS:,}"
+            else f"on the {grid.label} grid the sums need {points:,} points, "
+            f"above the limit of {MAX_GRID_POINTS:,}"
         )
         if rng is None:
             raise ValueError(
-                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are too many to enumerate "
-                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) and rng "
+                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are "
+                "too many to enumerate "
+                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) "
+                "and rng "
                 f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
             )
-        n_resamples = _check_n_resamples(fallback_resamples)
+        n_resamples = fallback_resamples
         fallback = f" (not exact: {why})"
     else:
         fallback = ""
@@ -317,26 +391,35 @@ def randomization_test(
         pvalue = count / null.size
         exact, method = True, "randomization (exact, all sign assignments)"
     else:
-        gen = as_generator(rng)
+        gen = _checks.generator(rng)
         if k == 0:
             null = np.zeros(n_resamples)
         else:
             # Each resample is k draws from range(2): 0 keeps a change's sign, 1 flips it.
             # numpy's row sums (not a BLAS product) keep every row's result independent
             # of the chunk it falls in.
-            null = resample(2, n_resamples, lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
-                            rng=gen, draws=k, max_elements=max_elements)
+            null = resample(
+                2,
+                lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
+                n_resamples=n_resamples,
+                rng=gen,
+                draws=k,
+                max_elements=max_elements,
+            )
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
         pvalue = (count + 1) / (n_resamples + 1)
         exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
     null.setflags(write=False)
-    return SignificanceResult(observed, float(pvalue), null, exact, int(null.size), count, alternative, method)
+    return SignificanceResult(
+        observed, float(pvalue), null, exact, int(null.size), count, alternative, method
+    )
 
 
+@_checks.renamed(diffs="changes")
 def shifted_bootstrap_test(
-    diffs: object,
-    n_resamples: int = 10_000,
+    changes: ArrayLike,
     *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     alternative: str = "two-sided",
     max_elements: int = DEFAULT_MAX_ELEMENTS,
@@ -355,7 +438,7 @@ def shifted_bootstrap_test(
 
     Parameters
     ----------
-    diffs : sequence of float
+    changes : sequence of float
         The per-query changes ``d_q``.
     n_resamples : int
         B.
@@ -373,18 +456,29 @@ def shifted_bootstrap_test(
 
     Examples
     --------
-    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], 5000, rng=1)
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {res.null_distribution.mean():+.3f}")
+    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
+    >>> centre = res.null_distribution.mean()
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {centre:+.3f}")
     mean +0.025, p = 0.419, centre of the null +0.000
     """
-    d = as_scores(diffs, "diffs")
+    d = _checks.scores(changes, "changes")
     alternative = _check_alternative(alternative)
     observed = float(np.mean(d))
-    null = paired_bootstrap(d - observed, n_resamples, rng=rng, max_elements=max_elements)
-    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * float(np.abs(d).mean()))
+    null = paired_bootstrap(
+        d - observed, n_resamples=n_resamples, rng=rng, max_elements=max_elements
+    )
+    count = _count_at_least_as_extreme(
+        null, observed, alternative, REL_TOL * float(np.abs(d).mean())
+    )
     null.setflags(write=False)
     return SignificanceResult(
-        observed, count / null.size, null, False, int(null.size), count, alternative,
+        observed,
+        count / null.size,
+        null,
+        False,
+        int(null.size),
+        count,
+        alternative,
         "shifted bootstrap (changes centred at zero, query pairs resampled)",
     )
 
@@ -402,14 +496,23 @@ class HolmResult(NamedTuple):
 
     def __str__(self) -> str:
         lines = [f"{'test':>4}  {'p':>7}  {'Holm p':>7}  reject at {self.alpha:g}"]
-        for i, (p, adj, rej) in enumerate(zip(self.pvalues, self.adjusted, self.rejected), start=1):
+        for i, (p, adj, rej) in enumerate(
+            zip(self.pvalues, self.adjusted, self.rejected, strict=False), start=1
+        ):
             lines.append(f"{i:>4}  {p:>7.4f}  {adj:>7.4f}  {'yes' if rej else 'no'}")
         return "\n".join(lines)
 
 
 def _check_alpha(alpha: object) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not math.isfinite(alpha) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number strictly between 0 and 1 (e.g. 0.05); got {alpha!r}.")
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, numbers.Real)
+        or not math.isfinite(alpha)
+        or not 0 < alpha < 1
+    ):
+        raise ValueError(
+            f"alpha must be a number strictly between 0 and 1 (e.g. 0.05); got {alpha!r}."
+        )
     return float(alpha)
 
 
@@ -451,10 +554,13 @@ def holm(pvalues: object, alpha: float = 0.05) -> HolmResult:
     >>> print(res.adjusted.round(4).tolist(), res.rejected.tolist())
     [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
     """
-    p = as_scores(pvalues, "p-values")
+    p = _checks.scores(pvalues, "p-values")
     outside = np.flatnonzero((p < 0) | (p > 1))
     if outside.size:
-        raise ValueError(f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position {int(outside[0])}.")
+        raise ValueError(
+            f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position "
+            f"{int(outside[0])}."
+        )
     a = _check_alpha(alpha)
     m = p.size
     order = np.argsort(p, kind="stable")

@@ -15,12 +15,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import FOUR_PAIR_CHANGES, as_scores
+from . import _checks
+from .examples import FOUR_PAIR_CHANGES
 from .intervals import percentile_interval
 from .plots import plot_exact_distribution, signed
-from .resampling import enumerate_resamples
+from .resampling import enumerate_resamples, exact_means
 
-__all__ = ["Question", "Feedback", "grade", "quiz", "quiz_snapshot_html", "DrawDescription", "describe_draw", "exact_means", "explorer_png", "EXPLORER_PRESETS", "resample_explorer"]
+__all__ = [
+    "Question",
+    "Feedback",
+    "grade",
+    "quiz",
+    "quiz_snapshot_html",
+    "DrawDescription",
+    "describe_draw",
+    "explorer_png",
+    "EXPLORER_PRESETS",
+    "resample_explorer",
+]
 
 
 @dataclass(frozen=True)
@@ -52,9 +64,14 @@ class Question:
         if len(set(self.options)) != len(self.options):
             raise ValueError("Options must be distinct.")
         if len(self.explanations) != len(self.options):
-            raise ValueError(f"Give one explanation per option: {len(self.options)} options, {len(self.explanations)} explanations.")
+            raise ValueError(
+                f"Give one explanation per option: {len(self.options)} options, "
+                f"{len(self.explanations)} explanations."
+            )
         if not 0 <= self.answer < len(self.options):
-            raise ValueError(f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}.")
+            raise ValueError(
+                f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}."
+            )
 
 
 @dataclass(frozen=True)
@@ -80,8 +97,15 @@ def grade(question: Question, choice: int | None) -> Feedback:
     """
     if choice is None:
         return Feedback(None, "Choose an answer.")
-    if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(question.options):
-        raise ValueError(f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got {choice!r}.")
+    if (
+        isinstance(choice, bool)
+        or not isinstance(choice, int)
+        or not 0 <= choice < len(question.options)
+    ):
+        raise ValueError(
+            f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got "
+            f"{choice!r}."
+        )
     correct = choice == question.answer
     lead = "Correct." if correct else "Not quite."
     return Feedback(correct, f"{lead} {question.explanations[choice]}")
@@ -89,7 +113,10 @@ def grade(question: Question, choice: int | None) -> Feedback:
 
 _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 
-_SNAPSHOT_NOTE = '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use it.</em></p>'
+_SNAPSHOT_NOTE = (
+    '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use '
+    "it.</em></p>"
+)
 
 
 def quiz_snapshot_html(question: Question) -> str:
@@ -148,7 +175,9 @@ def quiz(question: Question):  # -> ipywidgets.VBox
     import ipywidgets as widgets
 
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
-    choices = widgets.RadioButtons(options=list(question.options), value=None, layout=widgets.Layout(width="max-content"))
+    choices = widgets.RadioButtons(
+        options=list(question.options), value=None, layout=widgets.Layout(width="max-content")
+    )
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
     def on_change(change: dict) -> None:
@@ -186,12 +215,19 @@ class DrawDescription:
 
     @property
     def text(self) -> str:
-        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04, -0.06 | Mean: +0.045``."""
-        return f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | Mean: {signed(self.mean)}"
+        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04,
+        -0.06 | Mean: +0.045``.
+        """
+        return (
+            f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | "
+            f"Mean: {signed(self.mean)}"
+        )
 
     @property
     def html(self) -> str:
-        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer shows)."""
+        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer
+        shows).
+        """
         return (
             f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
             f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
@@ -224,9 +260,11 @@ def describe_draw(
     >>> describe_draw(28).text
     'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
-    d = as_scores(changes, "changes")
+    d = _checks.scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
-        raise ValueError("query_ids must be a sequence of query IDs, one per change, not a single string.")
+        raise ValueError(
+            "query_ids must be a sequence of query IDs, one per change, not a single string."
+        )
     query_ids = list(query_ids)
     if len(query_ids) != d.size:
         raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
@@ -245,7 +283,7 @@ def describe_draw(
 
 def _check_draw_number(k: object, n: int) -> int:
     total = n**n
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= total:
+    if not _checks.is_int(k) or not 1 <= k <= total:
         raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
     return total
 
@@ -259,24 +297,9 @@ def _draws(n: int) -> np.ndarray:
     return _DRAWS_CACHE[n]
 
 
-def exact_means(changes: Sequence[float] = FOUR_PAIR_CHANGES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Means of all ``n**n`` ordered resamples, and their distinct values with probabilities.
-
-    Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
-    that draws with the same multiset share one value exactly.
-
-    >>> means, values, probs = exact_means()
-    >>> means.size, values.size, float(probs.sum())
-    (256, 24, 1.0)
-    """
-    d = as_scores(changes, "changes")
-    means = np.round(d[_draws(d.size)].mean(axis=1), 12)
-    values, counts = np.unique(means, return_counts=True)
-    return means, values, counts / means.size
-
-
 def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
-    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles up).
+    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles
+    up).
 
     The picture shows the distribution of all the means with draw ``k``'s mean
     highlighted, and nothing else about draw ``k``: its title does not name the
@@ -286,7 +309,9 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    changes = as_scores(changes, "changes")  # once: a generator is consumed here, not twice below
+    changes = _checks.scores(
+        changes, "changes"
+    )  # once: a generator is consumed here, not twice below
     _check_draw_number(k, changes.size)
     means, values, probs = exact_means(changes)
     fig = Figure(figsize=(7.5, 3.6))
@@ -333,17 +358,28 @@ def resample_explorer(
     """
     import ipywidgets as widgets
 
-    d = as_scores(changes, "changes")
+    d = _checks.scores(changes, "changes")
     total = d.size**d.size
     describe_draw(start, d, query_ids)  # validates start, changes and query_ids
     slider = widgets.IntSlider(
-        value=start, min=1, max=total, step=1, description="Inspect resample",
-        continuous_update=True, style={"description_width": "initial"},
+        value=start,
+        min=1,
+        max=total,
+        step=1,
+        description="Inspect resample",
+        continuous_update=True,
+        style={"description_width": "initial"},
     )
-    play = widgets.Play(value=start, min=1, max=total, step=1, interval=600, description="Play through the draws")
+    play = widgets.Play(
+        value=start, min=1, max=total, step=1, interval=600, description="Play through the draws"
+    )
     widgets.jslink((play, "value"), (slider, "value"))
     of_total = widgets.Label(f"of {total}")
-    buttons = [widgets.Button(description=label, tooltip=f"Go to draw {k}") for label, k in EXPLORER_PRESETS if k <= total]
+    buttons = [
+        widgets.Button(description=label, tooltip=f"Go to draw {k}")
+        for label, k in EXPLORER_PRESETS
+        if k <= total
+    ]
     text = widgets.HTML()
     image = widgets.Image(format="png")
     highlighted, _, _ = exact_means(d)  # what each draw's picture highlights
@@ -356,7 +392,7 @@ def resample_explorer(
             rendered[key] = explorer_png(d, k, level)
         image.value = rendered[key]
 
-    for button, (_, k) in zip(buttons, EXPLORER_PRESETS):
+    for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
         button.on_click(lambda _b, k=k: setattr(slider, "value", k))
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)

@@ -1,11 +1,13 @@
-"""Pairing and validation of per-query scores, and the worked examples."""
-
-import random
+"""Pairing and validation of per-query scores."""
 
 import numpy as np
 import pytest
 
-from helpers import FOUR_PAIR_CHANGES, as_scores, four_pair_example, hit_at_5_example, paired_differences, paired_scores
+from helpers import (
+    as_scores,
+    paired_differences,
+    paired_scores,
+)
 
 
 def test_sequences_are_paired_by_position():
@@ -71,37 +73,3 @@ def test_mixing_a_mapping_and_a_sequence_is_refused():
 def test_generators_and_numpy_arrays_work():
     assert as_scores(x / 2 for x in range(3)).tolist() == [0.0, 0.5, 1.0]
     assert as_scores(np.array([1, 2], dtype=np.int32)).tolist() == [1.0, 2.0]
-
-
-def test_hit_at_5_example_matches_the_source():
-    a, b = hit_at_5_example()
-    assert a.shape == b.shape == (120,)
-    assert set(np.unique(a)) <= {0.0, 1.0}
-    assert round(a.mean(), 3) == 0.758 and round(b.mean(), 3) == 0.692
-    assert round(b.mean() - a.mean(), 3) == -0.067
-    d = b - a
-    assert (int((d > 0).sum()), int((d < 0).sum())) == (4, 12)
-
-
-def test_hit_at_5_example_advances_a_shared_stream_by_240_draws():
-    stream = random.Random(7)
-    hit_at_5_example(rng=stream)
-    reference = random.Random(7)
-    for _ in range(240):
-        reference.random()
-    assert stream.random() == reference.random()
-
-
-def test_hit_at_5_example_rejects_a_numpy_generator():
-    with pytest.raises(ValueError, match="random.Random"):
-        hit_at_5_example(rng=np.random.default_rng(7))
-
-
-def test_four_pair_example_is_consistent_with_the_source():
-    ex = four_pair_example()
-    np.testing.assert_array_equal(ex["changes"], FOUR_PAIR_CHANGES)
-    np.testing.assert_allclose(ex["b"] - ex["a"], FOUR_PAIR_CHANGES, atol=1e-12)
-    assert round(ex["a"].mean(), 3) == 0.600
-    assert round(ex["changes"].mean(), 3) == 0.025
-    assert abs(ex["changes"].mean() / ex["a"].mean() - 0.0417) < 5e-5
-    assert ((ex["a"] >= 0) & (ex["b"] <= 1)).all()

@@ -36,8 +36,25 @@ from helpers.significance import _grid_test
 
 DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
 ALTERNATIVES = ["two-sided", "greater", "less"]
-# Darwin's Zea mays data as Fisher analysed it: crossed minus self-fertilised height, in inches (eighths)
-ZEA_MAYS = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375, 7.5, -6.0]
+# Darwin's Zea mays data as Fisher analysed it: crossed minus self-fertilised height, in inches
+# (eighths)
+ZEA_MAYS = [
+    6.125,
+    -8.375,
+    1.0,
+    2.0,
+    0.75,
+    2.875,
+    3.5,
+    5.125,
+    1.75,
+    3.625,
+    7.0,
+    3.0,
+    9.375,
+    7.5,
+    -6.0,
+]
 
 
 def four_decimal_runs(q, seed, shift=0.01, sd=0.1):
@@ -48,7 +65,9 @@ def four_decimal_runs(q, seed, shift=0.01, sd=0.1):
 
 
 def exact_count(steps, alternative):
-    """Assignments at least as extreme, by dynamic programming over sums with Python integers (exact)."""
+    """Assignments at least as extreme, by dynamic programming over sums with Python integers
+    (exact).
+    """
     counts = {0: 1}
     for k in steps:
         new = {}
@@ -82,7 +101,7 @@ def test_grid_of_precision_at_k(k):
     assert g is not None
     # the steps are the changes in whole relevant documents, divided by their common divisor
     hits = rng.integers(0, k + 1, 200)  # unused draw keeps the pattern readable
-    assert (g.steps * float(g.step) - (b - a) == pytest.approx(0, abs=1e-12))
+    assert g.steps * float(g.step) - (b - a) == pytest.approx(0, abs=1e-12)
     assert Fraction(k) * g.step == int(Fraction(k) * g.step)  # a whole number of 1/k steps
     del hits
 
@@ -102,7 +121,9 @@ def test_grid_allows_the_float_error_of_b_minus_a():
     a, b = four_decimal_runs(5000, 1)
     g = find_grid(b - a)
     assert g.label == "0.0001" or g.step.denominator == 10_000
-    assert (g.steps * g.step.numerator).tolist() == (np.round(b * 1e4) - np.round(a * 1e4)).astype(int).tolist()
+    assert (g.steps * g.step.numerator).tolist() == (np.round(b * 1e4) - np.round(a * 1e4)).astype(
+        int
+    ).tolist()
     # scores far from zero: the error of b - a grows with them, and scale= says how large they are
     big_a, big_b = a + 1000, b + 1000
     assert find_grid(big_b - big_a) is None or find_grid(big_b - big_a).step.denominator == 10_000
@@ -172,7 +193,9 @@ def test_fisher_zea_mays():
     assert at_least == 863
     res = randomization_test(ZEA_MAYS, alternative="greater")
     assert (res.count, res.n_resamples) == (863, 32_768) and f"{res.pvalue:.5f}" == "0.02634"
-    grid = _grid_test(np.array(ZEA_MAYS), find_grid(ZEA_MAYS), float(np.mean(ZEA_MAYS)), "two-sided")
+    grid = _grid_test(
+        np.array(ZEA_MAYS), find_grid(ZEA_MAYS), float(np.mean(ZEA_MAYS)), "two-sided"
+    )
     assert grid.count == 2 * 863 and f"{grid.pvalue:.5f}" == "0.05267"
 
 
@@ -180,7 +203,10 @@ def test_more_than_twenty_changes_are_exact_on_the_grid_and_match_integer_counts
     doubled = np.repeat(ZEA_MAYS, 2)  # 30 changes, 2**30 assignments: beyond enumeration
     for alternative in ALTERNATIVES:
         res = randomization_test(doubled, alternative=alternative)
-        assert res.exact and res.method == "randomization (exact, sign-flip distribution on the 1/8 grid)"
+        assert (
+            res.exact
+            and res.method == "randomization (exact, sign-flip distribution on the 1/8 grid)"
+        )
         expected = exact_count([int(x * 8) for x in doubled], alternative)
         assert res.count == expected and res.pvalue == expected / 2**30
 
@@ -230,18 +256,26 @@ def test_off_grid_falls_back_to_monte_carlo_and_says_so():
         randomization_test(d)
     res = randomization_test(d, rng=1)
     assert not res.exact and res.n_resamples == 10_000 and "not exact" in res.method
-    same = randomization_test(d, 10_000, rng=1)
-    assert same.pvalue == res.pvalue and same.method == "randomization (Monte Carlo sign assignments)"
+    same = randomization_test(d, n_resamples=10_000, rng=1)
+    assert (
+        same.pvalue == res.pvalue and same.method == "randomization (Monte Carlo sign assignments)"
+    )
 
 
 def test_user_supplied_n_resamples_stays_monte_carlo_on_the_grid():
     a, b = four_decimal_runs(100, 2)
-    res = randomization_test(b - a, 2000, rng=3)
-    assert not res.exact and res.n_resamples == 2000 and res.method == "randomization (Monte Carlo sign assignments)"
+    res = randomization_test(b - a, n_resamples=2000, rng=3)
+    assert (
+        not res.exact
+        and res.n_resamples == 2000
+        and res.method == "randomization (Monte Carlo sign assignments)"
+    )
 
 
 def test_grid_too_fine_for_the_memory_bound_falls_back():
-    d = np.linspace(-1, 1, 400) + 1e-6  # six decimals over a wide range: the sums need too many points
+    d = (
+        np.linspace(-1, 1, 400) + 1e-6
+    )  # six decimals over a wide range: the sums need too many points
     d = np.round(d, 6)
     g = find_grid(d[d != 0])
     assert g is not None and int(np.abs(g.steps).sum()) + 1 > MAX_GRID_POINTS
@@ -254,7 +288,7 @@ def test_grid_too_fine_for_the_memory_bound_falls_back():
 def test_monte_carlo_agrees_with_the_exact_p_within_its_error():
     a, b = four_decimal_runs(100, 4, shift=0.02)
     exact = randomization_test(b - a)
-    mc = randomization_test(b - a, 100_000, rng=5)
+    mc = randomization_test(b - a, n_resamples=100_000, rng=5)
     se = math.sqrt(exact.pvalue * (1 - exact.pvalue) / 100_000)
     assert abs(mc.pvalue - exact.pvalue) < 4 * se
 
@@ -263,7 +297,9 @@ def test_monte_carlo_agrees_with_the_exact_p_within_its_error():
 
 
 def convolution_reference(d):
-    """The distribution of the total of Q draws by direct convolution (sums of positive terms: accurate)."""
+    """The distribution of the total of Q draws by direct convolution (sums of positive terms:
+    accurate).
+    """
     g = find_grid(d)
     k = g.steps - g.steps.min()
     f = np.bincount(k) / len(d)
@@ -284,16 +320,30 @@ def test_grid_distribution_equals_multiset_enumeration_for_small_q():
         d = rng.integers(-4, 5, q) / 5
         grid = grid_bootstrap_distribution(d)
         multi = exact_bootstrap_distribution(d)
-        on_grid = dict(zip(np.round(grid.values * q * 5).astype(int).tolist(), grid.probabilities.tolist()))
-        for v, p in zip(np.round(multi.values * q * 5).astype(int).tolist(), multi.probabilities.tolist()):
+        on_grid = dict(
+            zip(
+                np.round(grid.values * q * 5).astype(int).tolist(),
+                grid.probabilities.tolist(),
+                strict=False,
+            )
+        )
+        for v, p in zip(
+            np.round(multi.values * q * 5).astype(int).tolist(),
+            multi.probabilities.tolist(),
+            strict=False,
+        ):
             assert on_grid.get(v, 0.0) == pytest.approx(p, abs=1e-13)
         for level in (0.5, 0.8, 0.9, 0.95):
             iv = percentile_interval(multi.values, level, weights=multi.probabilities)
-            lo, hi = _read_ends(grid.probabilities, (1 - level) / 2, max(1e-10, 10 * grid.error_bound))
+            lo, hi = _read_ends(
+                grid.probabilities, (1 - level) / 2, max(1e-10, 10 * grid.error_bound)
+            )
             assert (grid.values[lo], grid.values[hi]) == pytest.approx(tuple(iv), abs=1e-12)
 
 
-@pytest.mark.parametrize("q, kind", [(10_000, "hit"), (100, "p5"), (12, "four"), (30, "three"), (1, "four")])
+@pytest.mark.parametrize(
+    "q, kind", [(10_000, "hit"), (100, "p5"), (12, "four"), (30, "three"), (1, "four")]
+)
 def test_error_bound_holds_against_direct_convolution(q, kind):
     rng = np.random.default_rng(q)
     if kind == "hit":
@@ -308,9 +358,14 @@ def test_error_bound_holds_against_direct_convolution(q, kind):
     totals = np.round(dist.values * q / float(g.step)).astype(int) - q * int(g.steps.min())
     # the reference's own rounding (sums of up to Q terms) is added to the bound
     ref_err = q * 4 * np.finfo(float).eps
-    assert np.max(np.abs(np.cumsum(dist.probabilities) - np.cumsum(ref)[totals])) <= dist.error_bound + ref_err
+    assert (
+        np.max(np.abs(np.cumsum(dist.probabilities) - np.cumsum(ref)[totals]))
+        <= dist.error_bound + ref_err
+    )
     assert dist.error_bound < 1e-10
-    assert dist.probabilities.min() >= 0 and math.fsum(dist.probabilities.tolist()) == pytest.approx(1, abs=1e-14)
+    assert dist.probabilities.min() >= 0 and math.fsum(
+        dist.probabilities.tolist()
+    ) == pytest.approx(1, abs=1e-14)
 
 
 def test_hit_at_5_interval_of_the_series():
@@ -332,14 +387,20 @@ def test_large_monte_carlo_run_agrees_within_its_error():
     dist = grid_bootstrap_distribution(d)
     cdf = np.cumsum(dist.probabilities)
     r = 200_000
-    mc = percentile_interval(paired_bootstrap(d, r, rng=12))
+    mc = percentile_interval(paired_bootstrap(d, n_resamples=r, rng=12))
     se = math.sqrt(0.025 * 0.975 / r)
     for end, target in [(mc.low, 0.025), (mc.high, 0.975)]:
         i = int(np.argmin(np.abs(dist.values - end)))
-        assert dist.values[i] == pytest.approx(end, abs=1e-12)  # the Monte Carlo end is a grid value
+        assert dist.values[i] == pytest.approx(
+            end, abs=1e-12
+        )  # the Monte Carlo end is a grid value
         assert abs(cdf[i] - target) < 5 * se + dist.probabilities[i]
-    # and the exact ends are within a few Monte Carlo standard errors in probability of the Monte Carlo ones
-    assert abs(cdf[np.searchsorted(dist.values, iv.low)] - cdf[np.searchsorted(dist.values, mc.low)]) < 5 * se + 1e-3
+    # and the exact ends are within a few Monte Carlo standard errors in probability of the Monte
+    # Carlo ones
+    assert (
+        abs(cdf[np.searchsorted(dist.values, iv.low)] - cdf[np.searchsorted(dist.values, mc.low)])
+        < 5 * se + 1e-3
+    )
 
 
 def test_hit_at_k_ten_thousand_queries_both_exact():
@@ -348,7 +409,7 @@ def test_hit_at_k_ten_thousand_queries_both_exact():
     iv = exact_bootstrap_interval(d)
     res = randomization_test(d)
     assert "FFT on the 1 grid" in iv.method and res.exact
-    mc = percentile_interval(paired_bootstrap(d, 20_000, rng=1))
+    mc = percentile_interval(paired_bootstrap(d, n_resamples=20_000, rng=1))
     assert abs(iv.low - mc.low) <= 3 / 10_000 and abs(iv.high - mc.high) <= 3 / 10_000
 
 
@@ -357,8 +418,10 @@ def test_hit_at_k_ten_thousand_queries_both_exact():
 
 def test_cumulative_probability_exactly_on_the_level():
     # [-1, 0, 0, 1]: the 256 ordered resamples give counts 1, 8, 28, 56, 70, 56, 28, 8, 1.
-    # At level 1 - 2 * 9/256 = 0.9296875, alpha/2 = 9/256 = F(-0.75) and 1 - alpha/2 = 247/256 = F(0.5)
-    # exactly, so the order-statistic convention on all 256 draws gives s[9] = -0.5 and s[247] = 0.75.
+    # At level 1 - 2 * 9/256 = 0.9296875, alpha/2 = 9/256 = F(-0.75) and 1 - alpha/2 = 247/256 =
+    # F(0.5)
+    # exactly, so the order-statistic convention on all 256 draws gives s[9] = -0.5 and s[247] =
+    # 0.75.
     d = [-1.0, 0.0, 0.0, 1.0]
     level = 0.9296875
     draws = np.sort(np.asarray(d)[helpers.enumerate_resamples(4)].mean(axis=1))
@@ -372,7 +435,8 @@ def test_cumulative_probability_exactly_on_the_level():
     grid = grid_bootstrap_distribution(d)  # probabilities through the FFT
     lo, hi = _read_ends(grid.probabilities, 9 / 256, max(1e-10, 10 * grid.error_bound))
     assert (grid.values[lo], grid.values[hi]) == expected
-    # the ends do not move when the last bits of the probabilities do (another CPU's exp, log or FFT)
+    # the ends do not move when the last bits of the probabilities do (another CPU's exp, log or
+    # FFT)
     rng = np.random.default_rng(0)
     for _ in range(50):
         wobble = multi.probabilities * (1 + rng.uniform(-1e-13, 1e-13, multi.probabilities.size))
@@ -393,7 +457,8 @@ def test_exact_interval_refusals():
 
 
 def test_interval_read_off_the_spectrum_equals_the_full_distribution():
-    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums, bisection)
+    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums,
+    # bisection)
     # when few frequencies matter; it must agree with reading the full distribution.
     from helpers.grid import MAX_DIRECT_FREQUENCIES, _fft_spectrum
 
@@ -415,6 +480,8 @@ def test_interval_read_off_the_spectrum_equals_the_full_distribution():
             if "multiset" in iv.method:
                 continue
             direct += _fft_spectrum(g, q, MAX_GRID_POINTS).kept.size <= MAX_DIRECT_FREQUENCIES
-            lo, hi = _read_ends(dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound))
+            lo, hi = _read_ends(
+                dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound)
+            )
             assert (dist.values[lo], dist.values[hi]) == (iv.low, iv.high)
     assert direct >= 20

@@ -1,12 +1,23 @@
-"""The order-statistic percentile interval."""
+"""The order-statistic percentile interval, and where a Monte Carlo interval's ends can land
+(endpoint_distribution)."""
 
 import itertools
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
+from scipy import stats
 
-from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, order_statistic_indices, percentile_interval
+from helpers import (
+    FOUR_PAIR_CHANGES,
+    endpoint_distribution,
+    enumerate_resamples,
+    exact_bootstrap_distribution,
+    hit_at_5_example,
+    order_statistic_indices,
+    percentile_interval,
+)
 
 
 def test_indices_are_the_intended_ones_for_the_series_sizes():
@@ -78,10 +89,16 @@ LEVELS = [0.95, 0.9, 0.8, 0.5, 0.99, 2 / 3]
 
 def test_equal_weights_give_exactly_the_unweighted_interval():
     """The weighted rule generalizes the order-statistic one: over many B and levels, with
-    distinct values (where an off-by-one position shows) and with ties, equal weights (as counts, as probabilities 1/B, or any constant) and the counts of
-    merged ties all give the same two positions as s[floor(alpha/2 B)], s[min(B-1, floor((1-alpha/2) B))]."""
+    distinct values (where an off-by-one position shows) and with ties, equal weights (as counts, as
+    probabilities 1/B, or any constant) and the counts of
+    merged ties all give the same two positions as s[floor(alpha/2 B)],
+    s[min(B-1, floor((1-alpha/2) B))]."""
     rng = np.random.default_rng(0)
-    cases = [(B, level) for B in list(range(1, 60)) + rng.integers(60, 5000, size=40).tolist() for level in LEVELS]
+    cases = [
+        (B, level)
+        for B in list(range(1, 60)) + rng.integers(60, 5000, size=40).tolist()
+        for level in LEVELS
+    ]
     cases += [(B, level) for B in (10_000, 99_999) for level in (0.95, 0.5)]
     for i, (B, level) in enumerate(cases):
         v = rng.normal(size=B)
@@ -95,7 +112,10 @@ def test_equal_weights_give_exactly_the_unweighted_interval():
             assert tuple(percentile_interval(v, level, weights=w)) == expected, (B, level, w[0])
         distinct, counts = np.unique(v, return_counts=True)
         assert tuple(percentile_interval(distinct, level, weights=counts)) == expected, (B, level)
-        assert tuple(percentile_interval(distinct, level, weights=counts / B)) == expected, (B, level)
+        assert tuple(percentile_interval(distinct, level, weights=counts / B)) == expected, (
+            B,
+            level,
+        )
 
 
 def test_float_rounding_does_not_move_an_end():
@@ -135,7 +155,10 @@ def test_the_rule_at_and_just_past_the_thresholds():
 
 
 def test_weights_travel_with_unsorted_values():
-    assert tuple(percentile_interval([2.0, 0.0, 1.0], weights=[0.0, 0.5, 0.5], level=0.5)) == (0.0, 1.0)
+    assert tuple(percentile_interval([2.0, 0.0, 1.0], weights=[0.0, 0.5, 0.5], level=0.5)) == (
+        0.0,
+        1.0,
+    )
 
 
 def test_four_pairs_weighted_three_ways_give_the_source_interval():
@@ -146,13 +169,20 @@ def test_four_pairs_weighted_three_ways_give_the_source_interval():
     draws = percentile_interval(means, weights=np.full(256, 1 / 256))
     assert draws == pytest.approx((-0.035, 0.080), abs=1e-12)
     distinct, counts = np.unique(np.round(means, 12), return_counts=True)
-    assert percentile_interval(distinct, weights=counts / 256) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    assert percentile_interval(distinct, weights=counts / 256) == pytest.approx(
+        (-0.035, 0.080), abs=1e-12
+    )
     multisets = list(itertools.combinations_with_replacement(range(4), 4))
     assert len(multisets) == math.comb(7, 4) == 35
     ms_means = [sum(d[list(m)]) / 4 for m in multisets]
-    ms_probs = [math.factorial(4) / math.prod(math.factorial(m.count(i)) for i in range(4)) / 256 for m in multisets]
+    ms_probs = [
+        math.factorial(4) / math.prod(math.factorial(m.count(i)) for i in range(4)) / 256
+        for m in multisets
+    ]
     assert sum(ms_probs) == pytest.approx(1.0, abs=1e-15)
-    assert percentile_interval(ms_means, weights=ms_probs) == pytest.approx((-0.035, 0.080), abs=1e-12)
+    assert percentile_interval(ms_means, weights=ms_probs) == pytest.approx(
+        (-0.035, 0.080), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize(
@@ -168,3 +198,78 @@ def test_four_pairs_weighted_three_ways_give_the_source_interval():
 def test_bad_weights_are_refused(weights, match):
     with pytest.raises(ValueError, match=match):
         percentile_interval([0.1, 0.2, 0.3], weights=weights)
+
+
+# --- endpoint_distribution: where a Monte Carlo interval's ends land ---------------------------
+
+
+@pytest.fixture(scope="module")
+def hit5():
+    a, b = hit_at_5_example()
+    return b - a, exact_bootstrap_distribution(b - a)
+
+
+@pytest.mark.parametrize("B, level", [(5, 0.5), (6, 0.8), (7, 0.95), (4, 0.5)])
+def test_endpoint_distribution_against_enumerating_every_sample(B, level):
+    values, probs = np.array([-1.0, 0.0, 0.5, 2.0]), np.array([0.1, 0.5, 0.3, 0.1])
+    low_k, high_k = (
+        math.floor((1 - level) / 2 * B + 1e-9),
+        min(B - 1, math.floor((1 + level) / 2 * B + 1e-9)),
+    )
+    p_low, p_high = Counter(), Counter()
+    for draw in itertools.product(range(4), repeat=B):
+        s = sorted(values[list(draw)])
+        p = math.prod(probs[list(draw)])
+        p_low[s[low_k]] += p
+        p_high[s[high_k]] += p
+    ends = endpoint_distribution(values, probs, n_resamples=B, level=level)
+    np.testing.assert_allclose(ends.low, [p_low[v] for v in values], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ends.high, [p_high[v] for v in values], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("B", [1000, 5000, 100_000])
+def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(hit5, B):
+    _, dist = hit5
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
+    assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(
+        1, abs=1e-12
+    )
+    f = dist.cdf(-1 / 120)
+    excludes_zero = ends.high[ends.values < 0].sum()
+    assert excludes_zero == pytest.approx(stats.binom.sf(int(0.975 * B), B, f), rel=1e-9)
+
+
+def test_endpoint_distribution_against_simulated_intervals(hit5):
+    """Read 2,000 Monte Carlo intervals (B = 1,000 each, drawn from the exact distribution) and
+    compare how often each end lands where: the binomial standard deviation of each
+    frequency is at most sqrt(0.25 / 2000) = 0.011, and the tolerance is 5 of those."""
+    _, dist = hit5
+    reps, B = 2000, 1000
+    rng = np.random.default_rng(3)
+    draws = np.sort(rng.choice(dist.values, p=dist.probabilities, size=(reps, B)), axis=1)
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
+    for k, expected in ((25, ends.low), (975, ends.high)):
+        freq = (draws[:, k][:, None] == dist.values).mean(axis=0)
+        assert np.all(np.abs(freq - expected) < 5 * np.sqrt(0.25 / reps))
+
+
+def test_the_five_thousand_resample_interval_excludes_zero_for_well_under_half_the_seeds(hit5):
+    _, dist = hit5
+    ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=5000)
+    p = ends.high[ends.values < 0].sum()
+    assert f"{p:.2f}" == "0.37"
+    assert ends.high[dist.values == 0.0].sum() == pytest.approx(1 - p)
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([0.0, 1.0], [0.5, 0.5], 0), "n_resamples"),
+        (([0.0, 1.0], [0.5, 0.5], 2.5), "n_resamples"),
+        (([0.0, 1.0], [0.5], 10), "one entry per value"),
+        (([0.0, 1.0], [-0.5, 1.5], 10), "non-negative"),
+    ],
+)
+def test_endpoint_distribution_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        endpoint_distribution(*args[:2], n_resamples=args[2])

@@ -177,15 +177,15 @@ def dkw_distance(sample: np.ndarray, values: np.ndarray, probabilities: np.ndarr
 @given(k=grid_ints(1, 30), c=shifts, s=scales, seed=seeds, level=levels)
 def test_paired_bootstrap_means_and_interval_shift_by_c_and_scale_by_s(k, c, s, seed, level):
     d = np.array(k, dtype=float) / GRID
-    base = h.paired_bootstrap(d, 300, rng=seed)
+    base = h.paired_bootstrap(d, n_resamples=300, rng=seed)
     low, high = h.percentile_interval(base, level)
     size = float(np.abs(d).max())
 
-    shifted = h.paired_bootstrap(d + c, 300, rng=seed)
+    shifted = h.paired_bootstrap(d + c, n_resamples=300, rng=seed)
     assert_close(shifted, base + c, size + abs(c))
     assert_close(h.percentile_interval(shifted, level), (low + c, high + c), size + abs(c))
 
-    scaled = h.paired_bootstrap(s * d, 300, rng=seed)
+    scaled = h.paired_bootstrap(s * d, n_resamples=300, rng=seed)
     assert_close(scaled, s * base, s * size)
     assert_close(h.percentile_interval(scaled, level), (s * low, s * high), s * size)
 
@@ -196,9 +196,9 @@ def test_cluster_bootstrap_shifts_by_c_and_scales_by_s_in_both_weightings(data, 
     d, users = data
     size = float(np.abs(d).max())
     for weighting in ("query", "cluster"):
-        base = h.cluster_bootstrap(d, users, 300, rng=seed, weighting=weighting)
-        assert_close(h.cluster_bootstrap(d + c, users, 300, rng=seed, weighting=weighting), base + c, size + abs(c))
-        assert_close(h.cluster_bootstrap(s * d, users, 300, rng=seed, weighting=weighting), s * base, s * size)
+        base = h.cluster_bootstrap(d, users, n_resamples=300, rng=seed, weighting=weighting)
+        assert_close(h.cluster_bootstrap(d + c, users, n_resamples=300, rng=seed, weighting=weighting), base + c, size + abs(c))
+        assert_close(h.cluster_bootstrap(s * d, users, n_resamples=300, rng=seed, weighting=weighting), s * base, s * size)
 
 
 @SETTINGS
@@ -206,10 +206,10 @@ def test_cluster_bootstrap_shifts_by_c_and_scales_by_s_in_both_weightings(data, 
 def test_unpaired_bootstrap_shifts_with_b_and_ignores_a_common_shift(ka, kb, c, s, seed):
     a, b = np.array(ka) / GRID, np.array(kb) / GRID
     size = float(np.abs(np.concatenate([a, b])).max())
-    base = h.unpaired_bootstrap(a, b, 300, rng=seed)
-    assert_close(h.unpaired_bootstrap(a, b + c, 300, rng=seed), base + c, size + abs(c))
-    assert_close(h.unpaired_bootstrap(a + c, b + c, 300, rng=seed), base, size + abs(c))
-    assert_close(h.unpaired_bootstrap(s * a, s * b, 300, rng=seed), s * base, s * size)
+    base = h.unpaired_bootstrap(a, b, n_resamples=300, rng=seed)
+    assert_close(h.unpaired_bootstrap(a, b + c, n_resamples=300, rng=seed), base + c, size + abs(c))
+    assert_close(h.unpaired_bootstrap(a + c, b + c, n_resamples=300, rng=seed), base, size + abs(c))
+    assert_close(h.unpaired_bootstrap(s * a, s * b, n_resamples=300, rng=seed), s * base, s * size)
 
 
 @SETTINGS
@@ -272,11 +272,11 @@ def test_monte_carlo_helpers_same_seed_same_result_whatever_the_chunking(data, s
     d, users = data
     a = np.linspace(0.2, 0.8, d.size)
     runs = {
-        "paired_bootstrap": lambda **kw: h.paired_bootstrap(d, 200, rng=seed, **kw),
-        "unpaired_bootstrap": lambda **kw: h.unpaired_bootstrap(a, a + d, 200, rng=seed, **kw),
-        "cluster_bootstrap": lambda **kw: h.cluster_bootstrap(d, users, 200, rng=seed, **kw),
-        "randomization_test": lambda **kw: h.randomization_test(d, 200, rng=seed, **kw).null_distribution,
-        "shifted_bootstrap_test": lambda **kw: h.shifted_bootstrap_test(d, 200, rng=seed, **kw).null_distribution,
+        "paired_bootstrap": lambda **kw: h.paired_bootstrap(d, n_resamples=200, rng=seed, **kw),
+        "unpaired_bootstrap": lambda **kw: h.unpaired_bootstrap(a, a + d, n_resamples=200, rng=seed, **kw),
+        "cluster_bootstrap": lambda **kw: h.cluster_bootstrap(d, users, n_resamples=200, rng=seed, **kw),
+        "randomization_test": lambda **kw: h.randomization_test(d, n_resamples=200, rng=seed, **kw).null_distribution,
+        "shifted_bootstrap_test": lambda **kw: h.shifted_bootstrap_test(d, n_resamples=200, rng=seed, **kw).null_distribution,
     }
     for name, run in runs.items():
         first = run()
@@ -290,7 +290,7 @@ def test_paired_bootstrap_of_permuted_pairs_samples_the_exact_distribution(data,
     d, perm = data
     n = d.size
     support, probs = sum_distribution(np.rint(d * GRID).astype(int), n)  # in units of 1 / (GRID * n)
-    sample = h.paired_bootstrap(d[perm], B, rng=seed) * (GRID * n)
+    sample = h.paired_bootstrap(d[perm], n_resamples=B, rng=seed) * (GRID * n)
     assert dkw_distance(sample, support.astype(float), probs, atol=1e-6) <= dkw_bound(B)
 
 
@@ -306,7 +306,7 @@ def test_unpaired_bootstrap_of_permuted_scores_samples_the_exact_distribution(ka
     sa, pa = sum_distribution(ka, n)
     probs = np.outer(pb, pa).ravel()
     support = np.subtract.outer(sb, sa).ravel().astype(float)
-    sample = h.unpaired_bootstrap(ka[perm_a] / GRID, kb[perm_b] / GRID, B, rng=seed) * (GRID * n)
+    sample = h.unpaired_bootstrap(ka[perm_a] / GRID, kb[perm_b] / GRID, n_resamples=B, rng=seed) * (GRID * n)
     assert dkw_distance(sample, support, probs, atol=1e-6) <= dkw_bound(B)
 
 
@@ -318,7 +318,7 @@ def test_monte_carlo_randomization_of_permuted_pairs_samples_the_sign_flips(data
     k = np.rint(d * GRID).astype(int)
     support, probs = sign_flip_distribution(k)  # in units of 1 / (GRID * n)
     exact = h.randomization_test(d, alternative=alternative)
-    mc = h.randomization_test(d[perm], B, rng=seed, alternative=alternative)
+    mc = h.randomization_test(d[perm], n_resamples=B, rng=seed, alternative=alternative)
     if np.any(k != 0):
         assert dkw_distance(mc.null_distribution * (GRID * n), support.astype(float), probs, atol=1e-6) <= dkw_bound(B)
     # Hoeffding: |count/B - p| <= t except with probability 2 exp(-2 B t^2), the same t as DKW;
@@ -340,7 +340,7 @@ def test_shifted_bootstrap_of_permuted_pairs_agrees_with_its_exact_p_value(data,
     else:
         hit = null.values <= observed + tol
     exact_p = math.fsum(null.probabilities[hit].tolist())
-    mc = h.shifted_bootstrap_test(d[perm], B, rng=seed, alternative=alternative)
+    mc = h.shifted_bootstrap_test(d[perm], n_resamples=B, rng=seed, alternative=alternative)
     assert abs(mc.pvalue - exact_p) <= dkw_bound(B)  # Hoeffding, as above
 
 
@@ -353,7 +353,7 @@ def test_cluster_bootstrap_of_permuted_queries_samples_the_exact_cluster_distrib
     shuffled_users = [users[i] for i in perm]
     equal = np.full(exact.draws.shape[0], 1 / exact.draws.shape[0])
     for weighting, values in (("query", exact.query_weighted), ("cluster", exact.cluster_weighted)):
-        sample = h.cluster_bootstrap(d[perm], shuffled_users, B, rng=seed, weighting=weighting)
+        sample = h.cluster_bootstrap(d[perm], shuffled_users, n_resamples=B, rng=seed, weighting=weighting)
         # Distinct ratios of grid sums differ by more than 1e-5; rounding is ~1e-16.
         assert dkw_distance(sample, values, equal, atol=1e-9) <= dkw_bound(B), weighting
 
@@ -535,12 +535,12 @@ def test_randomization_p_value_is_in_zero_one(x, alternative, seed):
     exact = h.randomization_test(x, alternative=alternative)
     assert 0 < exact.pvalue <= 1
     assert exact.pvalue * exact.n_resamples == exact.count
-    mc = h.randomization_test(x, 200, rng=seed, alternative=alternative)
+    mc = h.randomization_test(x, n_resamples=200, rng=seed, alternative=alternative)
     assert 1 / 201 <= mc.pvalue <= 1
     # Far from zero: 30 or more changes of one sign. No random sign vector is as extreme
     # (chance 2**-29 or less each) for two-sided and "greater", yet p stays above 0.
     far = np.concatenate([np.abs(x) + 1, np.ones(30 - min(len(x), 29))])
-    extreme = h.randomization_test(far, 200, rng=seed, alternative=alternative)
+    extreme = h.randomization_test(far, n_resamples=200, rng=seed, alternative=alternative)
     assert extreme.pvalue == (1 if alternative == "less" else 1 / 201)
 
 
@@ -571,8 +571,8 @@ def test_exact_randomization_p_value_is_the_brute_force_count_over_all_sign_vect
 def test_all_zero_changes_give_p_one_exact_and_monte_carlo(n, n_resamples, seed, alternative):
     zeros = [0.0] * n
     assert h.randomization_test(zeros, alternative=alternative).pvalue == 1
-    assert h.randomization_test(zeros, n_resamples, rng=seed, alternative=alternative).pvalue == 1
-    assert h.shifted_bootstrap_test(zeros, n_resamples, rng=seed, alternative=alternative).pvalue == 1
+    assert h.randomization_test(zeros, n_resamples=n_resamples, rng=seed, alternative=alternative).pvalue == 1
+    assert h.shifted_bootstrap_test(zeros, n_resamples=n_resamples, rng=seed, alternative=alternative).pvalue == 1
     assert h.randomization_test(np.zeros(n, dtype=int), alternative=alternative).pvalue == 1
 
 
@@ -590,7 +590,7 @@ def test_all_zero_changes_give_p_one_exact_and_monte_carlo(n, n_resamples, seed,
 def test_cluster_bootstrap_with_one_query_per_cluster_is_the_paired_bootstrap(x, seed, max_elements, label_kind, data):
     order = data.draw(st.permutations(range(len(x))))
     labels = [f"user{j}" for j in order] if label_kind == "str" else [1000 + j for j in order]
-    paired = h.paired_bootstrap(x, 400, rng=seed)
+    paired = h.paired_bootstrap(x, n_resamples=400, rng=seed)
     for weighting in ("query", "cluster"):
-        clustered_means = h.cluster_bootstrap(x, labels, 400, rng=seed, weighting=weighting, max_elements=max_elements)
+        clustered_means = h.cluster_bootstrap(x, labels, n_resamples=400, rng=seed, weighting=weighting, max_elements=max_elements)
         np.testing.assert_array_equal(clustered_means, paired, err_msg=weighting)

@@ -1,25 +1,56 @@
-"""Readers for per-query run results, and lining two runs up."""
+"""Readers for per-query run results, and lining two runs up.
 
+Files as people have them: every encoding variant, run files and qrels, scores from trec_eval's
+code.
+
+`evaluate` is checked against an independent computation of each measure (plain
+Python below, written from trec_eval's definitions) on a small fixture, and
+against the example data of chapter 7. `read_trec_eval` and the qrels policy of
+`compare_runs` are checked against trec_eval's own expected output
+(tests/data/trec_eval/out.test.aqc, see the README there).
+"""
+
+from __future__ import annotations
+
+import codecs
 import importlib.util
-import re
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from helpers.runs import align_runs, read_scores_csv, read_trec_eval
+from helpers import compare_runs
+from helpers.runs import (
+    Qrels,
+    Run,
+    align_runs,
+    evaluate,
+    read_qrels,
+    read_run,
+    read_scores_csv,
+    read_trec_eval,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 DATA = ROOT / "notebooks" / "data"
+
+
 BROKEN = Path(__file__).resolve().parent / "data" / "broken"
 
 
 def test_committed_example_files_equal_the_generator_output():
-    spec = importlib.util.spec_from_file_location("make_example_runs", DATA / "make_example_runs.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_example_runs", DATA / "make_example_runs.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for name, text in module.outputs().items():
-        assert (DATA / name).read_text() == text, f"{name} differs: run notebooks/data/make_example_runs.py"
+        assert (DATA / name).read_text() == text, (
+            f"{name} differs: run notebooks/data/make_example_runs.py"
+        )
 
 
 def test_trec_eval_reader_on_the_example():
@@ -29,12 +60,23 @@ def test_trec_eval_reader_on_the_example():
     assert "all" not in a.scores
     assert a.scores["q001"] == 0.9517 and a.measure == "ndcg_cut_10"
     # the file's own 'all' row is the mean of the per-query rows
-    all_row = [l for l in (DATA / "simulated_A.trec_eval.txt").read_text().splitlines() if l.startswith("ndcg_cut_10") and "\tall\t" in l]
-    assert float(all_row[0].split()[-1]) == pytest.approx(np.mean(list(a.scores.values())), abs=5e-5)
+    all_row = [
+        line
+        for line in (DATA / "simulated_A.trec_eval.txt").read_text().splitlines()
+        if line.startswith("ndcg_cut_10") and "\tall\t" in line
+    ]
+    assert float(all_row[0].split()[-1]) == pytest.approx(
+        np.mean(list(a.scores.values())), abs=5e-5
+    )
 
 
 def test_csv_reader_on_the_example():
-    run = read_scores_csv(DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", cluster="user", slice="query_type")
+    run = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv",
+        score="ndcg_cut_10_A",
+        cluster="user",
+        slice="query_type",
+    )
     assert len(run) == 150 and len(set(run.clusters.values())) == 40
     assert set(run.slices.values()) == {"head", "torso", "tail"}
     assert run.scores == read_trec_eval(DATA / "simulated_A.trec_eval.txt", "ndcg_cut_10").scores
@@ -43,11 +85,27 @@ def test_csv_reader_on_the_example():
 @pytest.mark.parametrize(
     "name, measure, message",
     [
-        ("trec_malformed.txt", "P_5", r"trec_malformed\.txt:2: expected 'measure query_id value' \(3 fields\), found 2"),
-        ("trec_non_numeric.txt", "P_5", r"trec_non_numeric\.txt:2: value of P_5 for query 'q2' 'abc' is not a number"),
-        ("trec_duplicate.txt", "P_5", r"trec_duplicate\.txt:3: query 'q1' appears again with a different value .*line 1"),
+        (
+            "trec_malformed.txt",
+            "P_5",
+            r"trec_malformed\.txt:2: expected 'measure query_id value' \(3 fields\), found 2",
+        ),
+        (
+            "trec_non_numeric.txt",
+            "P_5",
+            r"trec_non_numeric\.txt:2: value of P_5 for query 'q2' 'abc' is not a number",
+        ),
+        (
+            "trec_duplicate.txt",
+            "P_5",
+            r"trec_duplicate\.txt:3: query 'q1' appears again with a different value .*line 1",
+        ),
         ("trec_nan.txt", "P_5", r"trec_nan\.txt:1: .* must be finite"),
-        ("trec_summary_only.txt", "P_5", r"trec_summary_only\.txt: measure 'P_5' has only 'all' summary rows"),
+        (
+            "trec_summary_only.txt",
+            "P_5",
+            r"trec_summary_only\.txt: measure 'P_5' has only 'all' summary rows",
+        ),
         ("empty.txt", "P_5", r"empty\.txt: the file is empty"),
     ],
 )
@@ -57,7 +115,10 @@ def test_trec_eval_reader_refuses_broken_files(name, measure, message):
 
 
 def test_a_measure_that_is_not_in_the_file_is_named_with_the_ones_that_are():
-    expected = r"simulated_A\.trec_eval\.txt: measure 'map' is not in the file; its per-query measures are 'P_5', 'ndcg_cut_10', 'num_rel', 'recip_rank', 'success_5'\."
+    expected = (
+        r"simulated_A\.trec_eval\.txt: measure 'map' is not in the file; its per-query measures "
+        r"are 'P_5', 'ndcg_cut_10', 'num_rel', 'recip_rank', 'success_5'\."
+    )
     with pytest.raises(ValueError, match=expected):
         read_trec_eval(DATA / "simulated_A.trec_eval.txt", "map")
 
@@ -65,14 +126,38 @@ def test_a_measure_that_is_not_in_the_file_is_named_with_the_ones_that_are():
 @pytest.mark.parametrize(
     "name, kwargs, message",
     [
-        ("csv_non_numeric.csv", {}, r"csv_non_numeric\.csv:3: 'score' value 'high' is not a number"),
-        ("csv_missing_column.csv", {}, r"csv_missing_column\.csv:1: no column 'query_id' in the header; it has 'qid', 'score'"),
+        (
+            "csv_non_numeric.csv",
+            {},
+            r"csv_non_numeric\.csv:3: 'score' value 'high' is not a number",
+        ),
+        (
+            "csv_missing_column.csv",
+            {},
+            r"csv_missing_column\.csv:1: no column 'query_id' in the header; it has 'qid', 'score'",
+        ),
         ("csv_ragged.csv", {}, r"csv_ragged\.csv:3: expected 2 fields as in the header, found 3"),
-        ("csv_duplicate.csv", {}, r"csv_duplicate\.csv:3: query 'q1' appears again with a different value"),
-        ("csv_header_only.csv", {}, r"csv_header_only\.csv: the header is there but no rows follow"),
+        (
+            "csv_duplicate.csv",
+            {},
+            r"csv_duplicate\.csv:3: query 'q1' appears again with a different value",
+        ),
+        (
+            "csv_header_only.csv",
+            {},
+            r"csv_header_only\.csv: the header is there but no rows follow",
+        ),
         ("empty.txt", {}, r"empty\.txt: the file is empty"),
-        ("csv_empty_query.csv", {"cluster": "user"}, r"csv_empty_query\.csv:3: the query ID is empty"),
-        ("csv_conflicting_user.csv", {"cluster": "user"}, r"csv_conflicting_user\.csv:3: query 'q1' has 'user' 'U2' here but 'U1' on line 2"),
+        (
+            "csv_empty_query.csv",
+            {"cluster": "user"},
+            r"csv_empty_query\.csv:3: the query ID is empty",
+        ),
+        (
+            "csv_conflicting_user.csv",
+            {"cluster": "user"},
+            r"csv_conflicting_user\.csv:3: query 'q1' has 'user' 'U2' here but 'U1' on line 2",
+        ),
         ("csv_non_numeric.csv", {"slice": "type"}, r"no column 'type'"),
     ],
 )
@@ -88,7 +173,9 @@ def test_tsv_is_read_by_extension(tmp_path):
 
 
 def test_missing_queries_are_refused_and_named_by_default():
-    with pytest.raises(ValueError, match=r"2 only in A \('q047', 'q121'\).*missing='drop'.*missing='zero'"):
+    with pytest.raises(
+        ValueError, match=r"2 only in A \('q047', 'q121'\).*missing='drop'.*missing='zero'"
+    ):
         align_runs(
             read_trec_eval(DATA / "simulated_A.trec_eval.txt", "P_5"),
             read_trec_eval(DATA / "simulated_B.trec_eval.txt", "P_5"),
@@ -100,8 +187,14 @@ def test_missing_query_policies_are_applied_and_recorded():
     b = {"q1": 0.6, "q3": 0.2, "q4": 0.9}
     dropped = align_runs(a, b, missing="drop")
     assert dropped.query_ids == ["q1", "q3"] and dropped.n_affected == 2
-    assert dropped.missing_policy == "drop" and (dropped.only_in_a, dropped.only_in_b) == (["q2"], ["q4"])
-    assert "2 queries compared; 1 only in A and 1 only in B, dropped (missing='drop')" == dropped.summary()
+    assert dropped.missing_policy == "drop" and (dropped.only_in_a, dropped.only_in_b) == (
+        ["q2"],
+        ["q4"],
+    )
+    assert (
+        "2 queries compared; 1 only in A and 1 only in B, dropped (missing='drop')"
+        == dropped.summary()
+    )
     zero = align_runs(a, b, missing="zero")
     assert zero.query_ids == ["q1", "q2", "q3", "q4"]
     assert zero.a.tolist() == [0.5, 0.3, 0.1, 0.0] and zero.b.tolist() == [0.6, 0.0, 0.2, 0.9]
@@ -118,8 +211,450 @@ def test_align_checks_its_arguments():
 
 
 def test_clusters_and_slices_follow_the_alignment():
-    run = read_scores_csv(DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_B", cluster="user", slice="query_type")
-    other = read_scores_csv(DATA / "simulated_users_and_slices.csv", score="ndcg_cut_10_A", cluster="user", slice="query_type")
+    run = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv",
+        score="ndcg_cut_10_B",
+        cluster="user",
+        slice="query_type",
+    )
+    other = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv",
+        score="ndcg_cut_10_A",
+        cluster="user",
+        slice="query_type",
+    )
     aligned = align_runs(other, run)
     assert len(aligned.clusters) == len(aligned.slices) == 150
     assert aligned.clusters[0] == run.clusters["q001"]
+
+
+TREC_EVAL = Path(__file__).resolve().parent / "data" / "trec_eval"
+
+
+QRELS_TEXT = """t1 0 d1 2
+t1 0 d2 0
+t1 0 d3 1
+t1 0 d4 1
+t2 0 d5 1
+t2 0 d6 0
+t3 0 d7 1
+t3 0 d8 2
+t4 0 d9 1
+"""
+
+
+RUN_TEXT = """t1 Q0 d2 1 9.0 sys
+t1 Q0 d9 2 8.0 sys
+t1 Q0 d3 3 7.5 sys
+t1 Q0 d1 4 7.0 sys
+t1 Q0 dx 5 6.0 sys
+t1 Q0 d4 6 5.0 sys
+t2 Q0 d6 1 3.0 sys
+t2 Q0 d5 2 1.0 sys
+t3 Q0 d7 1 0.5 sys
+t3 Q0 d8 2 0.4 sys
+t9 Q0 d1 1 1.0 sys
+"""
+
+
+def _ranking(docs: dict[str, float]) -> list[str]:
+    # trec_eval ranks by score; the fixture has no ties
+    return [d for d, _ in sorted(docs.items(), key=lambda kv: -kv[1])]
+
+
+def _independent(qrels: dict, run: dict, measure: str) -> dict[str, float]:
+    """Each measure from its definition (trec_eval's), for every judged topic; 0 where nothing was
+    retrieved.
+    """
+    out = {}
+    for q, judged in qrels.items():
+        ranked = _ranking(run.get(q, {}))
+        grades = [judged.get(d, 0) for d in ranked]
+        rel = [g > 0 for g in grades]
+        n_rel = sum(g > 0 for g in judged.values())
+        if measure == "P_5":
+            out[q] = sum(rel[:5]) / 5
+        elif measure == "success_5":
+            out[q] = float(any(rel[:5]))
+        elif measure == "recip_rank":
+            out[q] = next((1 / (i + 1) for i, r in enumerate(rel) if r), 0.0)
+        elif measure == "map":
+            hits, total = 0, 0.0
+            for i, r in enumerate(rel):
+                if r:
+                    hits += 1
+                    total += hits / (i + 1)
+            out[q] = total / n_rel
+        elif measure == "ndcg_cut_10":
+            dcg = sum(g / math.log2(i + 2) for i, g in enumerate(grades[:10]))
+            ideal = sorted((g for g in judged.values() if g > 0), reverse=True)[:10]
+            idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+            out[q] = dcg / idcg
+    return out
+
+
+@pytest.fixture
+def fixture_files(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS_TEXT)
+    (tmp_path / "run.txt").write_text(RUN_TEXT)
+    return tmp_path / "qrels.txt", tmp_path / "run.txt"
+
+
+@pytest.mark.parametrize("measure", ["P_5", "success_5", "recip_rank", "map", "ndcg_cut_10"])
+def test_evaluate_agrees_with_an_independent_computation(fixture_files, measure):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    got = evaluate(qrels, run, measure)
+    expected = _independent(qrels.judgments, run.rankings, measure)
+    assert list(got.scores) == [
+        "t1",
+        "t2",
+        "t3",
+        "t4",
+    ]  # the judged topics; t9 (not judged) is left out
+    assert got.scores == pytest.approx(expected, abs=1e-12)
+    assert got.unretrieved == ["t4"] and got.scores["t4"] == 0.0
+
+
+def test_the_fixture_is_not_trivial(fixture_files):
+    # the independent values differ between measures and topics, so the test above can fail
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    values = {
+        m: _independent(qrels.judgments, run.rankings, m)
+        for m in ["P_5", "recip_rank", "map", "ndcg_cut_10"]
+    }
+    assert values["recip_rank"]["t1"] == pytest.approx(1 / 3)
+    assert values["P_5"]["t1"] == pytest.approx(2 / 5)
+    assert len({round(v["t1"], 6) for v in values.values()}) == 4
+
+
+def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    with pytest.raises(
+        ValueError, match=r"measure 'nDCG@10' is not one trec_eval computes; .*'ndcg_cut_10'"
+    ):
+        evaluate(qrels, run, "nDCG@10")
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"qrels must come from read_qrels\(path\); got Run\. "
+            r"\(Arguments are evaluate\(qrels, run, measure\)\.\)"
+        ),
+    ):
+        evaluate(run, qrels, "P_5")
+
+
+def test_read_trec_eval_reads_trec_evals_own_output():
+    path = TREC_EVAL / "out.test.aqc"
+    assert read_trec_eval(path, "P_5").scores == {"301": 0.0, "303": 0.6}
+    assert read_trec_eval(path, "ndcg_cut_10").scores == {"301": 0.1518, "303": 0.3633}
+    assert read_trec_eval(path, "map").scores == {"301": 0.0324, "303": 0.2723}
+
+
+@pytest.mark.parametrize("measure", ["map", "P_5", "ndcg_cut_10", "success_5", "recip_rank"])
+def test_missing_zero_with_qrels_averages_over_the_same_topics_as_trec_eval_c(measure):
+    # out.test.aqc is trec_eval -q -c: per-query rows for 301 and 303 only, 'all' over 301, 302, 303
+    path = TREC_EVAL / "out.test.aqc"
+    rows = [line.split() for line in path.read_text().splitlines()]
+    all_row = float(next(v for m, q, v in rows if m == measure and q == "all"))
+    num_q = int(next(v for m, q, v in rows if m == "num_q"))
+    scores = read_trec_eval(path, measure)
+    qrels = Qrels(
+        {"301": {"x": 1}, "302": {"y": 1}, "303": {"z": 1}}, "qrels.test"
+    )  # the three judged topics
+    aligned = align_runs(scores, scores, missing="zero", qrels=qrels)
+    assert len(aligned.query_ids) == num_q == 3 and aligned.in_neither == ["302"]
+    assert aligned.a.mean() == pytest.approx(all_row, abs=5e-5)  # trec_eval prints 4 decimals
+    without = align_runs(scores, scores, missing="zero")
+    assert len(without.query_ids) == 2  # without the qrels, 302 cannot be known
+    if all_row:
+        assert without.a.mean() != pytest.approx(all_row, abs=5e-5)
+
+
+VARIANTS = {
+    "plain": lambda t: t.encode("utf-8"),
+    "utf-8 with BOM": lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    "CRLF": lambda t: t.replace("\n", "\r\n").encode("utf-8"),
+    "BOM and CRLF": lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
+    "trailing whitespace": lambda t: t.replace("\n", " \t \n").encode("utf-8"),
+    "no final newline": lambda t: t.rstrip("\n").encode("utf-8"),
+    "BOM, CRLF, no final newline": lambda t: (
+        codecs.BOM_UTF8 + t.rstrip("\n").replace("\n", "\r\n").encode("utf-8")
+    ),
+}
+
+
+REFUSED = {
+    "utf-16 (PowerShell 5.1 '>')": (
+        lambda t: t.encode("utf-16"),
+        r"encoded as UTF-16 \(it starts with a UTF-16 byte-order mark",
+    ),
+    "utf-16-be with BOM": (
+        lambda t: codecs.BOM_UTF16_BE + t.encode("utf-16-be"),
+        r"encoded as UTF-16 \(it starts",
+    ),
+    "utf-16-le without BOM": (
+        lambda t: t.encode("utf-16-le"),
+        r"encoded as UTF-16 or UTF-32 without a byte-order mark \(it contains NUL bytes\)",
+    ),
+    "utf-32": (
+        lambda t: t.encode("utf-32"),
+        r"encoded as UTF-32 \(it starts with a UTF-32 byte-order mark\)",
+    ),
+    "latin-1": (
+        lambda t: t.replace("q001", "q\u00e9001").encode("latin-1"),
+        r":[12]: byte 0xe9 is not UTF-8; .*Latin-1 or Windows-1252",
+    ),
+}
+
+
+def _readers():
+    te = (DATA / "simulated_A.trec_eval.txt").read_text()
+    csv_text = (DATA / "simulated_users_and_slices.csv").read_text()
+    return {
+        "trec_eval -q": (te, "a.txt", lambda p: read_trec_eval(p, "ndcg_cut_10").scores),
+        "csv": (
+            csv_text,
+            "a.csv",
+            lambda p: read_scores_csv(p, score="ndcg_cut_10_A", cluster="user").scores,
+        ),
+        "tsv": (
+            csv_text.replace(",", "\t"),
+            "a.tsv",
+            lambda p: read_scores_csv(p, score="ndcg_cut_10_A").scores,
+        ),
+        "run": (
+            (DATA / "simulated_A.run.txt").read_text(),
+            "a.run",
+            lambda p: read_run(p).rankings,
+        ),
+        "qrels": (
+            (DATA / "simulated.qrels.txt").read_text(),
+            "q.txt",
+            lambda p: read_qrels(p).judgments,
+        ),
+    }
+
+
+@pytest.mark.parametrize("reader", ["trec_eval -q", "csv", "tsv", "run", "qrels"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_utf8_variant_reads_the_same(tmp_path, reader, variant):
+    text, name, read = _readers()[reader]
+    plain, other = tmp_path / f"plain-{name}", tmp_path / name
+    plain.write_bytes(text.encode("utf-8"))
+    other.write_bytes(VARIANTS[variant](text))
+    assert read(other) == read(plain)
+    assert len(read(plain)) >= 5
+
+
+@pytest.mark.parametrize("reader", ["trec_eval -q", "csv", "tsv", "run", "qrels"])
+@pytest.mark.parametrize("variant", list(REFUSED))
+def test_other_encodings_are_refused_naming_the_file_and_the_fix(tmp_path, reader, variant):
+    text, name, read = _readers()[reader]
+    encode, pattern = REFUSED[variant]
+    assert "q001" in text.split("\n", 2)[1] or "q001" in text.split("\n", 1)[0]
+    p = tmp_path / name
+    p.write_bytes(encode(text))
+    with pytest.raises(ValueError, match=pattern) as err:
+        read(p)
+    assert str(err.value).startswith(str(p)) and "save it as UTF-8" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "reader, text, message",
+    [
+        (
+            read_run,
+            "q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 t\n",
+            r":2: document 'd1' is listed again for query 'q1' \(first on line 1\)",
+        ),
+        (read_run, "q1 Q0 d1 1 high t\n", r":1: score of document 'd1' 'high' is not a number"),
+        (
+            read_run,
+            "q1 Q0 d1 1 nan t\n",
+            r":1: score of document 'd1' is 'nan'; scores must be finite",
+        ),
+        (read_run, "q1 Q0 d1 first 2.0 t\n", r":1: rank of document 'd1' 'first' is not a number"),
+        (
+            read_run,
+            "q1 Q0 d1 1 2.0\n",
+            r":1: expected a run line 'query_id Q0 doc_id rank score tag' \(6 fields\), found 5 "
+            r"fields",
+        ),
+        (read_run, "\n\n", r"the file is empty"),
+        (
+            read_qrels,
+            "q1 0 d1 1\nq1 0 d1 0\n",
+            r":2: document 'd1' is judged again for query 'q1' \(first on line 1\)",
+        ),
+        (read_qrels, "q1 0 d1 yes\n", r":1: the grade 'yes' of document 'd1' is not an integer"),
+        (read_qrels, "q1 0 d1 0.5\n", r":1: the grade '0.5' of document 'd1' is not an integer"),
+        (
+            read_qrels,
+            "q1 0 d1\n",
+            r":1: expected a qrels line 'query_id iteration doc_id grade' \(4 fields\), found 3 "
+            r"fields",
+        ),
+    ],
+)
+def test_run_and_qrels_readers_refuse_broken_lines(tmp_path, reader, text, message):
+    p = tmp_path / "f.txt"
+    p.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        reader(p)
+
+
+def test_comment_lines_are_skipped_as_trec_eval_does(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_text("# my run\nq1 Q0 d1 1 2.0 t\n  # another\nq1 Q0 d#2 2 1.0 t\n")
+    assert read_run(p).rankings == {"q1": {"d1": 2.0, "d#2": 1.0}}
+
+
+KINDS = {
+    "run": (RUN_TEXT, "a TREC run file", "read_run(path)"),
+    "qrels": (QRELS_TEXT, "qrels", "read_qrels(path)"),
+    "trec_eval": (
+        "P_5\tt1\t0.4000\nP_5\tall\t0.4000\n",
+        "trec_eval -q output",
+        "read_trec_eval(path, measure)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "found, reader",
+    [
+        ("run", lambda p: read_trec_eval(p, "P_5")),
+        ("qrels", lambda p: read_trec_eval(p, "P_5")),
+        ("trec_eval", read_run),
+        ("qrels", read_run),
+        ("run", read_qrels),
+        ("trec_eval", read_qrels),
+        ("run", lambda p: read_scores_csv(p, score="P_5")),
+    ],
+    ids=[
+        "run->read_trec_eval",
+        "qrels->read_trec_eval",
+        "trec_eval->read_run",
+        "qrels->read_run",
+        "run->read_qrels",
+        "trec_eval->read_qrels",
+        "run->read_scores_csv",
+    ],
+)
+def test_the_wrong_kind_of_file_is_named_with_the_reader_to_use(tmp_path, found, reader):
+    text, kind, use = KINDS[found]
+    p = tmp_path / "file.txt"
+    p.write_text(text)
+    with pytest.raises(ValueError) as err:
+        reader(p)
+    msg = str(err.value)
+    assert f"this looks like {kind}" in msg and use in msg, msg
+
+
+def test_compare_runs_refuses_too_few_queries_and_says_why():
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"Only 1 query is compared, fewer than min_queries=5\. "
+            r".*one query gives an interval of width 0.*2/2\^1 = 1"
+        ),
+    ):
+        compare_runs({"q1": 0.5}, {"q1": 0.519}, rng=1)
+    with pytest.raises(ValueError, match=r"Only 4 queries are compared.*2/2\^4 = 0\.125"):
+        compare_runs({f"q{i}": 0.5 for i in range(4)}, {f"q{i}": 0.6 for i in range(4)}, rng=1)
+    report = compare_runs(
+        {f"q{i}": 0.5 for i in range(5)},
+        {f"q{i}": 0.4 + i / 10 for i in range(5)},
+        rng=1,
+        n_resamples=200,
+    )
+    assert report.n_queries == 5 and report.to_record().config["min_queries"] == 5
+    with pytest.raises(ValueError, match="min_queries must be a positive integer"):
+        compare_runs({"q1": 0.5}, {"q1": 0.6}, rng=1, min_queries=0)
+
+
+def test_compare_runs_with_qrels_scores_topics_in_neither_run_0_and_records_it(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    full = evaluate(qrels, run, "P_5")  # t4 retrieved nothing: scored 0
+    a = {q: v for q, v in full.scores.items() if q != "t4"}  # as trec_eval -q without -c writes it
+    b = {q: v + 0.1 for q, v in a.items()} | {"t4": 0.2}
+    with pytest.raises(ValueError, match=r"1 only in B \('t4'\)"):
+        compare_runs(a, b, rng=1, qrels=qrels, min_queries=4)
+    rep = compare_runs(a, b, rng=1, qrels=qrels, missing="zero", min_queries=4, n_resamples=200)
+    assert rep.runs.query_ids == ["t1", "t2", "t3", "t4"] and rep.mean_a == pytest.approx(
+        np.mean(list(full.scores.values()))
+    )
+    neither = compare_runs(
+        {"t1": 0.5, "t2": 0.4},
+        {"t1": 0.6, "t2": 0.4},
+        rng=1,
+        qrels=qrels,
+        missing="zero",
+        min_queries=4,
+        n_resamples=200,
+    )
+    assert neither.runs.in_neither == ["t3", "t4"] and neither.n_queries == 4
+    config = neither.to_record().config
+    assert config["qrels"] == str(fixture_files[0]) and config["in_neither"] == ["t3", "t4"]
+    assert "2 in neither, scored 0 where missing" in neither.runs.summary()
+    with pytest.raises(ValueError, match=r"2 judged topics are in neither run \('t3', 't4'\)"):
+        compare_runs(
+            {"t1": 0.5, "t2": 0.4}, {"t1": 0.6, "t2": 0.4}, rng=1, qrels=qrels, min_queries=1
+        )
+    dropped = compare_runs(
+        {"t1": 0.5, "t2": 0.4},
+        {"t1": 0.6, "t2": 0.4},
+        rng=1,
+        qrels=qrels,
+        missing="drop",
+        min_queries=2,
+        n_resamples=200,
+    )
+    assert dropped.runs.query_ids == ["t1", "t2"]
+    with pytest.raises(
+        ValueError, match=r"Run A scores 1 queries that the qrels do not judge \('t9'\)"
+    ):
+        compare_runs({"t9": 0.5, "t1": 0.1}, {"t1": 0.6}, rng=1, qrels=qrels, missing="zero")
+
+
+def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    a = evaluate(qrels, run, "P_5")
+    b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
+    rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200)
+    assert rep.to_record().config["retrieved_nothing_scored_0"] == {"A": ["t4"], "B": ["t3", "t4"]}
+    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in str(rep)
+
+
+def test_example_files_agree_with_evaluate_on_the_run_files():
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    for system, n in (("A", 150), ("B", 148)):
+        run = read_run(DATA / f"simulated_{system}.run.txt")
+        assert len(run) == n and len(qrels) == 150
+        for measure in ("ndcg_cut_10", "P_5", "success_5", "recip_rank", "num_rel"):
+            from_file = read_trec_eval(DATA / f"simulated_{system}.trec_eval.txt", measure).scores
+            full = evaluate(qrels, run, measure)
+            assert set(from_file) == set(
+                run.rankings
+            )  # trec_eval -q without -c: retrieved queries only
+            assert all(
+                abs(full.scores[q] - v) <= 5e-5 for q, v in from_file.items()
+            )  # trec_eval prints 4 decimals
+            assert full.unretrieved == ([] if system == "A" else ["q047", "q121"])
+        csv_scores = read_scores_csv(
+            DATA / "simulated_users_and_slices.csv", score=f"ndcg_cut_10_{system}"
+        ).scores
+        full = evaluate(qrels, run, "ndcg_cut_10").scores
+        assert (
+            all(abs(full[q] - v) <= 5e-5 for q, v in csv_scores.items()) and len(csv_scores) == 150
+        )
+
+
+def test_example_measures_are_consistent_with_each_other():
+    # issue 15, point 12: P_5 > 0 implies success_5 = 1, and P_5 never counts more relevant
+    # documents than num_rel
+    for system in ("A", "B"):
+        f = DATA / f"simulated_{system}.trec_eval.txt"
+        p5, s5, rel = (read_trec_eval(f, m).scores for m in ("P_5", "success_5", "num_rel"))
+        assert all((p5[q] > 0) == (s5[q] == 1.0) for q in p5)
+        assert all(round(5 * p5[q]) <= rel[q] for q in p5)

@@ -58,7 +58,7 @@ def test_agrees_with_scipy_paired_percentile_bootstrap(seed):
     interval here is several times wider).
     """
     a, b = _correlated_pairs(60, seed)
-    ours = paired_bootstrap(b - a, 20_000, rng=seed)
+    ours = paired_bootstrap(b - a, n_resamples=20_000, rng=seed)
     assert_agrees_with_scipy_bootstrap(
         ours, (a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), seed=100 + seed, paired=True, end_tol=0.15
     )

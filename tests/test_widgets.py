@@ -1,8 +1,30 @@
-"""The quiz widget: its logic in plain Python, then its wiring."""
+"""The quiz widget: its logic in plain Python, then its wiring.
 
+Chapter 2's resample explorer: the pure logic behind it, then its wiring.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
 import pytest
 
-from helpers import Question, grade, quiz
+from helpers import (
+    EXPLORER_PRESETS,
+    FOUR_PAIR_CHANGES,
+    Question,
+    collapse_to_multisets,
+    describe_draw,
+    enumerate_resamples,
+    exact_means,
+    grade,
+    percentile_interval,
+    quiz,
+    resample_explorer,
+)
+from helpers.widgets import explorer_png
 
 WHY_PAIR = Question(
     "Why pair?",
@@ -44,3 +66,158 @@ def test_quiz_shows_feedback_on_selection():
     assert "Not quite" in feedback.value
     choices.value = "shared difficulty cancels"
     assert "Correct" in feedback.value and "#009E73" in feedback.value
+
+
+@pytest.mark.parametrize(
+    "k, queries, changes, mean",
+    [
+        (28, "q1, q2, q3, q4", "+0.10, +0.02, -0.06, +0.04", 0.025),
+        (15, "q1, q1, q4, q3", "+0.10, +0.10, +0.04, -0.06", 0.045),
+        (171, "q3, q3, q3, q3", "-0.06, -0.06, -0.06, -0.06", -0.060),
+        (1, "q1, q1, q1, q1", "+0.10, +0.10, +0.10, +0.10", 0.100),
+        (256, "q4, q4, q4, q4", "+0.04, +0.04, +0.04, +0.04", 0.040),
+    ],
+)
+def test_the_source_draws(k, queries, changes, mean):
+    desc = describe_draw(k)
+    assert (desc.queries, desc.changes) == (queries, changes)
+    assert desc.mean == pytest.approx(mean, abs=1e-12)
+    mean_text = desc.text.rsplit(" ", 1)[1]
+    assert desc.text == (
+        f"Draw {k} of 256: {queries} | Selected changes: {changes} | Mean: {mean_text}"
+    )
+    assert desc.text.endswith(f"Mean: {mean:+.3f}")
+    assert (
+        desc.html
+        == f"<b>Draw {k} of 256</b>: {queries} | Selected changes: {changes} | Mean: {mean:+.3f}"
+    )
+
+
+def test_presets_are_the_source_draws():
+    assert EXPLORER_PRESETS == (
+        ("Original four pairs", 28),
+        ("Repeat q1, omit q2", 15),
+        ("All q3", 171),
+    )
+    assert describe_draw(28).text.endswith("Mean: +0.025")
+    assert describe_draw(15).text.endswith("Mean: +0.045")
+    assert describe_draw(171).text.endswith("Mean: -0.060")
+
+
+def test_every_draw_matches_itertools_product():
+    for k, t in enumerate(itertools.product(range(4), repeat=4), start=1):
+        desc = describe_draw(k)
+        assert desc.indices == t
+        assert desc.mean == pytest.approx(np.mean([FOUR_PAIR_CHANGES[i] for i in t]), abs=1e-15)
+
+
+@pytest.mark.parametrize("k", [0, 257, -1, 2.0, "28", True])
+def test_draw_numbers_outside_the_range_are_refused(k):
+    with pytest.raises(ValueError, match="from 1 to 256"):
+        describe_draw(k)
+
+
+def test_describe_draw_checks_query_ids():
+    with pytest.raises(ValueError, match="3 query IDs for 4 changes"):
+        describe_draw(1, FOUR_PAIR_CHANGES, ["a", "b", "c"])
+
+
+def test_exact_means_against_brute_force():
+    means, values, probs = exact_means()
+    brute = {}
+    for t in itertools.product(range(4), repeat=4):
+        m = round(sum(FOUR_PAIR_CHANGES[i] for i in t) / 4, 12)
+        brute[m] = brute.get(m, 0) + 1
+    assert values.tolist() == sorted(brute)
+    assert probs.tolist() == [brute[v] / 256 for v in sorted(brute)]
+    assert tuple(percentile_interval(means)) == pytest.approx((-0.035, 0.080), abs=1e-12)
+
+
+def test_35_multisets_with_multinomial_weights_give_the_same_distribution():
+    counts, freq = collapse_to_multisets(enumerate_resamples(4))
+    assert len(counts) == math.comb(7, 4) == 35
+    assert (counts.sum(axis=1) == 4).all() and freq.sum() == 256
+    for row, f in zip(counts, freq, strict=False):
+        assert f == math.factorial(4) // math.prod(math.factorial(c) for c in row)
+    ms_means = np.round(counts @ np.array(FOUR_PAIR_CHANGES) / 4, 12)
+    _, values, probs = exact_means()
+    assert np.array_equal(np.unique(ms_means), values)
+    np.testing.assert_allclose(
+        [freq[ms_means == v].sum() / 256 for v in values], probs, rtol=0, atol=1e-15
+    )
+
+
+def test_collapse_to_multisets_refuses_bad_draws():
+    with pytest.raises(ValueError, match="2-D integer"):
+        collapse_to_multisets(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match="not below n = 2"):
+        collapse_to_multisets(np.array([[0, 2]]), 2)
+
+
+def test_explorer_png_is_deterministic_and_depends_on_the_highlighted_mean():
+    first = explorer_png(FOUR_PAIR_CHANGES, 28)
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    assert explorer_png(FOUR_PAIR_CHANGES, 28) == first
+    assert explorer_png(FOUR_PAIR_CHANGES, 171) != first
+
+
+def test_explorer_png_shows_the_mean_and_names_no_draw():
+    """Draws 28 and 79 (q2, q1, q4, q3) share the mean +0.025: their pictures must be
+    identical, so nothing in the picture (such as a title naming draw 28) can be wrong
+    for the other one when the explorer reuses it."""
+    assert describe_draw(79).queries == "q2, q1, q4, q3"
+    assert explorer_png(FOUR_PAIR_CHANGES, 79) == explorer_png(FOUR_PAIR_CHANGES, 28)
+
+
+def _parts(box):
+    controls, buttons, text, image = box.children
+    play, slider, total = controls.children
+    return play, slider, total, buttons.children, text, image
+
+
+def test_explorer_wiring():
+    play, slider, total, buttons, text, image = _parts(resample_explorer())
+    assert (slider.min, slider.max, slider.value, total.value) == (1, 256, 28, "of 256")
+    assert (play.min, play.max) == (1, 256)
+    assert slider.description == "Inspect resample"
+    assert text.value == describe_draw(28).html
+    assert "Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025" in text.value
+    start_image = image.value
+    assert [b.description for b in buttons] == [
+        "Original four pairs",
+        "Repeat q1, omit q2",
+        "All q3",
+    ]
+    buttons[2].click()
+    assert slider.value == 171 and "Mean: -0.060" in text.value and image.value != start_image
+    buttons[1].click()
+    assert slider.value == 15 and "q1, q1, q4, q3" in text.value and "Mean: +0.045" in text.value
+    slider.value = 16
+    assert "Draw 16 of 256" in text.value
+    buttons[0].click()
+    assert image.value == start_image
+
+
+def test_explorer_refuses_a_bad_start():
+    with pytest.raises(ValueError, match="from 1 to 256"):
+        resample_explorer(start=300)
+
+
+def test_explorer_shows_the_picture_of_the_draw_it_names():
+    """Issue 15, point 1: after draw 28, moving to draw 79 (same mean) showed a picture
+    titled for draw 28. Every picture shown must be the one drawn for the draw named."""
+    play, slider, total, buttons, text, image = _parts(resample_explorer())
+    for k in (28, 79, 171, 15, 79, 1, 28):
+        slider.value = k
+        assert text.value.startswith(f"<b>Draw {k} of 256</b>")
+        assert image.value == explorer_png(FOUR_PAIR_CHANGES, k), k
+
+
+def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
+    """Chapter 2: the highlighted bar at +0.025 holds 28 of the 256 draws (a different 28 from draw
+    28).
+    """
+    same = [k for k in range(1, 257) if abs(describe_draw(k).mean - 0.025) <= 1e-12]
+    assert len(same) == 28 and 28 in same and 79 in same
+    means, values, probs = exact_means()
+    assert probs[np.isclose(values, 0.025, rtol=0, atol=1e-12)].tolist() == [28 / 256]

@@ -1,0 +1,300 @@
+"""Input checks, one rule each, shared by every module (private: not part of the API).
+
+Public functions call these once, at entry, and then work on the checked values.
+Each raises ``ValueError`` naming the argument and saying what to fix.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+import warnings
+import weakref
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+MAX_NAMED = 5
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def name_some(items: Iterable[object], limit: int = MAX_NAMED) -> str:
+    """Return up to ``limit`` items as ``'a', 'b', ... and N more``."""
+    items = sorted(items, key=str)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    if len(items) > limit:
+        shown += f" and {len(items) - limit} more"
+    return shown
+
+
+def is_int(x: object) -> bool:
+    """True for an integer that is not a bool (numpy integers count)."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def integer(x: object, name: str, *, minimum: int = 1) -> int:
+    """An integer ``>= minimum`` (1: "positive", 0: "non-negative"), returned as ``int``."""
+    if not is_int(x) or x < minimum:  # type: ignore[operator]
+        kind = {1: "a positive integer", 0: "a non-negative integer"}.get(
+            minimum, f"an integer >= {minimum}"
+        )
+        got = (
+            f"a {type(x).__name__} of values"
+            if isinstance(x, (np.ndarray, Sequence))
+            and not isinstance(x, (str, bytes))
+            and np.ndim(x) > 0
+            else repr(x)
+        )
+        raise ValueError(f"{name} must be {kind}; got {got}.")
+    return int(x)  # type: ignore[call-overload]
+
+
+def seed(x: object, name: str = "rng", why: str = "") -> int:
+    """A non-negative int seed, for results that record their seed (``why`` says what for)."""
+    if not is_int(x) or x < 0:  # type: ignore[operator]
+        raise ValueError(f"{name} must be a non-negative int{why}; got {x!r}.")
+    return int(x)  # type: ignore[call-overload]
+
+
+def generator(rng: object) -> np.random.Generator:
+    """An int seed or a ``numpy.random.Generator`` (``None`` refused: results must repeat)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if is_int(rng):
+        if rng < 0:  # type: ignore[operator]
+            raise ValueError(f"rng seed must be a non-negative integer; got {rng}.")
+        return np.random.default_rng(int(rng))  # type: ignore[call-overload]
+    if rng is None:
+        raise ValueError(
+            "rng is required: pass an int seed (e.g. rng=7) or a numpy.random.Generator, "
+            "so that the result can be repeated."
+        )
+    raise ValueError(
+        f"rng must be an int seed or a numpy.random.Generator; got {type(rng).__name__}."
+    )
+
+
+def level(x: object) -> Fraction:
+    """A confidence level strictly between 0 and 1, read as the decimal it was written as."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+        raise ValueError(f"level must be a number strictly between 0 and 1 (e.g. 0.95); got {x!r}.")
+    if not 0 < x < 1:
+        raise ValueError(
+            f"level must be strictly between 0 and 1 (e.g. 0.95 for a 95% interval); got {x!r}."
+        )
+    # 0.95 is 19/20 exactly, so that alpha/2 * R lands on whole numbers where it
+    # should (R = 5000 gives 125 and 4875, not 4874.999...).
+    return Fraction(x).limit_denominator(10**9)
+
+
+def labels(x: object, n: int, name: str) -> list[str]:
+    """One text label per query, in query order."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, (Sequence, np.ndarray)):
+        raise ValueError(
+            f"{name} must be a sequence with one label per query; got {type(x).__name__}."
+        )
+    out = [str(v) for v in x]
+    if len(out) != n:
+        raise ValueError(
+            f"{len(out)} {name} were given for {n} queries; give one per query, "
+            "in the same order as the scores."
+        )
+    return out
+
+
+#: Arrays this module has checked and frozen (read-only), by id: passing one on
+#: to another public function does not check it again.
+_CHECKED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+
+
+def frozen(
+    values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
+) -> np.ndarray:
+    """Check ``values`` once and return them read-only, marked as checked.
+
+    A function that hands the same numbers to several public functions (as
+    ``compare_runs`` does) checks them here once; :func:`scores` then accepts
+    the marked array as it is, without checking or copying it again.
+    """
+    arr = scores(values, name, labels=labels)
+    if _CHECKED.get(id(arr)) is not arr:
+        arr.setflags(write=False)
+        _CHECKED[id(arr)] = arr
+    return arr
+
+
+def selected(checked: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``checked[where]``, marked as checked too (a selection of finite numbers is finite)."""
+    arr = checked[where]
+    if arr.size and _CHECKED.get(id(checked)) is checked:
+        arr.setflags(write=False)
+        _CHECKED[id(arr)] = arr
+    return arr
+
+
+def scores(
+    values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
+) -> np.ndarray:
+    """A new 1-D float64 array of finite real numbers, one per query (see ``helpers.as_scores``).
+
+    An array returned by :func:`frozen` is already checked and read-only: it is returned as is.
+    """
+    if isinstance(values, np.ndarray) and _CHECKED.get(id(values)) is values:
+        if not values.flags.writeable:
+            return values
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a sequence of numbers, not a single string.")
+    if isinstance(values, Mapping):
+        raise ValueError(
+            f"{name} is a mapping; pass its values, or use paired_differences(a, b) "
+            "to pair two mappings by query ID."
+        )
+    if isinstance(values, (set, frozenset)):
+        raise ValueError(
+            f"{name} is a set, which has no order and keeps each value only once; "
+            "pass a list or array with one score per query, in query order."
+        )
+    if np.ma.isMaskedArray(values) and np.ma.getmaskarray(values).any():
+        raise ValueError(
+            f"{name} is a masked array with {int(np.ma.getmaskarray(values).sum())} masked "
+            "value(s); decide what they mean first: drop those queries (x.compressed()) or "
+            "give them a score (x.filled(0.0))."
+        )
+    if not isinstance(values, np.ndarray) and not isinstance(values, Sequence):
+        to_numpy = getattr(values, "to_numpy", None)
+        if callable(to_numpy):  # pandas: iterating a DataFrame gives its column names
+            values = to_numpy()
+        else:
+            # generators, dict views...: materialise once
+            try:
+                values = list(values)  # type: ignore[call-overload]
+            except TypeError:
+                raise ValueError(
+                    f"{name} must be a sequence of numbers; got {type(values).__name__}."
+                ) from None
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # nested sequences of different lengths
+        raise ValueError(
+            f"{name} must be a flat sequence of numbers (one score per query); "
+            "got nested sequences of different lengths."
+        ) from None
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        bad = [x for x in arr.ravel().tolist() if not isinstance(x, numbers.Real)]
+        if bad:
+            hint = (
+                "; convert text to numbers first, e.g. [float(x) for x in values]"
+                if all(isinstance(x, (str, bytes)) for x in bad)
+                else ""
+            )
+            raise ValueError(
+                f"{name} must be numbers; found non-numeric value(s) {name_some(bad, 3)}{hint}."
+            )
+        arr = arr.astype(float)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be real numbers; got an array of dtype {arr.dtype}.")
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be one-dimensional (one score per query); got shape {arr.shape}. "
+            "Pass a flat list or array (np.ravel(x) flattens a single row or column); "
+            "for two systems' scores, compute paired_differences(a, b) first."
+        )
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one query is needed.")
+    arr = arr.astype(np.float64, copy=True)
+    bad_pos = np.flatnonzero(~np.isfinite(arr))
+    if bad_pos.size:
+        where = (
+            f"query {name_some([labels[i] for i in bad_pos])}"
+            if labels is not None
+            else f"position {', '.join(str(i) for i in bad_pos[:MAX_NAMED])}"
+            + (" ..." if bad_pos.size > MAX_NAMED else "")
+        )
+        raise ValueError(
+            f"{name} contain NaN or infinite values at {where}; "
+            "remove or fix those queries before comparing."
+        )
+    return arr
+
+
+def weights(x: ArrayLike, n: int, name: str = "weights", *, zero_allowed: bool) -> np.ndarray:
+    """Non-negative weights, one per value.
+
+    ``zero_allowed=True``: probabilities or counts of values (some may be 0, not all).
+    ``zero_allowed=False``: weights of queries, where 0 would be an unrecorded exclusion.
+    """
+    w = scores(x, name)
+    if zero_allowed:
+        if w.size != n:
+            raise ValueError(
+                f"{name} must have one entry per value: {n} values but {w.size} {name}."
+            )
+        if (w < 0).any():
+            raise ValueError(
+                f"{name} must be non-negative; found {int((w < 0).sum())} negative value(s), "
+                f"e.g. {w[w < 0][0]:g}."
+            )
+        if not w.sum() > 0:
+            raise ValueError(
+                f"{name} are all zero: at least one value needs a positive weight "
+                "(probability or count)."
+            )
+        return w
+    if w.size != n:
+        raise ValueError(f"{w.size} {name} were given for {n} queries; give one per query.")
+    if np.any(w <= 0):
+        raise ValueError(
+            f"{name} must be positive; a query with weight 0 is an exclusion: leave it out "
+            "and list it in exclusions with a reason."
+        )
+    return w
+
+
+def renamed(**old_to_new: str) -> Callable[[F], F]:
+    """Keep old keyword names working for one release, with a ``DeprecationWarning``.
+
+    ``@renamed(diffs="changes")`` lets ``f(diffs=x)`` call ``f(changes=x)``.
+    """
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{fn.__name__}() got both {old}= and {new}=; use {new}=.")
+                    warnings.warn(
+                        f"{fn.__name__}({old}=...) is deprecated; call it {new}=. "
+                        "The old name will be removed in the next release.",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return fn(*args, **kwargs)
+
+        return inner  # type: ignore[return-value]
+
+    return wrap
+
+
+def deprecated_alias(new: Callable[..., Any], old_name: str) -> Callable[..., Any]:
+    """``old_name`` as a deprecated alias of ``new`` (kept for one release)."""
+
+    @functools.wraps(new)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"{old_name} is deprecated; use {new.__name__}. "
+            "The old name will be removed in the next release.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return new(*args, **kwargs)
+
+    alias.__name__ = old_name
+    alias.__qualname__ = old_name
+    return alias

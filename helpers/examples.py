@@ -1,0 +1,146 @@
+"""The series' worked examples: the source material's data and the simulated studies.
+
+Chapter 0 and the exercises start from these; nothing else in ``helpers`` depends on them.
+"""
+
+from __future__ import annotations
+
+import numbers
+import random
+
+import numpy as np
+
+from . import _checks
+
+__all__ = [
+    "hit_at_5_example",
+    "FOUR_PAIR_CHANGES",
+    "four_pair_example",
+    "simulated_user_study",
+]
+
+
+def hit_at_5_example(rng: random.Random | int = 7) -> tuple[np.ndarray, np.ndarray]:
+    """The source material's 120-query hit@5 example, generated exactly as the source does.
+
+    With Python's ``random`` seeded at 7, the first 120 draws of ``random()`` give
+    A's hits (1 when the draw is below 0.70); the next 120 give B's, query by
+    query: B copies A's value when the draw is below 0.9 and flips it otherwise.
+
+    Parameters
+    ----------
+    rng : random.Random or int
+        A ``random.Random`` instance (advanced by 240 draws, so a bootstrap can
+        continue on the same stream, as the source does) or an int seed.
+
+    Returns
+    -------
+    a_hits, b_hits : numpy.ndarray
+        Two 0/1 float arrays of length 120.
+
+    Examples
+    --------
+    >>> a, b = hit_at_5_example()
+    >>> print(f"A {a.mean():.3f}, B {b.mean():.3f}, B - A {b.mean() - a.mean():+.3f}")
+    A 0.758, B 0.692, B - A -0.067
+    """
+    if not isinstance(rng, random.Random) and not _checks.is_int(rng):
+        raise ValueError(
+            f"rng must be a random.Random instance or an int seed; got {type(rng).__name__}."
+        )
+    stream = rng if isinstance(rng, random.Random) else random.Random(rng)
+    n = 120
+    a = [1 if stream.random() < 0.70 else 0 for _ in range(n)]
+    b = [a[i] if stream.random() < 0.9 else 1 - a[i] for i in range(n)]
+    return np.array(a, dtype=float), np.array(b, dtype=float)
+
+
+#: The source's four per-query nDCG changes B - A, for q1..q4.
+FOUR_PAIR_CHANGES: tuple[float, ...] = (0.10, 0.02, -0.06, 0.04)
+
+
+def four_pair_example() -> dict[str, object]:
+    """The four-query nDCG example, with illustrative per-query scores and users.
+
+    The source gives only the changes (+0.10, +0.02, -0.06, +0.04), A's mean
+    (0.600) and the users (q1 and q2 from U1, q3 from U2, q4 from U3). The
+    per-query scores here are *illustrative*: chosen to match those figures.
+
+    Returns
+    -------
+    dict
+        ``query_ids``, ``users``, ``a`` and ``b`` (float arrays) and ``changes``
+        (``b - a``, rounded to the two decimals the source states).
+
+    Examples
+    --------
+    >>> ex = four_pair_example()
+    >>> ex["query_ids"], ex["users"]
+    (['q1', 'q2', 'q3', 'q4'], ['U1', 'U1', 'U2', 'U3'])
+    >>> print(f"{ex['a'].mean():.3f} {ex['changes'].mean():+.3f}")
+    0.600 +0.025
+    """
+    a = np.array([0.50, 0.70, 0.65, 0.55])
+    changes = np.array(FOUR_PAIR_CHANGES)
+    b = np.round(a + changes, 2)
+    return {
+        "query_ids": ["q1", "q2", "q3", "q4"],
+        "users": ["U1", "U1", "U2", "U3"],
+        "a": a,
+        "b": b,
+        "changes": np.round(b - a, 2),
+    }
+
+
+def simulated_user_study(
+    rng: int | np.random.Generator,
+    *,
+    n_users: int = 50,
+    user_sd: float = 0.08,
+    query_sd: float = 0.05,
+    truth: float = 0.02,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One simulated study of chapter 4: per-query changes and the user who sent each query.
+
+    Each of ``n_users`` users sends 1 + Poisson(4) queries. A query's change is
+    ``truth + u_g + e_q``: ``u_g`` is its user's effect (normal, standard
+    deviation ``user_sd``, shared by all of that user's queries) and ``e_q`` is
+    query-to-query noise (normal, standard deviation ``query_sd``). So the true
+    mean change is ``truth``, counted per query or per user.
+
+    Parameters
+    ----------
+    rng : int or numpy.random.Generator
+        Seed or generator (a generator is advanced, so studies can be drawn in turn).
+    n_users, user_sd, query_sd, truth
+        The population; keyword-only.
+
+    Returns
+    -------
+    changes, users : numpy.ndarray
+        Float changes and integer user ids 0 .. n_users - 1, one per query,
+        each user's queries together.
+
+    Examples
+    --------
+    >>> d, users = simulated_user_study(2024)
+    >>> print(f"{d.size} queries from {users.max() + 1} users, mean change {d.mean():+.4f}")
+    233 queries from 50 users, mean change +0.0309
+    """
+    gen = _checks.generator(rng)
+    n_users = _checks.integer(n_users, "n_users")
+    for name, value in (("user_sd", user_sd), ("query_sd", query_sd)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Real)
+            or not np.isfinite(value)
+            or value < 0
+        ):
+            raise ValueError(f"{name} must be a finite number >= 0; got {value!r}.")
+    if isinstance(truth, bool) or not isinstance(truth, numbers.Real) or not np.isfinite(truth):
+        raise ValueError(f"truth must be a finite number; got {truth!r}.")
+    sizes = 1 + gen.poisson(4, size=int(n_users))
+    users = np.repeat(np.arange(int(n_users)), sizes)
+    user_effect = gen.normal(0, user_sd, size=int(n_users))
+    changes = truth + user_effect[users] + gen.normal(0, query_sd, size=users.size)
+    return changes, users
