@@ -65,19 +65,19 @@ test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 	$(BIN)/python -m pytest tests/browser --browser-required
 
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-readme writes README)
-	$(BIN)/python tests/bench/run_bench.py $(BENCH_ARGS)
+	$(BIN)/python tools/bench/run_bench.py $(BENCH_ARGS)
 
 html: $(STAMP) ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
-	$(BIN)/python tests/notebook_tools.py --html $(SITE)
+	$(BIN)/python tools/notebook_tools.py --html $(SITE)
 
 answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in answer-key/
-	$(BIN)/python tests/notebook_tools.py --answers $(ANSWERS)
+	$(BIN)/python tools/notebook_tools.py --answers $(ANSWERS)
 
 docs: $(STAMP) ## Regenerate the time tables in docs/instructor-guide.md from the chapters (the time model)
 	$(BIN)/python tools/chapter_times.py --update-docs
 
 execute: $(STAMP) ## Re-execute every notebook top to bottom in a fresh kernel and store the outputs
-	$(BIN)/python tests/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb
+	$(BIN)/python tools/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb
 
 lock: ## Re-resolve requirements.in into requirements.lock (then: make execute && make test)
 	rm -rf .venv-lock

@@ -53,13 +53,21 @@ def test_environment_yml_pins_the_lock_versions():
 
 
 def test_lock_pins_every_requirement_exactly():
-    lock = [l for l in (ROOT / "requirements.lock").read_text().splitlines() if l and not l.startswith("#")]
-    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", l) for l in lock), "every lock line must be name==version"
+    lock = [
+        l
+        for l in (ROOT / "requirements.lock").read_text().splitlines()
+        if l and not l.startswith("#")
+    ]
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", l) for l in lock), (
+        "every lock line must be name==version"
+    )
     assert requirements_in() <= _names(lock)
 
 
 def test_make_without_a_target_prints_help():
-    out = subprocess.run(["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     for target in ("lab", "test", "execute", "lock", "html", "answers", "docs"):
         assert re.search(rf"^\s+{target}\s+\S", out, re.M), f"`make` help does not list {target}"
 

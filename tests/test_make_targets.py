@@ -8,7 +8,13 @@ NOTEBOOK_FILES = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
 def make(*args, stdin=""):
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, input=stdin, capture_output=True, text=True)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_workspace_copies_the_notebooks_and_keeps_edits(tmp_path):

@@ -105,7 +105,11 @@ def section_times(path: Path) -> list[SectionTime]:
         if not cells:
             continue
         marks = {c.metadata.get("section") for c in cells}
-        mark = marks.pop() if len(marks) == 1 and None not in marks else ("unmarked" if marks == {None} else "mixed")
+        mark = (
+            marks.pop()
+            if len(marks) == 1 and None not in marks
+            else ("unmarked" if marks == {None} else "mixed")
+        )
         full = sum(_cell_minutes(c) for c in cells)
         core = sum(_cell_minutes(c) for c in cells if c.metadata.get("section") == "core")
         out.append(SectionTime(title, mark, core, full))
@@ -140,7 +144,9 @@ def section_table(path: Path) -> str:
     at_core = at_full = 0.0
     for s in section_times(path):
         core_start = f"{_clock(at_core)}" if s.core > 0 else "skip"
-        rows.append(f"| {_cell_text(s.title)} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |")
+        rows.append(
+            f"| {_cell_text(s.title)} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |"
+        )
         at_core += s.core
         at_full += s.full
     rows.append(f"| **total** | | | **{at_core:.0f} min core** | **{at_full:.0f} min full** |")
@@ -155,7 +161,9 @@ def summary_table(paths: list[Path]) -> str:
         total_core += t.core
         total_full += t.full
         rows.append(f"| {chapter_title(p)} | {t.core:.0f} | {t.full:.0f} | {t.full - t.core:.0f} |")
-    rows.append(f"| **all chapters** | **{total_core:.0f}** | **{total_full:.0f}** | **{total_full - total_core:.0f}** |")
+    rows.append(
+        f"| **all chapters** | **{total_core:.0f}** | **{total_full:.0f}** | **{total_full - total_core:.0f}** |"
+    )
     return "\n".join(rows)
 
 
@@ -210,7 +218,9 @@ PLANS = (
 )
 
 
-def _schedule(plan: Plan, times: dict[int, ChapterTime], full: set[int]) -> list[tuple[str, str, float]]:
+def _schedule(
+    plan: Plan, times: dict[int, ChapterTime], full: set[int]
+) -> list[tuple[str, str, float]]:
     """(what, part, minutes) rows of a plan, each break at the chapter boundary closest to its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
     for n in plan.chapters:
@@ -236,10 +246,15 @@ def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, st
     times = {int(p.name[:2]): chapter_time(p) for p in paths}
     missing = [n for n in plan.chapters if n not in times]
     if missing:
-        raise ValueError(f"plan {plan.name!r} names chapters {missing} that are not in notebooks/: edit PLANS in {__file__}")
+        raise ValueError(
+            f"plan {plan.name!r} names chapters {missing} that are not in notebooks/: edit PLANS in {__file__}"
+        )
     full: set[int] = set()
     for n in plan.full_if_it_fits:
-        if n in plan.chapters and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60:
+        if (
+            n in plan.chapters
+            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60
+        ):
             full.add(n)
     return _schedule(plan, times, full)
 
@@ -274,8 +289,10 @@ def generated_blocks(paths: list[Path] | None = None) -> dict[str, str]:
 
 
 def _markers(name: str) -> tuple[str, str]:
-    return (f"<!-- generated:{name}:start (python tools/chapter_times.py --update-docs) -->",
-            f"<!-- generated:{name}:end -->")
+    return (
+        f"<!-- generated:{name}:start (python tools/chapter_times.py --update-docs) -->",
+        f"<!-- generated:{name}:end -->",
+    )
 
 
 def render_docs(text: str, blocks: dict[str, str]) -> str:
@@ -294,7 +311,9 @@ def render_docs(text: str, blocks: dict[str, str]) -> str:
 
 
 STATED = re.compile(r"core about (\d+) minutes, full about (\d+) minutes")
-MAP_ROW = re.compile(r"\]\((notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) (\|[^\n]*?\| )\d+ min \| \d+ min \|")
+MAP_ROW = re.compile(
+    r"\]\((notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) (\|[^\n]*?\| )\d+ min \| \d+ min \|"
+)
 
 
 def update_maps(paths: list[Path]) -> None:
@@ -330,7 +349,9 @@ def main() -> int:
         new = render_docs(old, generated_blocks(paths))
         if "--check-docs" in args:
             if new != old:
-                print("docs/instructor-guide.md is out of date: run python tools/chapter_times.py --update-docs")
+                print(
+                    "docs/instructor-guide.md is out of date: run python tools/chapter_times.py --update-docs"
+                )
                 return 1
             print("docs/instructor-guide.md is current")
             return 0

@@ -86,7 +86,9 @@ def lab_server(tmp_path_factory):
         "JUPYTERLAB_WORKSPACES_DIR": str(work / "workspaces"),
     }
     cmd = [
-        sys.executable, "-m", "jupyterlab",
+        sys.executable,
+        "-m",
+        "jupyterlab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
@@ -109,7 +111,9 @@ def lab_server(tmp_path_factory):
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}")
+                    raise RuntimeError(
+                        f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}"
+                    )
                 time.sleep(0.3)
         yield base, token
     finally:
@@ -155,28 +159,44 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def open_and_run_all(page, base: str, token: str, notebook: str) -> None:
-    """Open a notebook in JupyterLab, clear its stored outputs, run every cell and wait until done."""
-    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")  # reset: no tabs restored from earlier tests
+def open_notebook(page, base: str, token: str, notebook: str) -> None:
+    """Open a notebook in JupyterLab with its stored outputs, and wait for its kernel."""
+    # ?reset: no tabs restored from earlier tests
+    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")
     page.wait_for_function(
         """(name) => {
             const app = window.jupyterapp;
             const w = app && app.shell.currentWidget;
-            return !!(w && w.context && w.context.path.endsWith(name) && w.sessionContext && w.sessionContext.session);
+            return !!(w && w.context && w.context.path.endsWith(name)
+                      && w.sessionContext && w.sessionContext.session);
         }""",
         arg=notebook,
     )
-    ok = page.evaluate(
+    page.evaluate(
         """async () => {
-            const app = window.jupyterapp;
-            const w = app.shell.currentWidget;
+            const w = window.jupyterapp.shell.currentWidget;
             await w.context.ready;
             await w.sessionContext.ready;
-            await app.commands.execute('notebook:clear-all-cell-outputs');
-            return await app.commands.execute('notebook:run-all-cells');
         }"""
     )
-    assert ok is not False, f"running all cells of {notebook} reported a failure"
+
+
+def run_cells(page, notebook: str, indices: list[int]) -> None:
+    """Run the cells at these indices, in order, in the open notebook ("Run Selected Cell")."""
+    failed = page.evaluate(
+        """async (indices) => {
+            const app = window.jupyterapp;
+            const w = app.shell.currentWidget;
+            for (const i of indices) {
+                w.content.activeCellIndex = i;
+                w.content.deselectAll();
+                if ((await app.commands.execute('notebook:run-cell')) === false) return i;
+            }
+            return -1;
+        }""",
+        indices,
+    )
+    assert failed == -1, f"running cell {failed} of {notebook} reported a failure"
     page.wait_for_function(
         """() => {
             const w = window.jupyterapp.shell.currentWidget;

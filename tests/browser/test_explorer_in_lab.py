@@ -52,5 +52,7 @@ def test_explorer_in_jupyterlab(lab_server, page):
     expect(readout).to_have_text(re.compile(r"^\s*17\s*$"))
 
     # no error output anywhere in the notebook
-    expect(page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")).to_have_count(0)
+    expect(
+        page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    ).to_have_count(0)
     assert "Error displaying widget" not in page.content()

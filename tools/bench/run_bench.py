@@ -61,7 +61,9 @@ def rng_floor(n: int, n_resamples: int) -> None:
         gen.integers(0, n, size=(min(rows, n_resamples - start), n))
 
 
-def scipy_bootstrap(a: np.ndarray, b: np.ndarray, n_resamples: int, batch: int | None = None) -> None:
+def scipy_bootstrap(
+    a: np.ndarray, b: np.ndarray, n_resamples: int, batch: int | None = None
+) -> None:
     stats.bootstrap(
         (a, b),
         lambda x, y, axis=-1: np.mean(y - x, axis=axis),
@@ -91,7 +93,11 @@ class Table:
         self.rows: list[tuple[str, str, str, str]] = []
 
     def add(self, task: str, method: str, seconds: float | None, note: str = "") -> None:
-        shown = "" if seconds is None else (f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s")
+        shown = (
+            ""
+            if seconds is None
+            else (f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s")
+        )
         self.rows.append((task, method, shown, note))
         print(f"  {task:<40} {method:<44} {shown:>10}  {note}", flush=True)
 
@@ -129,22 +135,50 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
         d = b - a
         task = f"paired bootstrap, Q = {n:,}, B = 10,000"
         pairs = 3 if n == 100_000 else (5 if quick else 15)
-        ours, floor, r_floor = paired_timings(lambda: helpers.paired_bootstrap(d, B, rng=1), lambda: rng_floor(n, B), pairs)
+        ours, floor, r_floor = paired_timings(
+            lambda: helpers.paired_bootstrap(d, B, rng=1), lambda: rng_floor(n, B), pairs
+        )
         table.add(task, "helpers.paired_bootstrap", ours, "1.00x")
-        table.add(task, "random-number floor (indices only)", floor, f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)")
-        sp = timed(lambda: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100), 1 if n >= 1_000 else 5)
-        table.add(task, "scipy.stats.bootstrap (percentile, paired)", sp, f"ours / scipy = {ratio(ours, sp)}")
-        targets.append(f"paired_bootstrap vs scipy at Q = {n:,}: {ratio(ours, sp)} (target <= 1.00x): {'met' if ours <= sp else 'NOT met'}")
-        targets.append(f"paired_bootstrap vs random-number floor at Q = {n:,}: {r_floor:.2f}x (target <= 2x): {'met' if r_floor <= 2 else 'NOT met'}")
+        table.add(
+            task,
+            "random-number floor (indices only)",
+            floor,
+            f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)",
+        )
+        sp = timed(
+            lambda: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100),
+            1 if n >= 1_000 else 5,
+        )
+        table.add(
+            task,
+            "scipy.stats.bootstrap (percentile, paired)",
+            sp,
+            f"ours / scipy = {ratio(ours, sp)}",
+        )
+        targets.append(
+            f"paired_bootstrap vs scipy at Q = {n:,}: {ratio(ours, sp)} (target <= 1.00x): {'met' if ours <= sp else 'NOT met'}"
+        )
+        targets.append(
+            f"paired_bootstrap vs random-number floor at Q = {n:,}: {r_floor:.2f}x (target <= 2x): {'met' if r_floor <= 2 else 'NOT met'}"
+        )
         changes = d.tolist()
         if n == 120:
             loop = timed(lambda: loop_bootstrap(changes, B, random.Random(7)), 1 if quick else 3)
-            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x")
-            targets.append(f"paired_bootstrap vs the plain loop at Q = 120: {loop / ours:.0f}x faster (target >= 30x): {'met' if loop >= 30 * ours else 'NOT met'}")
+            table.add(
+                task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x"
+            )
+            targets.append(
+                f"paired_bootstrap vs the plain loop at Q = 120: {loop / ours:.0f}x faster (target >= 30x): {'met' if loop >= 30 * ours else 'NOT met'}"
+            )
         else:
             few = 100 if n == 1_000 else 5
             loop = timed(lambda: loop_bootstrap(changes, few, random.Random(7)), 1) * B / few
-            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x (timed on {few} resamples, scaled)")
+            table.add(
+                task,
+                "plain Python loop (chapter 1)",
+                loop,
+                f"loop / ours = {loop / ours:.0f}x (timed on {few} resamples, scaled)",
+            )
 
 
 def bench_peak_memory(table: Table, targets: list[str]) -> None:
@@ -153,11 +187,25 @@ def bench_peak_memory(table: Table, targets: list[str]) -> None:
     chunked = helpers.paired_bootstrap(d, B, rng=3)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    table.add("peak memory, Q = 100,000, B = 10,000", "helpers.paired_bootstrap (chunked)", None, f"{peak / 2**20:.0f} MiB traced peak")
+    table.add(
+        "peak memory, Q = 100,000, B = 10,000",
+        "helpers.paired_bootstrap (chunked)",
+        None,
+        f"{peak / 2**20:.0f} MiB traced peak",
+    )
     whole_gib = 100_000 * B * 8 / 2**30
-    table.add("peak memory, Q = 100,000, B = 10,000", "one index matrix, unchunked", None, f"{whole_gib:.1f} GiB for the indices alone")
-    same = np.array_equal(chunked[:500], helpers.paired_bootstrap(d, 500, rng=3, max_elements=100_000 * 500))
-    targets.append(f"peak memory of paired_bootstrap at Q = 100,000, B = 10,000: {peak / 2**20:.0f} MiB (target < 300 MB): {'met' if peak < 300e6 else 'NOT met'}; first 500 resamples identical to one unchunked draw: {same}")
+    table.add(
+        "peak memory, Q = 100,000, B = 10,000",
+        "one index matrix, unchunked",
+        None,
+        f"{whole_gib:.1f} GiB for the indices alone",
+    )
+    same = np.array_equal(
+        chunked[:500], helpers.paired_bootstrap(d, 500, rng=3, max_elements=100_000 * 500)
+    )
+    targets.append(
+        f"peak memory of paired_bootstrap at Q = 100,000, B = 10,000: {peak / 2**20:.0f} MiB (target < 300 MB): {'met' if peak < 300e6 else 'NOT met'}; first 500 resamples identical to one unchunked draw: {same}"
+    )
 
 
 def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
@@ -166,26 +214,47 @@ def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
     sp_exact = timed(lambda: scipy_sign_flip(d20, np.inf), 1)
     task = "randomization test, exact, Q = 20 (2^20 signs)"
     table.add(task, "helpers.randomization_test", exact, "1.00x")
-    table.add(task, "scipy.stats.permutation_test (samples)", sp_exact, f"ours / scipy = {ratio(exact, sp_exact)}")
-    targets.append(f"randomization_test exact at Q = 20: {exact * 1000:.1f} ms (target < 1 s): {'met' if exact < 1 else 'NOT met'}")
+    table.add(
+        task,
+        "scipy.stats.permutation_test (samples)",
+        sp_exact,
+        f"ours / scipy = {ratio(exact, sp_exact)}",
+    )
+    targets.append(
+        f"randomization_test exact at Q = 20: {exact * 1000:.1f} ms (target < 1 s): {'met' if exact < 1 else 'NOT met'}"
+    )
     d1000 = np.random.default_rng(1000).normal(0.01, 0.1, 1_000)
     mc = timed(lambda: helpers.randomization_test(d1000, B, rng=1), 1 if quick else 3)
     sp_mc = timed(lambda: scipy_sign_flip(d1000, B), 1 if quick else 3)
     task = "randomization test, Monte Carlo, Q = 1,000, B = 10,000"
     table.add(task, "helpers.randomization_test", mc, "1.00x")
-    table.add(task, "scipy.stats.permutation_test (samples)", sp_mc, f"ours / scipy = {ratio(mc, sp_mc)}")
-    targets.append(f"randomization_test Monte Carlo vs scipy at Q = 1,000: {ratio(mc, sp_mc)} (target <= 1.00x): {'met' if mc <= sp_mc else 'NOT met'}")
+    table.add(
+        task, "scipy.stats.permutation_test (samples)", sp_mc, f"ours / scipy = {ratio(mc, sp_mc)}"
+    )
+    targets.append(
+        f"randomization_test Monte Carlo vs scipy at Q = 1,000: {ratio(mc, sp_mc)} (target <= 1.00x): {'met' if mc <= sp_mc else 'NOT met'}"
+    )
 
 
 def bench_exact_and_cluster(table: Table, quick: bool) -> None:
     a, b = helpers.hit_at_5_example()
     t = timed(lambda: helpers.exact_bootstrap_distribution(b - a), 3 if quick else 7)
-    table.add("exact bootstrap distribution, 120 hit@5 queries", "helpers.exact_bootstrap_distribution", t, "7,381 count vectors")
+    table.add(
+        "exact bootstrap distribution, 120 hit@5 queries",
+        "helpers.exact_bootstrap_distribution",
+        t,
+        "7,381 count vectors",
+    )
     rng = np.random.default_rng(5)
     users = np.repeat(np.arange(1_000), 10)
     d = rng.normal(0, 0.1, 1_000)[users] + rng.normal(0.01, 0.1, users.size)
     t = timed(lambda: helpers.cluster_bootstrap(d, users, B, rng=1), 3 if quick else 7)
-    table.add("cluster bootstrap, 1,000 users x 10 queries, B = 10,000", "helpers.cluster_bootstrap", t, "")
+    table.add(
+        "cluster bootstrap, 1,000 users x 10 queries, B = 10,000",
+        "helpers.cluster_bootstrap",
+        t,
+        "",
+    )
 
 
 def traced_peak(fn) -> int:
@@ -211,21 +280,57 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     d = four_decimal_changes(100, 100)
     task = "exact on the grid, Q = 100, four decimals"
     res = helpers.randomization_test(d)
-    ours, mc, r = paired_timings(lambda: helpers.randomization_test(d), lambda: helpers.randomization_test(d, B, rng=1), pairs)
-    table.add(task, "helpers.randomization_test (exact, grid DP)", ours, f"p = {res.pvalue:.4f}; ours / Monte Carlo = {r:.2f}x (median of {pairs} pairs)")
-    table.add(task, "helpers.randomization_test, Monte Carlo B = 10,000", mc, f"p = {helpers.randomization_test(d, B, rng=1).pvalue:.4f}")
-    targets.append(f"exact randomization test vs Monte Carlo B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    ours, mc, r = paired_timings(
+        lambda: helpers.randomization_test(d),
+        lambda: helpers.randomization_test(d, B, rng=1),
+        pairs,
+    )
+    table.add(
+        task,
+        "helpers.randomization_test (exact, grid DP)",
+        ours,
+        f"p = {res.pvalue:.4f}; ours / Monte Carlo = {r:.2f}x (median of {pairs} pairs)",
+    )
+    table.add(
+        task,
+        "helpers.randomization_test, Monte Carlo B = 10,000",
+        mc,
+        f"p = {helpers.randomization_test(d, B, rng=1).pvalue:.4f}",
+    )
+    targets.append(
+        f"exact randomization test vs Monte Carlo B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}"
+    )
     iv = helpers.exact_bootstrap_interval(d)
     mc_iv = helpers.percentile_interval(helpers.paired_bootstrap(d, B, rng=1))
-    ours, mc, r = paired_timings(lambda: helpers.exact_bootstrap_interval(d), lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, B, rng=1)), pairs)
+    ours, mc, r = paired_timings(
+        lambda: helpers.exact_bootstrap_interval(d),
+        lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, B, rng=1)),
+        pairs,
+    )
     dist = helpers.grid_bootstrap_distribution(d)
-    table.add(task, "helpers.exact_bootstrap_interval (FFT)", ours,
-              f"[{iv.low:+.4f}, {iv.high:+.4f}], {dist.values.size:,} values, FFT {dist.n_points:,} points, error bound {dist.error_bound:.0e}; ours / Monte Carlo = {r:.2f}x")
-    table.add(task, "paired_bootstrap B = 10,000 + percentile_interval", mc, f"[{mc_iv.low:+.4f}, {mc_iv.high:+.4f}]")
-    targets.append(f"exact bootstrap interval vs paired_bootstrap B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    table.add(
+        task,
+        "helpers.exact_bootstrap_interval (FFT)",
+        ours,
+        f"[{iv.low:+.4f}, {iv.high:+.4f}], {dist.values.size:,} values, FFT {dist.n_points:,} points, error bound {dist.error_bound:.0e}; ours / Monte Carlo = {r:.2f}x",
+    )
+    table.add(
+        task,
+        "paired_bootstrap B = 10,000 + percentile_interval",
+        mc,
+        f"[{mc_iv.low:+.4f}, {mc_iv.high:+.4f}]",
+    )
+    targets.append(
+        f"exact bootstrap interval vs paired_bootstrap B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}"
+    )
     peak_test = traced_peak(lambda: helpers.randomization_test(d))
     peak_iv = traced_peak(lambda: helpers.exact_bootstrap_interval(d))
-    table.add(task, "peak memory (traced), exact test / exact interval", None, f"{peak_test / 2**20:.1f} MiB / {peak_iv / 2**20:.1f} MiB")
+    table.add(
+        task,
+        "peak memory (traced), exact test / exact interval",
+        None,
+        f"{peak_test / 2**20:.1f} MiB / {peak_iv / 2**20:.1f} MiB",
+    )
 
     rng = np.random.default_rng(10_000)
     hits = (rng.integers(0, 2, 10_000) - rng.integers(0, 2, 10_000)).astype(float)
@@ -236,17 +341,35 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     t_mc = timed(lambda: helpers.randomization_test(hits, B, rng=1), 3)
     t_pb = timed(lambda: helpers.paired_bootstrap(hits, B, rng=1), 3)
     table.add(task, "helpers.randomization_test (exact, grid DP)", t_test, f"p = {res.pvalue:.4f}")
-    table.add(task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]")
-    table.add(task, "Monte Carlo B = 10,000: randomization_test / paired_bootstrap", t_mc + t_pb, f"{t_mc * 1000:.0f} ms + {t_pb * 1000:.0f} ms")
-    peak = max(traced_peak(lambda: helpers.randomization_test(hits)), traced_peak(lambda: helpers.exact_bootstrap_interval(hits)))
+    table.add(
+        task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]"
+    )
+    table.add(
+        task,
+        "Monte Carlo B = 10,000: randomization_test / paired_bootstrap",
+        t_mc + t_pb,
+        f"{t_mc * 1000:.0f} ms + {t_pb * 1000:.0f} ms",
+    )
+    peak = max(
+        traced_peak(lambda: helpers.randomization_test(hits)),
+        traced_peak(lambda: helpers.exact_bootstrap_interval(hits)),
+    )
     table.add(task, "peak memory (traced), larger of the two", None, f"{peak / 2**20:.1f} MiB")
-    targets.append(f"hit@k at Q = 10,000, both exact: test {t_test * 1000:.0f} ms, interval {t_iv * 1000:.0f} ms (target < 1 s each): {'met' if max(t_test, t_iv) < 1 else 'NOT met'}")
+    targets.append(
+        f"hit@k at Q = 10,000, both exact: test {t_test * 1000:.0f} ms, interval {t_iv * 1000:.0f} ms (target < 1 s each): {'met' if max(t_test, t_iv) < 1 else 'NOT met'}"
+    )
 
-    fine = np.round(np.random.default_rng(6).uniform(-1, 1, 400), 6)  # six decimals over [-1, 1]: too fine for the bound
+    fine = np.round(
+        np.random.default_rng(6).uniform(-1, 1, 400), 6
+    )  # six decimals over [-1, 1]: too fine for the bound
     t_fb = timed(lambda: helpers.randomization_test(fine, rng=1), 3)
     fb = helpers.randomization_test(fine, rng=1)
-    table.add("grid too fine, Q = 400, six decimals over [-1, 1]", "helpers.randomization_test(d, rng=1): Monte Carlo fallback", t_fb,
-              f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: {fb.method.split('not exact: ', 1)[-1].rstrip(')')}")
+    table.add(
+        "grid too fine, Q = 400, six decimals over [-1, 1]",
+        "helpers.randomization_test(d, rng=1): Monte Carlo fallback",
+        t_fb,
+        f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: {fb.method.split('not exact: ', 1)[-1].rstrip(')')}",
+    )
     bound = helpers.MAX_GRID_POINTS
     targets.append(
         f"memory of the exact grid methods: bounded by MAX_GRID_POINTS = {bound:,} points, i.e. at most {2 * bound * 8 / 2**20:.0f} MiB for the "
@@ -256,32 +379,58 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
 
 
 def bench_notebooks(table: Table, targets: list[str]) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from notebook_tools import NOTEBOOKS
-
+    sys.path.insert(0, str(ROOT / "tools"))
     import nbformat
     from nbclient import NotebookClient
+    from notebook_tools import NOTEBOOKS
 
     total = 0.0
     slowest = 0.0
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
-        client = NotebookClient(nb, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(path.parent)}})
+        client = NotebookClient(
+            nb,
+            kernel_name="python3",
+            timeout=300,
+            resources={"metadata": {"path": str(path.parent)}},
+        )
         start = time.perf_counter()
         client.execute()
         seconds = time.perf_counter() - start
         total += seconds
         slowest = max(slowest, seconds)
         table.add("notebook, fresh kernel, top to bottom", path.name, seconds, "")
-    targets.append(f"slowest notebook: {slowest:.1f} s (target < 15 s): {'met' if slowest < 15 else 'NOT met'}")
+    targets.append(
+        f"slowest notebook: {slowest:.1f} s (target < 15 s): {'met' if slowest < 15 else 'NOT met'}"
+    )
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "notebooks"],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "JUPYTER_PREFER_ENV_PATH": "1"},
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            "--nbval-current-env",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "notebooks",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JUPYTER_PREFER_ENV_PATH": "1"},
     )
     seconds = time.perf_counter() - start
-    table.add("strict nbval run over every notebook", "pytest --nbval notebooks", seconds, out.stdout.strip().splitlines()[-1].strip("= "))
-    targets.append(f"whole strict nbval run: {seconds:.0f} s (target < 90 s): {'met' if seconds < 90 else 'NOT met'}")
+    table.add(
+        "strict nbval run over every notebook",
+        "pytest --nbval notebooks",
+        seconds,
+        out.stdout.strip().splitlines()[-1].strip("= "),
+    )
+    targets.append(
+        f"whole strict nbval run: {seconds:.0f} s (target < 90 s): {'met' if seconds < 90 else 'NOT met'}"
+    )
 
 
 def machine() -> str:
@@ -305,23 +454,34 @@ def update_readme(text: str) -> None:
     start, end = "<!-- bench:start -->", "<!-- bench:end -->"
     if start not in body or end not in body:
         raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> markers")
-    body = re.sub(re.escape(start) + r".*?" + re.escape(end), lambda _: f"{start}\n{text}\n{end}", body, flags=re.S)
+    body = re.sub(
+        re.escape(start) + r".*?" + re.escape(end),
+        lambda _: f"{start}\n{text}\n{end}",
+        body,
+        flags=re.S,
+    )
     readme.write_text(body)
     print("README.md: Performance section updated")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
+    parser.add_argument(
+        "--update-readme", action="store_true", help="write the table into README.md"
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--skip-notebooks", action="store_true")
-    parser.add_argument("--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)")
+    parser.add_argument(
+        "--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)"
+    )
     args = parser.parse_args()
     table, targets = Table(), []
     print(f"Machine: {machine()}\n", flush=True)
     if args.only_grid:
         bench_grid(table, targets, args.quick)
-        print("\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets]))
+        print(
+            "\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets])
+        )
         return
     bench_paired_bootstrap(table, targets, args.quick)
     bench_peak_memory(table, targets)
