@@ -1,20 +1,26 @@
-"""Chapter 2's resample explorer, used the way a learner uses it: in JupyterLab, in a browser."""
+"""Chapter 2's resample explorer, used the way a learner uses it: in JupyterLab, in a browser.
+
+Only the cells the explorer needs run (the cell that imports helpers and the explorer's own);
+nbval has run the whole chapter already.
+"""
 
 import re
+
+import nbformat
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import current_notebook, open_and_run_all
+from .conftest import ROOT, cells_to_run, current_notebook, open_notebook, run_cells
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "02_all_256_resamples.ipynb"
 
 
-def test_explorer_in_jupyterlab(lab_server, page):
-    base, token = lab_server
-    open_and_run_all(page, base, token, NOTEBOOK)
+def test_explorer_in_jupyterlab(page):
+    open_notebook(page, NOTEBOOK)
+    run_cells(page, NOTEBOOK, cells_to_run(nbformat.read(ROOT / "notebooks" / NOTEBOOK, as_version=4)))
 
     explorer = current_notebook(page).locator(".resample-explorer")
     expect(explorer).to_have_count(1)
