@@ -24,7 +24,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--browser-required",
         action="store_true",
         default=False,
-        help="Fail, instead of skipping, the browser tests when no Chromium is found (what CI uses).",
+        help="Fail, not skip, the browser tests when no Chromium is found (what CI uses).",
     )
 
 

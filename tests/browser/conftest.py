@@ -53,7 +53,7 @@ def free_names(source: str) -> set[str]:
 
 
 def cells_to_run(nb) -> list[int]:
-    """The cell that imports helpers, every widget cell, and the cells before one that needs them."""
+    """The cell importing helpers, every widget cell, and the cells before one that needs them."""
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     imports = next(i for i in code if re.search(r"^import helpers\b", nb.cells[i].source, re.M))
     widgets = [i for i in code if WIDGET_CELL.search(nb.cells[i].source)]
@@ -62,7 +62,10 @@ def cells_to_run(nb) -> list[int]:
     return sorted({imports, *widgets, *prefix})
 
 
-INSTALL_HINT = "no Chromium found: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH"
+INSTALL_HINT = (
+    "no Chromium found: install Debian's package (sudo apt-get install -y chromium) "
+    "or set CHROMIUM_PATH"
+)
 
 
 def find_chromium() -> str | None:
@@ -136,11 +139,11 @@ def lab_server(tmp_path_factory):
             try:
                 with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
                     break
-            except OSError:
+            except OSError as err:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(
                         f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}"
-                    )
+                    ) from err
                 time.sleep(0.3)
         yield base, token
     finally:
