@@ -1,4 +1,4 @@
-"""The time model's per-section minutes, the workshop plans and the generated blocks of the instructor guide."""
+"""The time model's per-section minutes, the workshop plans and the instructor guide's blocks."""
 
 from pathlib import Path
 
@@ -21,7 +21,7 @@ def _cell(cell, section):
 
 
 def _write_chapter(folder: Path, name: str, core_words: int, optional_words: int) -> Path:
-    """A chapter whose core reads in core_words/110 minutes and whose optional section in optional_words/110."""
+    """A chapter: core read in core_words/110 minutes, optional part in optional_words/110."""
     nb = new_notebook(
         cells=[
             _cell(
@@ -41,7 +41,7 @@ def _write_chapter(folder: Path, name: str, core_words: int, optional_words: int
 
 
 def test_sections_are_timed_by_the_stated_model(tmp_path):
-    """Hand count: 110 words = 1 min, 4 code lines = 1 min, an exercise 6 min, a quiz 2, hidden cells 0."""
+    """Hand count: 110 words = 1 min, 4 code lines = 1 min, exercise 6, quiz 2, hidden 0."""
     solution = new_code_cell("x = 1\ny = 2\nhelpers.check('1.1', x)")
     solution.metadata.update(
         tags=["solution"], jupyter={"source_hidden": True, "outputs_hidden": True}
@@ -71,7 +71,8 @@ def test_sections_are_timed_by_the_stated_model(tmp_path):
     assert sections[0].full == pytest.approx(1.0)
     # the heading's "1." counts as a word ("##" and "·" do not): 109 words, 4 code lines, one quiz
     assert sections[1].full == pytest.approx(109 / 110 + 1 + 2)
-    # "2.", "Deeper", "optional", "going", "deeper" (5 words), the prompt's 9 words and 6 minutes; the rest is free
+    # "2.", "Deeper", "optional", "going", "deeper" (5 words), the prompt's 9 words and 6 minutes;
+    # the rest is free
     assert sections[2].full == pytest.approx(5 / 110 + 9 / 110 + 6) and sections[2].core == 0
     total = ct.chapter_time(path)
     assert total.core == pytest.approx(sum(s.core for s in sections))
@@ -90,7 +91,8 @@ def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
         _write_chapter(tmp_path, "00_a.ipynb", 1100, 2200),
         _write_chapter(tmp_path, "01_b.ipynb", 1100, 1100),
     ]
-    # core 10 + 10 min, optional 20 and 10 min, one 5-minute break due at 12 minutes, a 5-minute close
+    # core 10 + 10 min, optional 20 and 10 min, one 5-minute break due at 12 minutes,
+    # a 5-minute close
     plan = ct.Plan(
         "test",
         hours=0.75,
@@ -101,7 +103,8 @@ def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
         full_if_it_fits=(0, 1),
     )
     rows = ct.plan_rows(plan, paths)
-    # chapter 0 in full (30) would leave 30 + 10 + 5 + 5 = 50 > 45 minutes: skipped; chapter 1 in full fits (40)
+    # chapter 0 in full (30) would leave 30 + 10 + 5 + 5 = 50 > 45 minutes: skipped;
+    # chapter 1 in full fits (40)
     assert rows == [
         ("Chapter 0", "core", 10.0),
         ("Break", "", 5.0),
@@ -109,7 +112,8 @@ def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
         ("Close", "", 5.0),
     ]
     assert ct.plan_total(plan, paths) == 40
-    # a break due at 30 minutes, with chapter 0 core (10) then chapter 1 full (20): closest boundary is 30, after it
+    # a break due at 30 minutes, with chapter 0 core (10) then chapter 1 full (20):
+    # closest boundary is 30, after it
     late = ct.Plan(
         "late", 1, (0, 1), (ct.Break("Break", 5, 30),), ("Close", 5), "", full_if_it_fits=(1,)
     )
@@ -153,7 +157,8 @@ def test_the_instructor_guide_generated_blocks_are_current():
     text = ct.GUIDE.read_text(encoding="utf-8")
     fresh = ct.render_docs(text, ct.generated_blocks())
     assert fresh == text, (
-        "docs/instructor-guide.md is out of date: run `python tools/chapter_times.py --update-docs` (make docs)"
+        "docs/instructor-guide.md is out of date: "
+        "run `python tools/chapter_times.py --update-docs` (make docs)"
     )
 
 

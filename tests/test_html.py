@@ -69,7 +69,7 @@ def test_chapter_page(site, path):
     solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
     assert page.count('<details class="solution">') == len(solutions)
     folds = re.findall(r'<details class="solution">(.*?)</details>', page, re.S)
-    for cell, fold in zip(solutions, folds):
+    for cell, fold in zip(solutions, folds, strict=True):
         for text in _stream_lines(cell):
             assert text in fold, f"{path.stem}: solution output {text!r} is not inside its fold"
             outside = page.replace(fold, "")
@@ -94,7 +94,7 @@ def _stream_lines(cell) -> list[str]:
 
 
 def _visible_elsewhere(nb, solution) -> set[str]:
-    """Lines that other cells print or write too (a solution may repeat them), which may show outside its fold."""
+    """Lines other cells print or write too (a solution may repeat them): may show unfolded."""
     import html
 
     text = set()
@@ -108,7 +108,8 @@ def _visible_elsewhere(nb, solution) -> set[str]:
     return text
 
 
-#: Hosts of public CDNs: no page may name one (a reference would leave raw TeX, or no script, offline).
+#: Hosts of public CDNs: no page may name one (a reference would leave raw TeX, or no script,
+#: offline).
 CDN_HOSTS = re.compile(
     r"https?://[^\s\"'<>]*(cdnjs|jsdelivr|unpkg|cloudflare|googleapis|gstatic|mathjax\.org|cdn\.)",
     re.I,
@@ -135,14 +136,17 @@ def test_no_page_loads_anything_from_the_network(site):
 
 
 def test_the_network_checks_catch_what_nbconvert_puts_in_by_default():
-    """The two patterns above find the script tags of nbconvert's stock lab template (so they can fail)."""
+    """The two patterns above find the script tags of nbconvert's stock lab template (can fail)."""
     stock = (
         '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
         '<script src="https://cdn.jsdelivr.net/npm/mathjax@2/MathJax.js"> </script>'
         'const m = (await import("https://example.org/mermaid.esm.min.mjs")).default;'
     )
     assert CDN_HOSTS.search(stock) and len(EXTERNAL_LOAD.findall(stock)) == 3
-    fine = '<a href="https://doi.org/10.1145/1321440.1321528">Smucker et al.</a> <script src="mathjax/MathJax.js"></script>'
+    fine = (
+        '<a href="https://doi.org/10.1145/1321440.1321528">Smucker et al.</a> '
+        '<script src="mathjax/MathJax.js"></script>'
+    )
     assert not CDN_HOSTS.search(fine) and not EXTERNAL_LOAD.search(fine)
 
 

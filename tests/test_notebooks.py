@@ -223,7 +223,7 @@ def test_every_registered_exercise_is_in_its_chapter():
 
 
 def test_stated_times_match_the_model():
-    """Each chapter states core and full times within 15% (or 5 minutes) of the model in tools/chapter_times.py."""
+    """Each chapter states core and full times within 15% (or 5 min) of chapter_times' model."""
     sys.path.insert(0, str(NOTEBOOKS[0].parent.parent / "tools"))
     from chapter_times import chapter_time
 
@@ -239,7 +239,7 @@ def test_stated_times_match_the_model():
 
 
 def test_chapter_maps_list_every_chapter_with_its_own_time():
-    """Chapter 0's map and README's table link every chapter, with the times the chapter itself states."""
+    """Chapter 0's map and README's table link every chapter, with the times the chapter states."""
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     assert NOTEBOOKS[0].name == "00_start_here.ipynb"
     chapter_map = next(

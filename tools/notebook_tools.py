@@ -101,8 +101,10 @@ MathJax.Hub.Config({
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}
 <style type="text/css">
-details.solution > summary { cursor: pointer; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
-div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
+details.solution > summary { cursor: pointer; margin: 0.5em 0;
+  font-family: var(--jp-ui-font-family, sans-serif); }
+div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0;
+  font-family: var(--jp-ui-font-family, sans-serif); }
 </style>
 {% endblock extra_css %}
 {% block codecell -%}
@@ -138,7 +140,7 @@ _PRIORITY = [
 
 
 def chapter_info(nb) -> tuple[str, str]:
-    """(title, time) from a chapter's first cell, e.g. ("Chapter 1 · ...", "core 35 min, full 60 min")."""
+    """(title, time) of a chapter's first cell: ("Chapter 1 · ...", "core 35 min, full 60 min")."""
     first = nb.cells[0].source
     title = first.splitlines()[0].lstrip("#").strip()
     both = re.search(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes", first)
@@ -149,26 +151,27 @@ def chapter_info(nb) -> tuple[str, str]:
 
 
 def mathjax_source() -> Path:
-    """The MathJax 2 files installed by the jupyter-server-mathjax package (found without importing it)."""
+    """The MathJax 2 files of the jupyter-server-mathjax package (found without importing it)."""
     import importlib.util
 
     spec = importlib.util.find_spec("jupyter_server_mathjax")
     if spec is None or not spec.submodule_search_locations:
         raise ValueError(
-            "MathJax is not installed: the static edition typesets its formulas with the copy in the "
-            "jupyter-server-mathjax package (requirements.lock). Run `make env` (or pip install -r "
-            "requirements.lock) and try again."
+            "MathJax is not installed: the static edition typesets its formulas with the copy "
+            "in the jupyter-server-mathjax package (requirements.lock). Run `make env` "
+            "(or pip install -r requirements.lock) and try again."
         )
     static = Path(next(iter(spec.submodule_search_locations))) / "static"
     if not (static / "MathJax.js").is_file():
         raise ValueError(
-            f"{static}/MathJax.js is missing: reinstall jupyter-server-mathjax (make clean && make env)."
+            f"{static}/MathJax.js is missing: reinstall jupyter-server-mathjax "
+            "(make clean && make env)."
         )
     return static
 
 
 def copy_mathjax(site: Path) -> Path:
-    """Copy MathJax next to the pages (site/mathjax/), so that they typeset formulas with no network."""
+    """Copy MathJax next to the pages (site/mathjax/), so they typeset formulas with no network."""
     import shutil
 
     target = site / MATHJAX_DIR
@@ -215,26 +218,29 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
         page.write_text(body, encoding="utf-8")
         pages.append(page)
         items.append(
-            f'<li><a href="{page.name}">{html.escape(title)}</a> <span class="time">({minutes})</span></li>'
+            f'<li><a href="{page.name}">{html.escape(title)}</a> '
+            f'<span class="time">({minutes})</span></li>'
         )
     if answer_key:
         heading = "Did search improve? Answer key"
         intro = (
-            "<p>The instructors' edition: every chapter with its stored outputs and <b>every exercise's "
-            "solution shown</b>, code and output. It is generated from the notebooks by "
-            "<code>make answers</code>; do not edit it by hand, and do not hand it to learners.</p>\n"
+            "<p>The instructors' edition: every chapter with its stored outputs and "
+            "<b>every exercise's solution shown</b>, code and output. It is generated from the "
+            "notebooks by <code>make answers</code>; do not edit it by hand, and do not hand it "
+            "to learners.</p>\n"
         )
     else:
         heading = "Did search improve?"
         intro = (
-            "<p>A notebook series on comparing two search systems, A and B, on the same judged queries. "
-            "These pages show each chapter with its stored outputs; to run the code and use the widgets, "
-            "open the notebooks in JupyterLab (<code>make lab</code>).</p>\n"
+            "<p>A notebook series on comparing two search systems, A and B, on the same judged "
+            "queries. These pages show each chapter with its stored outputs; to run the code and "
+            "use the widgets, open the notebooks in JupyterLab (<code>make lab</code>).</p>\n"
         )
     index = site / "index.html"
     index.write_text(
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{heading}</title>\n'
-        "<style>body{font-family:sans-serif;max-width:46em;margin:3em auto;line-height:1.5;padding:0 1em}"
+        "<style>body{font-family:sans-serif;max-width:46em;margin:3em auto;line-height:1.5;"
+        "padding:0 1em}"
         f".time{{color:#555}}</style></head>\n<body>\n<h1>{heading}</h1>\n"
         + intro
         + '<ol start="0">\n'
