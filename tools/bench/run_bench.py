@@ -3,8 +3,8 @@
 Run with ``make bench`` (add ``BENCH_ARGS=--update-docs`` to write the table
 into docs/benchmarks.md; ``--update-readme`` is the old name of the flag).
 Every row is a median over repetitions, measured in this one run on the same
-data; ratios between rows are what carry over to other machines, not the seconds. Not collected by the test suite:
-tests never fail on time.
+data; ratios between rows are what carry over to other machines, not the seconds.
+Not collected by the test suite: tests never fail on time.
 """
 
 from __future__ import annotations
