@@ -94,5 +94,5 @@ lock: ## Re-resolve requirements.in into requirements.lock (then: make execute &
 	rm -rf .venv-lock
 
 clean: ## Remove the environment and caches (not your notebooks)
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
