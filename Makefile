@@ -9,6 +9,8 @@ PORT   ?= 8888
 WORKSPACE ?= workspace
 SITE   ?= site
 ANSWERS ?= answer-key
+# make test runs the test files in parallel, one file per worker at a time (pytest-xdist)
+TEST_WORKERS ?= auto
 # make lab serves your workspace copy once you have made one (make workspace)
 LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 
@@ -17,7 +19,7 @@ LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test test-browser bench execute lock clean workspace reset-workspace html answers docs
+.PHONY: help env lab test lint test-browser bench execute lock clean workspace reset-workspace html answers docs
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
@@ -58,26 +60,30 @@ reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1
 	fi; \
 	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
 
-test: $(STAMP) ## Build the environment if needed and run every test (notebooks under strict nbval)
-	$(BIN)/python -m pytest
+test: $(STAMP) lint ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+
+lint: $(STAMP) ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 	$(BIN)/python -m pytest tests/browser --browser-required
 
-bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-readme writes README)
-	$(BIN)/python tests/bench/run_bench.py $(BENCH_ARGS)
+bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-docs writes docs/benchmarks.md)
+	$(BIN)/python tools/bench/run_bench.py $(BENCH_ARGS)
 
 html: $(STAMP) ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
-	$(BIN)/python tests/notebook_tools.py --html $(SITE)
+	$(BIN)/python tools/notebook_tools.py --html $(SITE)
 
 answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in answer-key/
-	$(BIN)/python tests/notebook_tools.py --answers $(ANSWERS)
+	$(BIN)/python tools/notebook_tools.py --answers $(ANSWERS)
 
 docs: $(STAMP) ## Regenerate the time tables in docs/instructor-guide.md from the chapters (the time model)
 	$(BIN)/python tools/chapter_times.py --update-docs
 
 execute: $(STAMP) ## Re-execute every notebook top to bottom in a fresh kernel and store the outputs
-	$(BIN)/python tests/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb
+	$(BIN)/python tools/notebook_tools.py notebooks/[0-9][0-9]_*.ipynb
 
 lock: ## Re-resolve requirements.in into requirements.lock (then: make execute && make test)
 	rm -rf .venv-lock
@@ -88,5 +94,5 @@ lock: ## Re-resolve requirements.in into requirements.lock (then: make execute &
 	rm -rf .venv-lock
 
 clean: ## Remove the environment and caches (not your notebooks)
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

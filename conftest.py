@@ -7,7 +7,16 @@ deterministic for pinned versions). See ``pytest_collection_modifyitems``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+# The maintainers' tools (tools/notebook_tools.py, tools/chapter_times.py) are scripts,
+# not part of the helpers package; the tests import them from tools/.
+TOOLS = Path(__file__).resolve().parent / "tools"
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -15,7 +24,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--browser-required",
         action="store_true",
         default=False,
-        help="Fail, instead of skipping, the browser tests when no Chromium is found (what CI uses).",
+        help="Fail, not skip, the browser tests when no Chromium is found (what CI uses).",
     )
 
 

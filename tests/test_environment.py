@@ -39,7 +39,7 @@ def environment_yml_pins():
 
 def lock_pins():
     lines = (ROOT / "requirements.lock").read_text().splitlines()
-    return dict(l.lower().split("==") for l in lines if "==" in l)
+    return dict(line.lower().split("==") for line in lines if "==" in line)
 
 
 def test_environment_yml_and_requirements_name_the_same_packages():
@@ -53,14 +53,19 @@ def test_environment_yml_pins_the_lock_versions():
 
 
 def test_lock_pins_every_requirement_exactly():
-    lock = [l for l in (ROOT / "requirements.lock").read_text().splitlines() if l and not l.startswith("#")]
-    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", l) for l in lock), "every lock line must be name==version"
+    lines = (ROOT / "requirements.lock").read_text().splitlines()
+    lock = [line for line in lines if line and not line.startswith("#")]
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", line) for line in lock), (
+        "every lock line must be name==version"
+    )
     assert requirements_in() <= _names(lock)
 
 
 def test_make_without_a_target_prints_help():
-    out = subprocess.run(["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    for target in ("lab", "test", "execute", "lock", "html", "answers", "docs"):
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    for target in ("lab", "test", "lint", "execute", "lock", "html", "answers", "docs"):
         assert re.search(rf"^\s+{target}\s+\S", out, re.M), f"`make` help does not list {target}"
 
 

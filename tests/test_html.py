@@ -7,8 +7,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from notebook_tools import MATHJAX_CONFIG, MATHJAX_DIR, NOTEBOOKS, chapter_info, export_html
+from notebook_tools import MATHJAX_CONFIG, MATHJAX_DIR, NOTEBOOKS, chapter_info
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,8 +27,12 @@ KEY_FIGURES = {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "notebook_tools.py"), "--html", str(out)],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "notebook_tools.py"), "--html", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return out
 
@@ -48,20 +51,31 @@ def test_chapter_page(site, path):
     # no error or stderr output (the page's CSS names the stderr type, so look for it on an element)
     assert "Traceback (most recent call last)" not in page
     assert not re.search(r'<div[^>]*data-mime-type="application/vnd\.jupyter\.stderr"', page)
-    assert 'class="jp-OutputArea-output jp-OutputArea-executeResult"' in page or "jp-RenderedText" in page
+    assert (
+        'class="jp-OutputArea-output jp-OutputArea-executeResult"' in page
+        or "jp-RenderedText" in page
+    )
     # every widget shows its static first view, not a VBox(...) text placeholder; no widget scripts
-    widgets = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
+    widgets = sum(
+        1
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    )
     assert page.count('class="widget-snapshot"') == widgets
     assert not re.search(r"<pre>\s*VBox\(children=", page) and "embed-amd.js" not in page
     # solutions are folded away, each with its output inside the fold
     solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
     assert page.count('<details class="solution">') == len(solutions)
     folds = re.findall(r'<details class="solution">(.*?)</details>', page, re.S)
-    for cell, fold in zip(solutions, folds):
+    for cell, fold in zip(solutions, folds, strict=True):
         for text in _stream_lines(cell):
             assert text in fold, f"{path.stem}: solution output {text!r} is not inside its fold"
             outside = page.replace(fold, "")
-            assert text not in outside or text in _visible_elsewhere(nb, cell), f"{path.stem}: {text!r} shows outside the fold"
+            assert text not in outside or text in _visible_elsewhere(nb, cell), (
+                f"{path.stem}: {text!r} shows outside the fold"
+            )
 
 
 def _stream_lines(cell) -> list[str]:
@@ -71,12 +85,16 @@ def _stream_lines(cell) -> list[str]:
     lines = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
-            lines += [html.escape(ln.strip(), quote=False) for ln in out["text"].splitlines() if ln.strip()]
+            lines += [
+                html.escape(ln.strip(), quote=False)
+                for ln in out["text"].splitlines()
+                if ln.strip()
+            ]
     return lines
 
 
 def _visible_elsewhere(nb, solution) -> set[str]:
-    """Lines that other cells print or write too (a solution may repeat them), which may show outside its fold."""
+    """Lines other cells print or write too (a solution may repeat them): may show unfolded."""
     import html
 
     text = set()
@@ -84,12 +102,18 @@ def _visible_elsewhere(nb, solution) -> set[str]:
         if c is solution:
             continue
         text.update(_stream_lines(c))
-        text.update(html.escape(ln.strip(), quote=False) for ln in c.source.splitlines() if ln.strip())
+        text.update(
+            html.escape(ln.strip(), quote=False) for ln in c.source.splitlines() if ln.strip()
+        )
     return text
 
 
-#: Hosts of public CDNs: no page may name one (a reference would leave raw TeX, or no script, offline).
-CDN_HOSTS = re.compile(r"https?://[^\s\"'<>]*(cdnjs|jsdelivr|unpkg|cloudflare|googleapis|gstatic|mathjax\.org|cdn\.)", re.I)
+#: Hosts of public CDNs: no page may name one (a reference would leave raw TeX, or no script,
+#: offline).
+CDN_HOSTS = re.compile(
+    r"https?://[^\s\"'<>]*(cdnjs|jsdelivr|unpkg|cloudflare|googleapis|gstatic|mathjax\.org|cdn\.)",
+    re.I,
+)
 #: A script, style sheet, font, image or module fetched from the network, whatever the host.
 EXTERNAL_LOAD = re.compile(
     r"<(script|link|img|iframe|source)\b[^>]*\b(src|href)\s*=\s*[\"']?(https?:)?//"
@@ -103,17 +127,26 @@ def test_no_page_loads_anything_from_the_network(site):
     assert len(pages) == len(NOTEBOOKS) + 1
     for page in pages:
         text = page.read_text()
-        assert not CDN_HOSTS.search(text), f"{page.name} names a CDN: {CDN_HOSTS.search(text).group(0)}"
-        assert not EXTERNAL_LOAD.search(text), f"{page.name} loads from the network: {EXTERNAL_LOAD.search(text).group(0)}"
+        assert not CDN_HOSTS.search(text), (
+            f"{page.name} names a CDN: {CDN_HOSTS.search(text).group(0)}"
+        )
+        assert not EXTERNAL_LOAD.search(text), (
+            f"{page.name} loads from the network: {EXTERNAL_LOAD.search(text).group(0)}"
+        )
 
 
 def test_the_network_checks_catch_what_nbconvert_puts_in_by_default():
-    """The two patterns above find the script tags of nbconvert's stock lab template (so they can fail)."""
-    stock = ('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
-             '<script src="https://cdn.jsdelivr.net/npm/mathjax@2/MathJax.js"> </script>'
-             'const m = (await import("https://example.org/mermaid.esm.min.mjs")).default;')
+    """The two patterns above find the script tags of nbconvert's stock lab template (can fail)."""
+    stock = (
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
+        '<script src="https://cdn.jsdelivr.net/npm/mathjax@2/MathJax.js"> </script>'
+        'const m = (await import("https://example.org/mermaid.esm.min.mjs")).default;'
+    )
     assert CDN_HOSTS.search(stock) and len(EXTERNAL_LOAD.findall(stock)) == 3
-    fine = '<a href="https://doi.org/10.1145/1321440.1321528">Smucker et al.</a> <script src="mathjax/MathJax.js"></script>'
+    fine = (
+        '<a href="https://doi.org/10.1145/1321440.1321528">Smucker et al.</a> '
+        '<script src="mathjax/MathJax.js"></script>'
+    )
     assert not CDN_HOSTS.search(fine) and not EXTERNAL_LOAD.search(fine)
 
 
@@ -121,46 +154,14 @@ def test_pages_load_mathjax_from_the_site_folder(site):
     config = MATHJAX_CONFIG.split(",")
     assert (site / MATHJAX_DIR / "MathJax.js").is_file()
     for name in config:
-        assert (site / MATHJAX_DIR / "config" / f"{name}.js").is_file(), f"MathJax config {name} was not copied"
+        assert (site / MATHJAX_DIR / "config" / f"{name}.js").is_file(), (
+            f"MathJax config {name} was not copied"
+        )
     fonts = list((site / MATHJAX_DIR / "fonts" / "HTML-CSS" / "STIX-Web" / "woff").glob("*.woff"))
     assert fonts, "MathJax's STIX web fonts were not copied"
     for path in NOTEBOOKS:
         page = (site / f"{path.stem}.html").read_text()
         assert f'<script src="{MATHJAX_DIR}/MathJax.js?config={MATHJAX_CONFIG}"></script>' in page
-
-
-@pytest.fixture(scope="module")
-def answers(tmp_path_factory):
-    out = tmp_path_factory.mktemp("answers")
-    export_html(NOTEBOOKS, out, answer_key=True)
-    return out
-
-
-def test_make_answers_writes_the_answer_key_outside_the_static_site():
-    dry = subprocess.run(["make", "-n", "--no-print-directory", "answers"], cwd=ROOT, capture_output=True, text=True)
-    assert dry.returncode == 0, dry.stderr
-    assert "tests/notebook_tools.py --answers answer-key" in dry.stdout
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_answer_key_shows_every_solution_unfolded(answers, path):
-    import html
-
-    page = (answers / f"{path.stem}.html").read_text()
-    nb = nbformat.read(path, as_version=4)
-    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
-    assert "<details" not in page, "the answer key folds nothing away"
-    assert page.count('<div class="solution-shown">') == len(solutions)
-    plain = html.unescape(re.sub(r"<[^>]+>", "", page))
-    for cell in solutions:
-        # the source, line by line (highlighting splits it into spans), and every line it printed
-        for line in (ln.strip() for ln in cell.source.splitlines()):
-            if line:
-                assert line in plain, f"{path.stem}: solution line {line!r} is not on the answer-key page"
-        for text in _stream_lines(cell):
-            assert text in page, f"{path.stem}: solution output {text!r} is not on the answer-key page"
-    assert (answers / MATHJAX_DIR / "MathJax.js").is_file()
-    assert "Answer key" in (answers / "index.html").read_text()
 
 
 def test_index_links_every_chapter_in_order(site):
@@ -169,4 +170,4 @@ def test_index_links_every_chapter_in_order(site):
     assert links == [f"{p.stem}.html" for p in NOTEBOOKS]
     for path in NOTEBOOKS:
         title, minutes = chapter_info(nbformat.read(path, as_version=4))
-        assert f">{title}</a> <span class=\"time\">({minutes})</span>" in index.replace("&#x27;", "'")
+        assert f'>{title}</a> <span class="time">({minutes})</span>' in index.replace("&#x27;", "'")

@@ -8,7 +8,13 @@ NOTEBOOK_FILES = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
 def make(*args, stdin=""):
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, input=stdin, capture_output=True, text=True)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_workspace_copies_the_notebooks_and_keeps_edits(tmp_path):
@@ -53,3 +59,12 @@ def test_lab_serves_the_workspace_once_it_exists(tmp_path):
     make("workspace", f"WORKSPACE={ws}")
     dry = make("-n", "lab", f"WORKSPACE={ws}")
     assert f"--ServerApp.root_dir={ws}" in dry.stdout
+
+
+def test_make_test_lints_first_and_runs_the_files_in_parallel():
+    dry = make("-n", "test").stdout.splitlines()
+    ruff_check = next(i for i, line in enumerate(dry) if line.endswith("ruff check ."))
+    ruff_format = next(i for i, line in enumerate(dry) if line.endswith("ruff format --check ."))
+    pytest_run = next(i for i, line in enumerate(dry) if "-m pytest" in line)
+    assert ruff_check < pytest_run and ruff_format < pytest_run
+    assert "--dist loadfile" in dry[pytest_run]

@@ -12,10 +12,11 @@ import sys
 
 import nbformat
 import pytest
-
 from notebook_tools import NOTEBOOKS
 
-LOCAL_PATH = re.compile(r"(/home/|/root/|/Users/|/tmp/|/work/|/private/var/|[A-Za-z]:\\\\|site-packages)")
+LOCAL_PATH = re.compile(
+    r"(/home/|/root/|/Users/|/tmp/|/work/|/private/var/|[A-Za-z]:\\\\|site-packages)"
+)
 ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]{6,}")
 # nbval reads the marker only as a comment line of its own; the reason goes on the next line
 IGNORE_MARKER = re.compile(r"^# NBVAL_IGNORE_OUTPUT\n# \(why: .{10,}\)$", re.M)
@@ -56,7 +57,9 @@ def test_no_error_outputs(nb):
     for cell in _code_cells(nb):
         for out in cell.outputs:
             assert out.output_type != "error", cell.source[:80]
-            assert not (out.output_type == "stream" and out.name == "stderr"), f"stderr output in: {cell.source[:80]}"
+            assert not (out.output_type == "stream" and out.name == "stderr"), (
+                f"stderr output in: {cell.source[:80]}"
+            )
 
 
 def test_plain_python3_kernel(nb):
@@ -77,7 +80,9 @@ def test_only_documented_cells_are_exempt_from_comparison(nb):
         assert "NBVAL_SKIP" not in src and "NBVAL_RAISES_EXCEPTION" not in src
         assert "nbval-ignore-output" not in cell.metadata.get("tags", [])
         if "NBVAL_IGNORE_OUTPUT" in src:
-            assert IGNORE_MARKER.search(src), "an ignored cell must say why on the next line: '# (why: <reason>)'"
+            assert IGNORE_MARKER.search(src), (
+                "an ignored cell must say why on the next line: '# (why: <reason>)'"
+            )
             assert re.search(r"tim(e|ing)", src, re.I), "only timing cells may be exempt"
 
 
@@ -101,7 +106,9 @@ def test_figures_are_compared_too():
 
 
 CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")
-OBJECTIVES = re.compile(r"\*\*By the end of this chapter you will be able to\*\*\n\n((?:\d\. .+\n?){3,4})")
+OBJECTIVES = re.compile(
+    r"\*\*By the end of this chapter you will be able to\*\*\n\n((?:\d\. .+\n?){3,4})"
+)
 TIME = re.compile(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes\.")
 SECTION = re.compile(r"^## (\d+)\. .+ · (core|optional \(going deeper\))$", re.M)
 EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
@@ -119,11 +126,17 @@ def test_chapter_shape(nb, request):
     solution; key points; further reading last."""
     cells = nb.cells
     first = cells[0]
-    assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), "first cell: '# Chapter N · Title'"
+    assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), (
+        "first cell: '# Chapter N · Title'"
+    )
     number = int(CHAPTER_TITLE.match(first.source).group(1))
-    assert request.node.callspec.id.startswith(f"{number:02d}_"), "file name and chapter number differ"
+    assert request.node.callspec.id.startswith(f"{number:02d}_"), (
+        "file name and chapter number differ"
+    )
     assert OBJECTIVES.search(first.source), "first cell lists 3 or 4 numbered objectives"
-    assert TIME.search(first.source), "first cell: '**Time:** core about N minutes, full about M minutes.'"
+    assert TIME.search(first.source), (
+        "first cell: '**Time:** core about N minutes, full about M minutes.'"
+    )
     assert "**Builds on:**" in first.source
     assert any(c.cell_type == "code" and "helpers.quiz(" in c.source for c in cells), "no quiz"
 
@@ -134,14 +147,20 @@ def test_chapter_shape(nb, request):
         if heading:
             current = "core" if heading.group(2) == "core" else "optional"
         elif c.cell_type == "markdown" and re.match(r"^## ", c.source):
-            assert re.match(r"^## (Your turn|More exercises|Key points|Further reading)", c.source), (
-                f"section heading without '· core' or '· optional (going deeper)': {c.source[:60]}"
-            )
+            assert re.match(
+                r"^## (Your turn|More exercises|Key points|Further reading)", c.source
+            ), f"section heading without '· core' or '· optional (going deeper)': {c.source[:60]}"
             current = "optional" if c.source.startswith("## More exercises") else "core"
-        assert c.metadata.get("section") == current, f"cell metadata 'section' should be {current!r}: {c.source[:60]}"
-    assert any(SECTION.search(c.source) for c in cells if c.cell_type == "markdown"), "no numbered sections"
+        assert c.metadata.get("section") == current, (
+            f"cell metadata 'section' should be {current!r}: {c.source[:60]}"
+        )
+    assert any(SECTION.search(c.source) for c in cells if c.cell_type == "markdown"), (
+        "no numbered sections"
+    )
 
-    exercises = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and EXERCISE.search(c.source)]
+    exercises = [
+        i for i, c in enumerate(cells) if c.cell_type == "markdown" and EXERCISE.search(c.source)
+    ]
     numbers = [int(EXERCISE.search(cells[i].source).group(1)) for i in exercises]
     assert numbers == list(range(1, len(numbers) + 1)), "exercises are numbered 1, 2, 3..."
     if number == 0:
@@ -149,23 +168,40 @@ def test_chapter_shape(nb, request):
     else:
         assert 2 <= len(exercises) <= 4, f"{len(exercises)} exercises; want 2 to 4"
     solutions = [i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", [])]
-    assert solutions == [i + 3 for i in exercises], "each exercise: prompt, answer cell, check cell, solution"
+    assert solutions == [i + 3 for i in exercises], (
+        "each exercise: prompt, answer cell, check cell, solution"
+    )
     for n, i in enumerate(exercises, start=1):
         key = f"{number}.{n}"
         answer, check, solution = cells[i + 1], cells[i + 2], cells[i + 3]
-        assert answer.cell_type == "code" and "answer" in answer.metadata.get("tags", []), f"{key}: answer cell tagged 'answer'"
-        assert re.search(r"= \.\.\.", answer.source), f"{key}: the answer cell is committed unanswered (name = ...)"
-        assert check.cell_type == "code" and CHECK.search(check.source) and CHECK.search(check.source).group(1) == key, (
-            f"{key}: the check cell calls helpers.check({key!r}, ...)"
+        assert answer.cell_type == "code" and "answer" in answer.metadata.get("tags", []), (
+            f"{key}: answer cell tagged 'answer'"
         )
-        assert "not answered yet" in "".join(_texts(check)), f"{key}: the stored check output says 'not answered yet'"
-        assert solution.cell_type == "code" and _hidden(solution, "source_hidden") and _hidden(solution, "outputs_hidden"), (
-            f"{key}: solution folded with source and output hidden"
+        assert re.search(r"= \.\.\.", answer.source), (
+            f"{key}: the answer cell is committed unanswered (name = ...)"
         )
-        assert f'helpers.check("{key}", ' in solution.source and f"Exercise {key}: correct." in "".join(_texts(solution)), (
-            f"{key}: the solution ends by checking itself, and the check says correct"
+        assert (
+            check.cell_type == "code"
+            and CHECK.search(check.source)
+            and CHECK.search(check.source).group(1) == key
+        ), f"{key}: the check cell calls helpers.check({key!r}, ...)"
+        assert "not answered yet" in "".join(_texts(check)), (
+            f"{key}: the stored check output says 'not answered yet'"
         )
-    key_points = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Key points")]
+        assert (
+            solution.cell_type == "code"
+            and _hidden(solution, "source_hidden")
+            and _hidden(solution, "outputs_hidden")
+        ), f"{key}: solution folded with source and output hidden"
+        assert (
+            f'helpers.check("{key}", ' in solution.source
+            and f"Exercise {key}: correct." in "".join(_texts(solution))
+        ), f"{key}: the solution ends by checking itself, and the check says correct"
+    key_points = [
+        i
+        for i, c in enumerate(cells)
+        if c.cell_type == "markdown" and c.source.startswith("## Key points")
+    ]
     assert key_points == [len(cells) - 2], "key points, then further reading, end the chapter"
     assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Further reading")
 
@@ -177,31 +213,45 @@ def test_every_registered_exercise_is_in_its_chapter():
     in_notebooks = set()
     for path in NOTEBOOKS:
         for c in nbformat.read(path, as_version=4).cells:
-            if c.cell_type == "code" and "answer" not in c.metadata.get("tags", []) and "solution" not in c.metadata.get("tags", []):
+            if (
+                c.cell_type == "code"
+                and "answer" not in c.metadata.get("tags", [])
+                and "solution" not in c.metadata.get("tags", [])
+            ):
                 in_notebooks.update(CHECK.findall(c.source))
     assert in_notebooks == set(_EXERCISES)
 
 
 def test_stated_times_match_the_model():
-    """Each chapter states core and full times within 15% (or 5 minutes) of the model in tools/chapter_times.py."""
+    """Each chapter states core and full times within 15% (or 5 min) of chapter_times' model."""
     sys.path.insert(0, str(NOTEBOOKS[0].parent.parent / "tools"))
     from chapter_times import chapter_time
 
     for path in NOTEBOOKS:
-        core, full = map(int, TIME.search(nbformat.read(path, as_version=4).cells[0].source).groups())
+        core, full = map(
+            int, TIME.search(nbformat.read(path, as_version=4).cells[0].source).groups()
+        )
         model = chapter_time(path)
         for name, stated, est in [("core", core, model.core), ("full", full, model.full)]:
-            assert abs(stated - est) <= max(5, 0.15 * est), f"{path.name}: {name} time {stated} min, model {est:.0f} min"
+            assert abs(stated - est) <= max(5, 0.15 * est), (
+                f"{path.name}: {name} time {stated} min, model {est:.0f} min"
+            )
 
 
 def test_chapter_maps_list_every_chapter_with_its_own_time():
-    """Chapter 0's map and README's table link every chapter, with the times the chapter itself states."""
+    """Chapter 0's map and README's table link every chapter, with the times the chapter states."""
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     assert NOTEBOOKS[0].name == "00_start_here.ipynb"
-    chapter_map = next(c.source for c in start.cells if re.match(r"## \d+\. The chapters", c.source))
+    chapter_map = next(
+        c.source for c in start.cells if re.match(r"## \d+\. The chapters", c.source)
+    )
     readme = (NOTEBOOKS[0].parent.parent / "README.md").read_text()
     for path in NOTEBOOKS:
         core, full = TIME.search(nbformat.read(path, as_version=4).cells[0].source).groups()
         row = rf"\|[^\n]*\| {core} min \| {full} min \|"
-        assert re.search(rf"\]\({re.escape(path.name)}\) {row}", chapter_map), f"chapter 0's map: {path.name}, {core}/{full} min"
-        assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) {row}", readme), f"README's table: {path.name}, {core}/{full} min"
+        assert re.search(rf"\]\({re.escape(path.name)}\) {row}", chapter_map), (
+            f"chapter 0's map: {path.name}, {core}/{full} min"
+        )
+        assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) {row}", readme), (
+            f"README's table: {path.name}, {core}/{full} min"
+        )

@@ -73,7 +73,7 @@ GUIDE = ROOT / "docs" / "instructor-guide.md"
 
 @dataclass(frozen=True)
 class SectionTime:
-    """One section of a chapter: its heading (without the core/optional suffix), its mark and its minutes.
+    """One section of a chapter: its heading (no core/optional suffix), its mark and its minutes.
 
     ``mark`` is "core" or "optional" when every cell of the section carries that
     ``metadata["section"]``, "mixed" when they differ and "unmarked" when none
@@ -105,7 +105,11 @@ def section_times(path: Path) -> list[SectionTime]:
         if not cells:
             continue
         marks = {c.metadata.get("section") for c in cells}
-        mark = marks.pop() if len(marks) == 1 and None not in marks else ("unmarked" if marks == {None} else "mixed")
+        mark = (
+            marks.pop()
+            if len(marks) == 1 and None not in marks
+            else ("unmarked" if marks == {None} else "mixed")
+        )
         full = sum(_cell_minutes(c) for c in cells)
         core = sum(_cell_minutes(c) for c in cells if c.metadata.get("section") == "core")
         out.append(SectionTime(title, mark, core, full))
@@ -132,7 +136,7 @@ def chapter_title(path: Path) -> str:
 
 
 def section_table(path: Path) -> str:
-    """Markdown table of a chapter's sections: mark, minutes, and where each starts in a core and a full run."""
+    """Markdown table of a chapter's sections: mark, minutes, start in a core and a full run."""
     rows = [
         "| section | mark | minutes | starts at (core run) | starts at (full run) |",
         "|---|---|---:|---:|---:|",
@@ -140,7 +144,10 @@ def section_table(path: Path) -> str:
     at_core = at_full = 0.0
     for s in section_times(path):
         core_start = f"{_clock(at_core)}" if s.core > 0 else "skip"
-        rows.append(f"| {_cell_text(s.title)} | {s.mark} | {s.full:.0f} | {core_start} | {_clock(at_full)} |")
+        rows.append(
+            f"| {_cell_text(s.title)} | {s.mark} | {s.full:.0f} | {core_start} "
+            f"| {_clock(at_full)} |"
+        )
         at_core += s.core
         at_full += s.full
     rows.append(f"| **total** | | | **{at_core:.0f} min core** | **{at_full:.0f} min full** |")
@@ -155,7 +162,10 @@ def summary_table(paths: list[Path]) -> str:
         total_core += t.core
         total_full += t.full
         rows.append(f"| {chapter_title(p)} | {t.core:.0f} | {t.full:.0f} | {t.full - t.core:.0f} |")
-    rows.append(f"| **all chapters** | **{total_core:.0f}** | **{total_full:.0f}** | **{total_full - total_core:.0f}** |")
+    rows.append(
+        f"| **all chapters** | **{total_core:.0f}** | **{total_full:.0f}** "
+        f"| **{total_full - total_core:.0f}** |"
+    )
     return "\n".join(rows)
 
 
@@ -165,7 +175,7 @@ def summary_table(paths: list[Path]) -> str:
 
 @dataclass(frozen=True)
 class Break:
-    """A pause of ``minutes``, placed at the chapter boundary closest to ``at`` minutes from the start."""
+    """A pause of ``minutes``, at the chapter boundary closest to ``at`` minutes from the start."""
 
     label: str
     minutes: int
@@ -210,8 +220,10 @@ PLANS = (
 )
 
 
-def _schedule(plan: Plan, times: dict[int, ChapterTime], full: set[int]) -> list[tuple[str, str, float]]:
-    """(what, part, minutes) rows of a plan, each break at the chapter boundary closest to its time."""
+def _schedule(
+    plan: Plan, times: dict[int, ChapterTime], full: set[int]
+) -> list[tuple[str, str, float]]:
+    """(what, part, minutes) rows of a plan, each break at the chapter boundary closest its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
     for n in plan.chapters:
         t = times[n]
@@ -236,10 +248,16 @@ def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, st
     times = {int(p.name[:2]): chapter_time(p) for p in paths}
     missing = [n for n in plan.chapters if n not in times]
     if missing:
-        raise ValueError(f"plan {plan.name!r} names chapters {missing} that are not in notebooks/: edit PLANS in {__file__}")
+        raise ValueError(
+            f"plan {plan.name!r} names chapters {missing} that are not in notebooks/: "
+            f"edit PLANS in {__file__}"
+        )
     full: set[int] = set()
     for n in plan.full_if_it_fits:
-        if n in plan.chapters and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60:
+        if (
+            n in plan.chapters
+            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60
+        ):
             full.add(n)
     return _schedule(plan, times, full)
 
@@ -274,8 +292,10 @@ def generated_blocks(paths: list[Path] | None = None) -> dict[str, str]:
 
 
 def _markers(name: str) -> tuple[str, str]:
-    return (f"<!-- generated:{name}:start (python tools/chapter_times.py --update-docs) -->",
-            f"<!-- generated:{name}:end -->")
+    return (
+        f"<!-- generated:{name}:start (python tools/chapter_times.py --update-docs) -->",
+        f"<!-- generated:{name}:end -->",
+    )
 
 
 def render_docs(text: str, blocks: dict[str, str]) -> str:
@@ -284,8 +304,10 @@ def render_docs(text: str, blocks: dict[str, str]) -> str:
         start, end = _markers(name)
         if start not in text or end not in text:
             raise ValueError(
-                f"docs/instructor-guide.md has no block {name!r}: add the two lines\n{start}\n{end}\n"
-                "where it belongs (for a new chapter: under its heading), then run --update-docs again."
+                f"docs/instructor-guide.md has no block {name!r}: add the two lines\n"
+                f"{start}\n{end}\n"
+                "where it belongs (for a new chapter: under its heading), "
+                "then run --update-docs again."
             )
         before, rest = text.split(start, 1)
         _, after = rest.split(end, 1)
@@ -294,11 +316,13 @@ def render_docs(text: str, blocks: dict[str, str]) -> str:
 
 
 STATED = re.compile(r"core about (\d+) minutes, full about (\d+) minutes")
-MAP_ROW = re.compile(r"\]\((notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) (\|[^\n]*?\| )\d+ min \| \d+ min \|")
+MAP_ROW = re.compile(
+    r"\]\((notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) (\|[^\n]*?\| )\d+ min \| \d+ min \|"
+)
 
 
 def update_maps(paths: list[Path]) -> None:
-    """Write each chapter's stated core and full times into chapter 0's map and the README's table."""
+    """Write each chapter's stated core and full times into chapter 0's map and README's table."""
     stated = {}
     for p in paths:
         m = STATED.search(nbformat.read(p, as_version=4).cells[0].source)
@@ -330,7 +354,10 @@ def main() -> int:
         new = render_docs(old, generated_blocks(paths))
         if "--check-docs" in args:
             if new != old:
-                print("docs/instructor-guide.md is out of date: run python tools/chapter_times.py --update-docs")
+                print(
+                    "docs/instructor-guide.md is out of date: "
+                    "run python tools/chapter_times.py --update-docs"
+                )
                 return 1
             print("docs/instructor-guide.md is current")
             return 0

@@ -11,7 +11,10 @@ which turns a missing browser into a failure.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -35,7 +38,34 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-INSTALL_HINT = "no Chromium found: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH"
+WIDGET_CALLS = {"quiz": r"helpers\.quiz\(", "resample-explorer": r"helpers\.resample_explorer\("}
+WIDGET_CELL = re.compile("|".join(WIDGET_CALLS.values()))
+
+
+def free_names(source: str) -> set[str]:
+    """Names a cell reads without defining them (builtins and helpers aside)."""
+    tree = ast.parse(source)
+    loaded, stored = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+    return loaded - stored - set(dir(builtins)) - {"helpers"}
+
+
+def cells_to_run(nb) -> list[int]:
+    """The cell importing helpers, every widget cell, and the cells before one that needs them."""
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    imports = next(i for i in code if re.search(r"^import helpers\b", nb.cells[i].source, re.M))
+    widgets = [i for i in code if WIDGET_CELL.search(nb.cells[i].source)]
+    needy = [i for i in widgets if free_names(nb.cells[i].source)]
+    prefix = {i for i in code if needy and i <= max(needy)}
+    return sorted({imports, *widgets, *prefix})
+
+
+INSTALL_HINT = (
+    "no Chromium found: install Debian's package (sudo apt-get install -y chromium) "
+    "or set CHROMIUM_PATH"
+)
 
 
 def find_chromium() -> str | None:
@@ -86,7 +116,9 @@ def lab_server(tmp_path_factory):
         "JUPYTERLAB_WORKSPACES_DIR": str(work / "workspaces"),
     }
     cmd = [
-        sys.executable, "-m", "jupyterlab",
+        sys.executable,
+        "-m",
+        "jupyterlab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
@@ -107,9 +139,11 @@ def lab_server(tmp_path_factory):
             try:
                 with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
                     break
-            except OSError:
+            except OSError as err:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}")
+                    raise RuntimeError(
+                        f"JupyterLab did not start:\n{(work / 'server.log').read_text()[-3000:]}"
+                    ) from err
                 time.sleep(0.3)
         yield base, token
     finally:
@@ -135,17 +169,29 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, request):
+@pytest.fixture(scope="session")
+def lab_page(browser, lab_server):
+    """One JupyterLab page for every browser test: the app starts once, notebooks open in it."""
+    base, token = lab_server
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()
     pg.set_default_timeout(60_000)
+    pg.goto(f"{base}/lab?reset&token={token}")  # reset: no tabs restored from an earlier run
+    pg.wait_for_function("() => !!window.jupyterapp")
+    pg.evaluate("async () => { await window.jupyterapp.restored; }")
     yield pg
+    context.close()
+
+
+@pytest.fixture
+def page(lab_page, request):
+    """The JupyterLab page; a screenshot goes to test-artifacts/ when the test fails."""
+    yield lab_page
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
-        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
+        lab_page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    close_everything(lab_page)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -155,28 +201,45 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def open_and_run_all(page, base: str, token: str, notebook: str) -> None:
-    """Open a notebook in JupyterLab, clear its stored outputs, run every cell and wait until done."""
-    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")  # reset: no tabs restored from earlier tests
+def open_notebook(page, notebook: str) -> None:
+    """Open a notebook, with its stored outputs, as the only tab; wait for its kernel."""
+    close_everything(page)
+    page.evaluate(
+        """async (name) => {
+            const app = window.jupyterapp;
+            const w = await app.commands.execute('docmanager:open', {path: name});
+            app.shell.activateById(w.id);
+            await w.context.ready;
+            await w.sessionContext.ready;
+        }""",
+        notebook,
+    )
     page.wait_for_function(
         """(name) => {
-            const app = window.jupyterapp;
-            const w = app && app.shell.currentWidget;
-            return !!(w && w.context && w.context.path.endsWith(name) && w.sessionContext && w.sessionContext.session);
+            const w = window.jupyterapp.shell.currentWidget;
+            return !!(w && w.context && w.context.path.endsWith(name)
+                      && w.sessionContext.session && w.sessionContext.session.kernel);
         }""",
         arg=notebook,
     )
-    ok = page.evaluate(
-        """async () => {
+
+
+def run_cells(page, notebook: str, indices: list[int]) -> None:
+    """Run the cells at these indices, in order, in the open notebook ("Run Selected Cell")."""
+    failed = page.evaluate(
+        """async (indices) => {
             const app = window.jupyterapp;
             const w = app.shell.currentWidget;
-            await w.context.ready;
-            await w.sessionContext.ready;
-            await app.commands.execute('notebook:clear-all-cell-outputs');
-            return await app.commands.execute('notebook:run-all-cells');
-        }"""
+            for (const i of indices) {
+                w.content.activeCellIndex = i;
+                w.content.deselectAll();
+                if ((await app.commands.execute('notebook:run-cell')) === false) return i;
+            }
+            return -1;
+        }""",
+        indices,
     )
-    assert ok is not False, f"running all cells of {notebook} reported a failure"
+    assert failed == -1, f"running cell {failed} of {notebook} reported a failure"
     page.wait_for_function(
         """() => {
             const w = window.jupyterapp.shell.currentWidget;
@@ -190,6 +253,12 @@ def current_notebook(page):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
-def shut_down_kernels(page) -> None:
-    """Stop every kernel the page started, so that the next notebook starts on a quiet machine."""
-    page.evaluate("async () => { await window.jupyterapp.serviceManager.sessions.shutdownAll(); }")
+def close_everything(page) -> None:
+    """Stop every kernel the page started and close every tab, unsaved (the copy is scratch)."""
+    page.evaluate(
+        """async () => {
+            const app = window.jupyterapp;
+            await app.serviceManager.sessions.shutdownAll();
+            for (const w of Array.from(app.shell.widgets('main'))) w.dispose();
+        }"""
+    )

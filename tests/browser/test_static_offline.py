@@ -10,7 +10,6 @@ TeX is left in the prose, and MathJax's own web fonts were loaded from disk.
 import re
 
 import pytest
-
 from notebook_tools import NOTEBOOKS, export_html
 
 pytestmark = pytest.mark.browser
@@ -52,14 +51,22 @@ def test_a_page_typesets_its_math_offline(browser, tmp_path):
         formulas = page.evaluate("document.querySelectorAll('script[type^=\"math/tex\"]').length")
         rendered = page.evaluate("document.querySelectorAll('span.MathJax').length")
         errors = page.evaluate("document.querySelectorAll('.MathJax_Error, .merror').length")
-        prose = page.evaluate("[...document.querySelectorAll('.jp-MarkdownOutput')].map(e => e.innerText).join('\\n')")
-        fonts = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+        prose = page.evaluate(
+            "[...document.querySelectorAll('.jp-MarkdownOutput')].map(e => e.innerText).join('\\n')"
+        )
+        fonts = page.evaluate(
+            "[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
+        )
     finally:
         context.close()
     assert refused == [], f"the page asked the network for {refused}"
-    assert any("/mathjax/MathJax.js" in u for u in loaded), "MathJax was not loaded from the page's folder"
+    assert any("/mathjax/MathJax.js" in u for u in loaded), (
+        "MathJax was not loaded from the page's folder"
+    )
     assert formulas > 0 and rendered == formulas, f"{rendered} of {formulas} formulas typeset"
     assert errors == 0, f"{errors} formulas failed to typeset"
     left = re.findall(r"\$[^$\n]+\$", prose)
     assert not left, f"raw TeX left in the prose: {left[:5]}"
-    assert any(f.startswith("STIXMathJax") for f in fonts), f"MathJax's fonts were not loaded from disk: {fonts}"
+    assert any(f.startswith("STIXMathJax") for f in fonts), (
+        f"MathJax's fonts were not loaded from disk: {fonts}"
+    )

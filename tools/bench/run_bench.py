@@ -1,10 +1,10 @@
 """The series' benchmark: the helpers side by side with what a user would otherwise use.
 
-Run with ``make bench`` (add ``BENCH_ARGS=--update-readme`` to write the table
-into README's Performance section). Every row is a median over repetitions,
-measured in this one run on the same data; ratios between rows are what carry
-over to other machines, not the seconds. Not collected by the test suite:
-tests never fail on time.
+Run with ``make bench`` (add ``BENCH_ARGS=--update-docs`` to write the table
+into docs/benchmarks.md; ``--update-readme`` is the old name of the flag).
+Every row is a median over repetitions, measured in this one run on the same
+data; ratios between rows are what carry over to other machines, not the seconds.
+Not collected by the test suite: tests never fail on time.
 
 Tuning notes (moved here from helpers/resampling.py, which now reads as the idea first):
 
@@ -45,7 +45,7 @@ from scipy import stats
 import helpers
 
 ROOT = Path(__file__).resolve().parents[2]
-B = 10_000
+R = 10_000
 
 
 def timed(fn, repeat: int) -> float:
@@ -71,14 +71,16 @@ def loop_bootstrap(changes: list[float], n_resamples: int, stream: random.Random
 
 
 def rng_floor(n: int, n_resamples: int) -> None:
-    """Draw the same indices as paired_bootstrap, with the same generator and chunks, and nothing else."""
+    """Draw the same indices as paired_bootstrap (same generator and chunks), and nothing else."""
     gen = np.random.default_rng(1)
     rows = max(1, helpers.resampling.DEFAULT_MAX_ELEMENTS // n)
     for start in range(0, n_resamples, rows):
         gen.integers(0, n, size=(min(rows, n_resamples - start), n))
 
 
-def scipy_bootstrap(a: np.ndarray, b: np.ndarray, n_resamples: int, batch: int | None = None) -> None:
+def scipy_bootstrap(
+    a: np.ndarray, b: np.ndarray, n_resamples: int, batch: int | None = None
+) -> None:
     stats.bootstrap(
         (a, b),
         lambda x, y, axis=-1: np.mean(y - x, axis=axis),
@@ -108,7 +110,11 @@ class Table:
         self.rows: list[tuple[str, str, str, str]] = []
 
     def add(self, task: str, method: str, seconds: float | None, note: str = "") -> None:
-        shown = "" if seconds is None else (f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s")
+        shown = (
+            ""
+            if seconds is None
+            else (f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s")
+        )
         self.rows.append((task, method, shown, note))
         print(f"  {task:<40} {method:<44} {shown:>10}  {note}", flush=True)
 
@@ -118,13 +124,19 @@ class Table:
         return "\n".join(lines)
 
 
+def met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
 def ratio(x: float, y: float) -> str:
     r = x / y
     return f"{r:.2f}x" if r >= 0.01 else f"{r:.1e}x"
 
 
 def paired_timings(ours, floor, pairs: int) -> tuple[float, float, float]:
-    """Time ``ours`` and ``floor`` alternately, ``pairs`` times: (median ours, median floor, median ratio).
+    """Time ``ours`` and ``floor`` alternately, ``pairs`` times.
+
+    Returns (median ours, median floor, median ratio).
 
     Alternating keeps slow drifts of the machine (other load, clock speed, the
     allocator's state) out of the ratio, which is what the target is about.
@@ -134,7 +146,7 @@ def paired_timings(ours, floor, pairs: int) -> tuple[float, float, float]:
     for _ in range(pairs):
         t_ours.append(timed(ours, 1))
         t_floor.append(timed(floor, 1))
-    ratios = [o / f for o, f in zip(t_ours, t_floor)]
+    ratios = [o / f for o, f in zip(t_ours, t_floor, strict=True)]
     return statistics.median(t_ours), statistics.median(t_floor), statistics.median(ratios)
 
 
@@ -144,24 +156,59 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
         a = rng.random(n)
         b = np.clip(a + rng.normal(0.01, 0.1, n), 0, 1)
         d = b - a
-        task = f"paired bootstrap, Q = {n:,}, B = 10,000"
+        task = f"paired bootstrap, Q = {n:,}, R = 10,000"
         pairs = 3 if n == 100_000 else (5 if quick else 15)
-        ours, floor, r_floor = paired_timings(lambda: helpers.paired_bootstrap(d, n_resamples=B, rng=1), lambda: rng_floor(n, B), pairs)
+        ours, floor, r_floor = paired_timings(
+            lambda d=d: helpers.paired_bootstrap(d, n_resamples=B, rng=1), lambda n=n: rng_floor(n, B), pairs
+        )
         table.add(task, "helpers.paired_bootstrap", ours, "1.00x")
-        table.add(task, "random-number floor (indices only)", floor, f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)")
-        sp = timed(lambda: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100), 1 if n >= 1_000 else 5)
-        table.add(task, "scipy.stats.bootstrap (percentile, paired)", sp, f"ours / scipy = {ratio(ours, sp)}")
-        targets.append(f"paired_bootstrap vs scipy at Q = {n:,}: {ratio(ours, sp)} (target <= 1.00x): {'met' if ours <= sp else 'NOT met'}")
-        targets.append(f"paired_bootstrap vs random-number floor at Q = {n:,}: {r_floor:.2f}x (target <= 2x): {'met' if r_floor <= 2 else 'NOT met'}")
+        table.add(
+            task,
+            "random-number floor (indices only)",
+            floor,
+            f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)",
+        )
+        sp = timed(
+            lambda a=a, b=b, n=n: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100),
+            1 if n >= 1_000 else 5,
+        )
+        table.add(
+            task,
+            "scipy.stats.bootstrap (percentile, paired)",
+            sp,
+            f"ours / scipy = {ratio(ours, sp)}",
+        )
+        targets.append(
+            f"paired_bootstrap vs scipy at Q = {n:,}: {ratio(ours, sp)} (target <= 1.00x): "
+            f"{met(ours <= sp)}"
+        )
+        targets.append(
+            f"paired_bootstrap vs random-number floor at Q = {n:,}: {r_floor:.2f}x (target <= "
+            f"2x): {met(r_floor <= 2)}"
+        )
         changes = d.tolist()
         if n == 120:
-            loop = timed(lambda: loop_bootstrap(changes, B, random.Random(7)), 1 if quick else 3)
-            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x")
-            targets.append(f"paired_bootstrap vs the plain loop at Q = 120: {loop / ours:.0f}x faster (target >= 30x): {'met' if loop >= 30 * ours else 'NOT met'}")
+            loop = timed(
+                lambda c=changes: loop_bootstrap(c, B, random.Random(7)), 1 if quick else 3
+            )
+            table.add(
+                task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x"
+            )
+            targets.append(
+                f"paired_bootstrap vs the plain loop at Q = 120: {loop / ours:.0f}x faster "
+                f"(target >= 30x): {met(loop >= 30 * ours)}"
+            )
         else:
             few = 100 if n == 1_000 else 5
-            loop = timed(lambda: loop_bootstrap(changes, few, random.Random(7)), 1) * B / few
-            table.add(task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x (timed on {few} resamples, scaled)")
+            loop = (
+                timed(lambda c=changes, k=few: loop_bootstrap(c, k, random.Random(7)), 1) * B / few
+            )
+            table.add(
+                task,
+                "plain Python loop (chapter 1)",
+                loop,
+                f"loop / ours = {loop / ours:.0f}x (timed on {few} resamples, scaled)",
+            )
 
 
 def bench_peak_memory(table: Table, targets: list[str]) -> None:
@@ -170,11 +217,27 @@ def bench_peak_memory(table: Table, targets: list[str]) -> None:
     chunked = helpers.paired_bootstrap(d, n_resamples=B, rng=3)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    table.add("peak memory, Q = 100,000, B = 10,000", "helpers.paired_bootstrap (chunked)", None, f"{peak / 2**20:.0f} MiB traced peak")
+    table.add(
+        "peak memory, Q = 100,000, R = 10,000",
+        "helpers.paired_bootstrap (chunked)",
+        None,
+        f"{peak / 2**20:.0f} MiB traced peak",
+    )
     whole_gib = 100_000 * B * 8 / 2**30
-    table.add("peak memory, Q = 100,000, B = 10,000", "one index matrix, unchunked", None, f"{whole_gib:.1f} GiB for the indices alone")
-    same = np.array_equal(chunked[:500], helpers.paired_bootstrap(d, n_resamples=500, rng=3, max_elements=100_000 * 500))
-    targets.append(f"peak memory of paired_bootstrap at Q = 100,000, B = 10,000: {peak / 2**20:.0f} MiB (target < 300 MB): {'met' if peak < 300e6 else 'NOT met'}; first 500 resamples identical to one unchunked draw: {same}")
+    table.add(
+        "peak memory, Q = 100,000, R = 10,000",
+        "one index matrix, unchunked",
+        None,
+        f"{whole_gib:.1f} GiB for the indices alone",
+    )
+    same = np.array_equal(
+        chunked[:500], helpers.paired_bootstrap(d, n_resamples=500, rng=3, max_elements=100_000 * 500)
+    )
+    targets.append(
+        f"peak memory of paired_bootstrap at Q = 100,000, R = 10,000: {peak / 2**20:.0f} MiB "
+        f"(target < 300 MB): {met(peak < 300e6)}; first 500 resamples identical to one unchunked "
+        f"draw: {same}"
+    )
 
 
 def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
@@ -183,26 +246,49 @@ def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
     sp_exact = timed(lambda: scipy_sign_flip(d20, np.inf), 1)
     task = "randomization test, exact, Q = 20 (2^20 signs)"
     table.add(task, "helpers.randomization_test", exact, "1.00x")
-    table.add(task, "scipy.stats.permutation_test (samples)", sp_exact, f"ours / scipy = {ratio(exact, sp_exact)}")
-    targets.append(f"randomization_test exact at Q = 20: {exact * 1000:.1f} ms (target < 1 s): {'met' if exact < 1 else 'NOT met'}")
+    table.add(
+        task,
+        "scipy.stats.permutation_test (samples)",
+        sp_exact,
+        f"ours / scipy = {ratio(exact, sp_exact)}",
+    )
+    targets.append(
+        f"randomization_test exact at Q = 20: {exact * 1000:.1f} ms (target < 1 s): "
+        f"{met(exact < 1)}"
+    )
     d1000 = np.random.default_rng(1000).normal(0.01, 0.1, 1_000)
     mc = timed(lambda: helpers.randomization_test(d1000, n_resamples=B, rng=1), 1 if quick else 3)
     sp_mc = timed(lambda: scipy_sign_flip(d1000, B), 1 if quick else 3)
-    task = "randomization test, Monte Carlo, Q = 1,000, B = 10,000"
+    task = "randomization test, Monte Carlo, Q = 1,000, R = 10,000"
     table.add(task, "helpers.randomization_test", mc, "1.00x")
-    table.add(task, "scipy.stats.permutation_test (samples)", sp_mc, f"ours / scipy = {ratio(mc, sp_mc)}")
-    targets.append(f"randomization_test Monte Carlo vs scipy at Q = 1,000: {ratio(mc, sp_mc)} (target <= 1.00x): {'met' if mc <= sp_mc else 'NOT met'}")
+    table.add(
+        task, "scipy.stats.permutation_test (samples)", sp_mc, f"ours / scipy = {ratio(mc, sp_mc)}"
+    )
+    targets.append(
+        f"randomization_test Monte Carlo vs scipy at Q = 1,000: {ratio(mc, sp_mc)} (target <= "
+        f"1.00x): {met(mc <= sp_mc)}"
+    )
 
 
 def bench_exact_and_cluster(table: Table, quick: bool) -> None:
     a, b = helpers.hit_at_5_example()
     t = timed(lambda: helpers.exact_bootstrap_distribution(b - a), 3 if quick else 7)
-    table.add("exact bootstrap distribution, 120 hit@5 queries", "helpers.exact_bootstrap_distribution", t, "7,381 count vectors")
+    table.add(
+        "exact bootstrap distribution, 120 hit@5 queries",
+        "helpers.exact_bootstrap_distribution",
+        t,
+        "7,381 count vectors",
+    )
     rng = np.random.default_rng(5)
     users = np.repeat(np.arange(1_000), 10)
     d = rng.normal(0, 0.1, 1_000)[users] + rng.normal(0.01, 0.1, users.size)
     t = timed(lambda: helpers.cluster_bootstrap(d, users, n_resamples=B, rng=1), 3 if quick else 7)
-    table.add("cluster bootstrap, 1,000 users x 10 queries, B = 10,000", "helpers.cluster_bootstrap", t, "")
+    table.add(
+        "cluster bootstrap, 1,000 users x 10 queries, R = 10,000",
+        "helpers.cluster_bootstrap",
+        t,
+        "",
+    )
 
 
 def traced_peak(fn) -> int:
@@ -223,26 +309,65 @@ def four_decimal_changes(q: int, seed: int) -> np.ndarray:
 
 
 def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
-    """Exact answers on the score grid (issue 18), as ratios to the Monte Carlo alternatives in this run."""
+    """Exact answers on the score grid (issue 18), as ratios to this run's Monte Carlo methods."""
     pairs = 5 if quick else 15
     d = four_decimal_changes(100, 100)
     task = "exact on the grid, Q = 100, four decimals"
     res = helpers.randomization_test(d)
-    ours, mc, r = paired_timings(lambda: helpers.randomization_test(d), lambda: helpers.randomization_test(d, n_resamples=B, rng=1), pairs)
-    table.add(task, "helpers.randomization_test (exact, grid DP)", ours, f"p = {res.pvalue:.4f}; ours / Monte Carlo = {r:.2f}x (median of {pairs} pairs)")
-    table.add(task, "helpers.randomization_test, Monte Carlo B = 10,000", mc, f"p = {helpers.randomization_test(d, n_resamples=B, rng=1).pvalue:.4f}")
-    targets.append(f"exact randomization test vs Monte Carlo B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    ours, mc, r = paired_timings(
+        lambda: helpers.randomization_test(d),
+        lambda: helpers.randomization_test(d, n_resamples=B, rng=1),
+        pairs,
+    )
+    table.add(
+        task,
+        "helpers.randomization_test (exact, grid DP)",
+        ours,
+        f"p = {res.pvalue:.4f}; ours / Monte Carlo = {r:.2f}x (median of {pairs} pairs)",
+    )
+    table.add(
+        task,
+        "helpers.randomization_test, Monte Carlo R = 10,000",
+        mc,
+        f"p = {helpers.randomization_test(d, n_resamples=B, rng=1).pvalue:.4f}",
+    )
+    targets.append(
+        f"exact randomization test vs Monte Carlo R = 10,000 at Q = 100, four decimals: {r:.2f}x "
+        f"(target <= 1.00x): {met(r <= 1)}"
+    )
     iv = helpers.exact_bootstrap_interval(d)
     mc_iv = helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=B, rng=1))
-    ours, mc, r = paired_timings(lambda: helpers.exact_bootstrap_interval(d), lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=B, rng=1)), pairs)
+    ours, mc, r = paired_timings(
+        lambda: helpers.exact_bootstrap_interval(d),
+        lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=B, rng=1)),
+        pairs,
+    )
     dist = helpers.grid_bootstrap_distribution(d)
-    table.add(task, "helpers.exact_bootstrap_interval (FFT)", ours,
-              f"[{iv.low:+.4f}, {iv.high:+.4f}], {dist.values.size:,} values, FFT {dist.n_points:,} points, error bound {dist.error_bound:.0e}; ours / Monte Carlo = {r:.2f}x")
-    table.add(task, "paired_bootstrap B = 10,000 + percentile_interval", mc, f"[{mc_iv.low:+.4f}, {mc_iv.high:+.4f}]")
-    targets.append(f"exact bootstrap interval vs paired_bootstrap B = 10,000 at Q = 100, four decimals: {r:.2f}x (target <= 1.00x): {'met' if r <= 1 else 'NOT met'}")
+    table.add(
+        task,
+        "helpers.exact_bootstrap_interval (FFT)",
+        ours,
+        f"[{iv.low:+.4f}, {iv.high:+.4f}], {dist.values.size:,} values, FFT {dist.n_points:,} "
+        f"points, error bound {dist.error_bound:.0e}; ours / Monte Carlo = {r:.2f}x",
+    )
+    table.add(
+        task,
+        "paired_bootstrap R = 10,000 + percentile_interval",
+        mc,
+        f"[{mc_iv.low:+.4f}, {mc_iv.high:+.4f}]",
+    )
+    targets.append(
+        "exact bootstrap interval vs paired_bootstrap R = 10,000 at Q = 100, four decimals: "
+        f"{r:.2f}x (target <= 1.00x): {met(r <= 1)}"
+    )
     peak_test = traced_peak(lambda: helpers.randomization_test(d))
     peak_iv = traced_peak(lambda: helpers.exact_bootstrap_interval(d))
-    table.add(task, "peak memory (traced), exact test / exact interval", None, f"{peak_test / 2**20:.1f} MiB / {peak_iv / 2**20:.1f} MiB")
+    table.add(
+        task,
+        "peak memory (traced), exact test / exact interval",
+        None,
+        f"{peak_test / 2**20:.1f} MiB / {peak_iv / 2**20:.1f} MiB",
+    )
 
     rng = np.random.default_rng(10_000)
     hits = (rng.integers(0, 2, 10_000) - rng.integers(0, 2, 10_000)).astype(float)
@@ -253,52 +378,96 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     t_mc = timed(lambda: helpers.randomization_test(hits, n_resamples=B, rng=1), 3)
     t_pb = timed(lambda: helpers.paired_bootstrap(hits, n_resamples=B, rng=1), 3)
     table.add(task, "helpers.randomization_test (exact, grid DP)", t_test, f"p = {res.pvalue:.4f}")
-    table.add(task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]")
-    table.add(task, "Monte Carlo B = 10,000: randomization_test / paired_bootstrap", t_mc + t_pb, f"{t_mc * 1000:.0f} ms + {t_pb * 1000:.0f} ms")
-    peak = max(traced_peak(lambda: helpers.randomization_test(hits)), traced_peak(lambda: helpers.exact_bootstrap_interval(hits)))
+    table.add(
+        task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]"
+    )
+    table.add(
+        task,
+        "Monte Carlo R = 10,000: randomization_test / paired_bootstrap",
+        t_mc + t_pb,
+        f"{t_mc * 1000:.0f} ms + {t_pb * 1000:.0f} ms",
+    )
+    peak = max(
+        traced_peak(lambda: helpers.randomization_test(hits)),
+        traced_peak(lambda: helpers.exact_bootstrap_interval(hits)),
+    )
     table.add(task, "peak memory (traced), larger of the two", None, f"{peak / 2**20:.1f} MiB")
-    targets.append(f"hit@k at Q = 10,000, both exact: test {t_test * 1000:.0f} ms, interval {t_iv * 1000:.0f} ms (target < 1 s each): {'met' if max(t_test, t_iv) < 1 else 'NOT met'}")
+    targets.append(
+        f"hit@k at Q = 10,000, both exact: test {t_test * 1000:.0f} ms, interval "
+        f"{t_iv * 1000:.0f} ms (target < 1 s each): {met(max(t_test, t_iv) < 1)}"
+    )
 
-    fine = np.round(np.random.default_rng(6).uniform(-1, 1, 400), 6)  # six decimals over [-1, 1]: too fine for the bound
+    fine = np.round(
+        np.random.default_rng(6).uniform(-1, 1, 400), 6
+    )  # six decimals over [-1, 1]: too fine for the bound
     t_fb = timed(lambda: helpers.randomization_test(fine, rng=1), 3)
     fb = helpers.randomization_test(fine, rng=1)
-    table.add("grid too fine, Q = 400, six decimals over [-1, 1]", "helpers.randomization_test(d, rng=1): Monte Carlo fallback", t_fb,
-              f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: {fb.method.split('not exact: ', 1)[-1].rstrip(')')}")
+    table.add(
+        "grid too fine, Q = 400, six decimals over [-1, 1]",
+        "helpers.randomization_test(d, rng=1): Monte Carlo fallback",
+        t_fb,
+        f"exact: {fb.exact}; {fb.n_resamples:,} resamples; the method says why: "
+        f"{fb.method.split('not exact: ', 1)[-1].rstrip(')')}",
+    )
     bound = helpers.MAX_GRID_POINTS
     targets.append(
-        f"memory of the exact grid methods: bounded by MAX_GRID_POINTS = {bound:,} points, i.e. at most {2 * bound * 8 / 2**20:.0f} MiB for the "
-        f"sign-flip DP (its array and one copy) and about {40 * bound / 2**20:.0f} MiB for the FFT bootstrap; measured peaks above: "
+        f"memory of the exact grid methods: bounded by MAX_GRID_POINTS = {bound:,} points, i.e. "
+        f"at most {2 * bound * 8 / 2**20:.0f} MiB for the "
+        f"sign-flip DP (its array and one copy) and about {40 * bound / 2**20:.0f} MiB for the "
+        "FFT bootstrap; measured peaks above: "
         f"{max(peak_test, peak_iv, peak) / 2**20:.1f} MiB (target: bounded and stated): met"
     )
 
 
 def bench_notebooks(table: Table, targets: list[str]) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from notebook_tools import NOTEBOOKS
-
+    sys.path.insert(0, str(ROOT / "tools"))
     import nbformat
     from nbclient import NotebookClient
+    from notebook_tools import NOTEBOOKS
 
     total = 0.0
     slowest = 0.0
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
-        client = NotebookClient(nb, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(path.parent)}})
+        client = NotebookClient(
+            nb,
+            kernel_name="python3",
+            timeout=300,
+            resources={"metadata": {"path": str(path.parent)}},
+        )
         start = time.perf_counter()
         client.execute()
         seconds = time.perf_counter() - start
         total += seconds
         slowest = max(slowest, seconds)
         table.add("notebook, fresh kernel, top to bottom", path.name, seconds, "")
-    targets.append(f"slowest notebook: {slowest:.1f} s (target < 15 s): {'met' if slowest < 15 else 'NOT met'}")
+    targets.append(f"slowest notebook: {slowest:.1f} s (target < 15 s): {met(slowest < 15)}")
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "notebooks"],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "JUPYTER_PREFER_ENV_PATH": "1"},
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            "--nbval-current-env",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "notebooks",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JUPYTER_PREFER_ENV_PATH": "1"},
     )
     seconds = time.perf_counter() - start
-    table.add("strict nbval run over every notebook", "pytest --nbval notebooks", seconds, out.stdout.strip().splitlines()[-1].strip("= "))
-    targets.append(f"whole strict nbval run: {seconds:.0f} s (target < 90 s): {'met' if seconds < 90 else 'NOT met'}")
+    table.add(
+        "strict nbval run over every notebook",
+        "pytest --nbval notebooks",
+        seconds,
+        out.stdout.strip().splitlines()[-1].strip("= "),
+    )
+    targets.append(f"whole strict nbval run: {seconds:.0f} s (target < 90 s): {met(seconds < 90)}")
 
 
 def machine() -> str:
@@ -311,34 +480,49 @@ def machine() -> str:
     except OSError:
         pass
     return (
-        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; Python {platform.python_version()}, "
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; Python "
+        f"{platform.python_version()}, "
         f"numpy {np.__version__}, scipy {scipy.__version__}"
     )
 
 
-def update_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    body = readme.read_text()
+def update_docs(text: str) -> None:
+    """Write the table between the bench markers of docs/benchmarks.md."""
+    page = ROOT / "docs" / "benchmarks.md"
+    body = page.read_text()
     start, end = "<!-- bench:start -->", "<!-- bench:end -->"
     if start not in body or end not in body:
-        raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> markers")
-    body = re.sub(re.escape(start) + r".*?" + re.escape(end), lambda _: f"{start}\n{text}\n{end}", body, flags=re.S)
-    readme.write_text(body)
-    print("README.md: Performance section updated")
+        raise SystemExit(
+            "docs/benchmarks.md has no <!-- bench:start --> ... <!-- bench:end --> markers"
+        )
+    pattern = re.escape(start) + r".*?" + re.escape(end)
+    body = re.sub(pattern, lambda _: f"{start}\n{text}\n{end}", body, flags=re.S)
+    page.write_text(body)
+    print("docs/benchmarks.md: table updated")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
+    parser.add_argument(
+        "--update-docs",
+        "--update-readme",  # its name before the table moved from README.md to docs/
+        dest="update_docs",
+        action="store_true",
+        help="write the table into docs/benchmarks.md",
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--skip-notebooks", action="store_true")
-    parser.add_argument("--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)")
+    parser.add_argument(
+        "--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)"
+    )
     args = parser.parse_args()
     table, targets = Table(), []
     print(f"Machine: {machine()}\n", flush=True)
     if args.only_grid:
         bench_grid(table, targets, args.quick)
-        print("\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets]))
+        print(
+            "\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets])
+        )
         return
     bench_paired_bootstrap(table, targets, args.quick)
     bench_peak_memory(table, targets)
@@ -352,8 +536,8 @@ def main() -> None:
         + [f"- {t}" for t in targets]
     )
     print("\n" + text)
-    if args.update_readme:
-        update_readme(text)
+    if args.update_docs:
+        update_docs(text)
 
 
 if __name__ == "__main__":

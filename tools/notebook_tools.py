@@ -1,18 +1,18 @@
 """Execute notebooks the way the series stores them, export them as a static site.
 
-``python tests/notebook_tools.py NOTEBOOK...`` (what ``make execute`` runs)
+``python tools/notebook_tools.py NOTEBOOK...`` (what ``make execute`` runs)
 executes each notebook top to bottom in a fresh ``python3`` kernel, with the
 notebook's folder as working directory, and writes the outputs back in place:
 execution counts 1, 2, 3..., widget state saved, no timing metadata.
 
-``python tests/notebook_tools.py --html SITE`` (what ``make html`` runs) writes
+``python tools/notebook_tools.py --html SITE`` (what ``make html`` runs) writes
 every chapter, with its stored outputs, as a page in SITE, plus an index page.
 Each widget appears as the static picture of its first view that the helpers
 put in its display data, and each solution, code and output, is folded away
 behind "Solution". The pages need no network: MathJax is copied from the
 jupyter-server-mathjax package into SITE/mathjax/ and loaded from there.
 
-``python tests/notebook_tools.py --answers DIR`` (what ``make answers`` runs)
+``python tools/notebook_tools.py --answers DIR`` (what ``make answers`` runs)
 writes the same pages with every solution shown: the instructors' answer key.
 """
 
@@ -34,7 +34,12 @@ def coalesce_streams(outputs: list) -> list:
     """Merge consecutive stream outputs of the same name (stdout split by timing)."""
     merged: list = []
     for out in outputs:
-        if merged and out.output_type == "stream" and merged[-1].output_type == "stream" and merged[-1].name == out.name:
+        if (
+            merged
+            and out.output_type == "stream"
+            and merged[-1].output_type == "stream"
+            and merged[-1].name == out.name
+        ):
             merged[-1].text += out.text
         else:
             merged.append(out)
@@ -96,8 +101,10 @@ MathJax.Hub.Config({
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}
 <style type="text/css">
-details.solution > summary { cursor: pointer; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
-div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0; font-family: var(--jp-ui-font-family, sans-serif); }
+details.solution > summary { cursor: pointer; margin: 0.5em 0;
+  font-family: var(--jp-ui-font-family, sans-serif); }
+div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0;
+  font-family: var(--jp-ui-font-family, sans-serif); }
 </style>
 {% endblock extra_css %}
 {% block codecell -%}
@@ -120,13 +127,20 @@ div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin
 #: What a page shows of an output, first match wins: a widget's static picture
 #: (text/html) before the live widget view, which needs a kernel.
 _PRIORITY = [
-    "text/html", "application/vnd.jupyter.widget-view+json", "application/javascript", "text/markdown",
-    "image/svg+xml", "text/latex", "image/png", "image/jpeg", "text/plain",
+    "text/html",
+    "application/vnd.jupyter.widget-view+json",
+    "application/javascript",
+    "text/markdown",
+    "image/svg+xml",
+    "text/latex",
+    "image/png",
+    "image/jpeg",
+    "text/plain",
 ]
 
 
 def chapter_info(nb) -> tuple[str, str]:
-    """(title, time) from a chapter's first cell, e.g. ("Chapter 1 · ...", "core 35 min, full 60 min")."""
+    """(title, time) of a chapter's first cell: ("Chapter 1 · ...", "core 35 min, full 60 min")."""
     first = nb.cells[0].source
     title = first.splitlines()[0].lstrip("#").strip()
     both = re.search(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes", first)
@@ -137,24 +151,27 @@ def chapter_info(nb) -> tuple[str, str]:
 
 
 def mathjax_source() -> Path:
-    """The MathJax 2 files installed by the jupyter-server-mathjax package (found without importing it)."""
+    """The MathJax 2 files of the jupyter-server-mathjax package (found without importing it)."""
     import importlib.util
 
     spec = importlib.util.find_spec("jupyter_server_mathjax")
     if spec is None or not spec.submodule_search_locations:
         raise ValueError(
-            "MathJax is not installed: the static edition typesets its formulas with the copy in the "
-            "jupyter-server-mathjax package (requirements.lock). Run `make env` (or pip install -r "
-            "requirements.lock) and try again."
+            "MathJax is not installed: the static edition typesets its formulas with the copy "
+            "in the jupyter-server-mathjax package (requirements.lock). Run `make env` "
+            "(or pip install -r requirements.lock) and try again."
         )
     static = Path(next(iter(spec.submodule_search_locations))) / "static"
     if not (static / "MathJax.js").is_file():
-        raise ValueError(f"{static}/MathJax.js is missing: reinstall jupyter-server-mathjax (make clean && make env).")
+        raise ValueError(
+            f"{static}/MathJax.js is missing: reinstall jupyter-server-mathjax "
+            "(make clean && make env)."
+        )
     return static
 
 
 def copy_mathjax(site: Path) -> Path:
-    """Copy MathJax next to the pages (site/mathjax/), so that they typeset formulas with no network."""
+    """Copy MathJax next to the pages (site/mathjax/), so they typeset formulas with no network."""
     import shutil
 
     target = site / MATHJAX_DIR
@@ -190,29 +207,43 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
     pages, items = [], []
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        nb.metadata.pop("widgets", None)  # every widget has its static picture; no widget scripts needed
+        nb.metadata.pop(
+            "widgets", None
+        )  # every widget has its static picture; no widget scripts needed
         title, minutes = chapter_info(nb)
-        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}, **resources})
+        body, _ = exporter.from_notebook_node(
+            nb, resources={"metadata": {"name": title}, **resources}
+        )
         page = site / f"{path.stem}.html"
         page.write_text(body, encoding="utf-8")
         pages.append(page)
-        items.append(f'<li><a href="{page.name}">{html.escape(title)}</a> <span class="time">({minutes})</span></li>')
+        items.append(
+            f'<li><a href="{page.name}">{html.escape(title)}</a> '
+            f'<span class="time">({minutes})</span></li>'
+        )
     if answer_key:
         heading = "Did search improve? Answer key"
-        intro = ("<p>The instructors' edition: every chapter with its stored outputs and <b>every exercise's "
-                 "solution shown</b>, code and output. It is generated from the notebooks by "
-                 "<code>make answers</code>; do not edit it by hand, and do not hand it to learners.</p>\n")
+        intro = (
+            "<p>The instructors' edition: every chapter with its stored outputs and "
+            "<b>every exercise's solution shown</b>, code and output. It is generated from the "
+            "notebooks by <code>make answers</code>; do not edit it by hand, and do not hand it "
+            "to learners.</p>\n"
+        )
     else:
         heading = "Did search improve?"
-        intro = ("<p>A notebook series on comparing two search systems, A and B, on the same judged queries. "
-                 "These pages show each chapter with its stored outputs; to run the code and use the widgets, "
-                 "open the notebooks in JupyterLab (<code>make lab</code>).</p>\n")
+        intro = (
+            "<p>A notebook series on comparing two search systems, A and B, on the same judged "
+            "queries. These pages show each chapter with its stored outputs; to run the code and "
+            "use the widgets, open the notebooks in JupyterLab (<code>make lab</code>).</p>\n"
+        )
     index = site / "index.html"
     index.write_text(
-        f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{heading}</title>\n"
-        "<style>body{font-family:sans-serif;max-width:46em;margin:3em auto;line-height:1.5;padding:0 1em}"
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{heading}</title>\n'
+        "<style>body{font-family:sans-serif;max-width:46em;margin:3em auto;line-height:1.5;"
+        "padding:0 1em}"
         f".time{{color:#555}}</style></head>\n<body>\n<h1>{heading}</h1>\n"
-        + intro + "<ol start=\"0\">\n"
+        + intro
+        + '<ol start="0">\n'
         + "\n".join(items)
         + "\n</ol>\n</body></html>\n",
         encoding="utf-8",
@@ -223,7 +254,7 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
 if __name__ == "__main__":
     if sys.argv[1:2] in (["--html"], ["--answers"]):
         if len(sys.argv) != 3:
-            sys.exit(f"usage: python tests/notebook_tools.py {sys.argv[1]} FOLDER")
+            sys.exit(f"usage: python tools/notebook_tools.py {sys.argv[1]} FOLDER")
         site = Path(sys.argv[2])
         key = sys.argv[1] == "--answers"
         pages = export_html(NOTEBOOKS, site, answer_key=key)
