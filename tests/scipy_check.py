@@ -13,7 +13,8 @@ from helpers import percentile_interval
 def assert_agrees_with_scipy_bootstrap(ours, data, statistic, *, seed, paired, end_tol, label=""):
     """scipy's percentile bootstrap of ``statistic`` on ``data``, with as many resamples as ``ours``
     and its own stream (``default_rng(seed)``), must give the same standard error within 5% and
-    the same 95% interval ends within ``end_tol`` standard errors. Returns scipy's standard error."""
+    the same 95% interval ends within ``end_tol`` standard errors.
+    Returns scipy's standard error."""
     res = stats.bootstrap(
         data,
         statistic,

@@ -146,13 +146,19 @@ def sum_distribution(k: np.ndarray, n_draws: int) -> tuple[np.ndarray, np.ndarra
 
 def sign_flip_distribution(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Exact distribution of sum(s_i * k_i) over all 2**n equally likely sign vectors."""
-    sums = [sum(s * x for s, x in zip(signs, k.tolist())) for signs in itertools.product((1, -1), repeat=k.size)]
+    sums = [
+        sum(s * x for s, x in zip(signs, k.tolist(), strict=True))
+        for signs in itertools.product((1, -1), repeat=k.size)
+    ]
     support, counts = np.unique(sums, return_counts=True)
     return support, counts / counts.sum()
 
 
-def dkw_distance(sample: np.ndarray, values: np.ndarray, probabilities: np.ndarray, atol: float) -> float:
-    """sup |empirical CDF of ``sample`` - CDF of (values, probabilities)|, after checking the support.
+def dkw_distance(
+    sample: np.ndarray, values: np.ndarray, probabilities: np.ndarray, atol: float
+) -> float:
+    """sup |empirical CDF of ``sample`` - CDF of (values, probabilities)|, after checking
+    the support.
 
     ``values`` may repeat (equal within ``atol``); every draw of ``sample`` must
     be within ``atol`` of one of them, or the sampler produced an impossible value.
@@ -164,7 +170,9 @@ def dkw_distance(sample: np.ndarray, values: np.ndarray, probabilities: np.ndarr
     cdf = np.cumsum(np.add.reduceat(p, starts))
     s = np.sort(np.asarray(sample, dtype=float))
     i = np.searchsorted(v, s)
-    nearest = np.minimum(np.abs(s - v[np.clip(i - 1, 0, v.size - 1)]), np.abs(s - v[np.clip(i, 0, v.size - 1)]))
+    nearest = np.minimum(
+        np.abs(s - v[np.clip(i - 1, 0, v.size - 1)]), np.abs(s - v[np.clip(i, 0, v.size - 1)])
+    )
     assert nearest.max() <= atol, f"a draw {s[nearest.argmax()]!r} is not a possible value"
     empirical = np.searchsorted(s, group_top + atol, side="right") / s.size
     return float(np.abs(empirical - cdf).max())
@@ -197,8 +205,16 @@ def test_cluster_bootstrap_shifts_by_c_and_scales_by_s_in_both_weightings(data, 
     size = float(np.abs(d).max())
     for weighting in ("query", "cluster"):
         base = h.cluster_bootstrap(d, users, n_resamples=300, rng=seed, weighting=weighting)
-        assert_close(h.cluster_bootstrap(d + c, users, n_resamples=300, rng=seed, weighting=weighting), base + c, size + abs(c))
-        assert_close(h.cluster_bootstrap(s * d, users, n_resamples=300, rng=seed, weighting=weighting), s * base, s * size)
+        assert_close(
+            h.cluster_bootstrap(d + c, users, n_resamples=300, rng=seed, weighting=weighting),
+            base + c,
+            size + abs(c),
+        )
+        assert_close(
+            h.cluster_bootstrap(s * d, users, n_resamples=300, rng=seed, weighting=weighting),
+            s * base,
+            s * size,
+        )
 
 
 @SETTINGS
@@ -220,14 +236,23 @@ def test_exact_distribution_and_its_interval_shift_by_c_and_scale_by_s(k, c, s, 
     base = h.exact_bootstrap_distribution(d)
     low, high = h.percentile_interval(base.values, level, weights=base.probabilities)
     for moved, expected_values, expected_ends, magnitude in (
-        (h.exact_bootstrap_distribution(d + c), base.values + c, (low + c, high + c), size + abs(c)),
+        (
+            h.exact_bootstrap_distribution(d + c),
+            base.values + c,
+            (low + c, high + c),
+            size + abs(c),
+        ),
         (h.exact_bootstrap_distribution(s * d), s * base.values, (s * low, s * high), s * size),
     ):
         # Same count vectors, so the same number of distinct means with the same probabilities.
         assert moved.values.size == base.values.size
         assert_close(moved.values, expected_values, magnitude)
         np.testing.assert_allclose(moved.probabilities, base.probabilities, rtol=0, atol=1e-12)
-        assert_close(h.percentile_interval(moved.values, level, weights=moved.probabilities), expected_ends, magnitude)
+        assert_close(
+            h.percentile_interval(moved.values, level, weights=moved.probabilities),
+            expected_ends,
+            magnitude,
+        )
 
 
 @SETTINGS
@@ -261,7 +286,11 @@ def test_exact_randomization_p_value_ignores_the_order_of_the_pairs(data):
     for alternative in ("two-sided", "greater", "less"):
         base = h.randomization_test(d, alternative=alternative)
         moved = h.randomization_test(d[perm], alternative=alternative)
-        assert (moved.pvalue, moved.count, moved.n_resamples) == (base.pvalue, base.count, base.n_resamples)
+        assert (moved.pvalue, moved.count, moved.n_resamples) == (
+            base.pvalue,
+            base.count,
+            base.n_resamples,
+        )
         # the same null distribution, listed in another order
         assert_close(np.sort(moved.null_distribution), np.sort(base.null_distribution), size)
 
@@ -273,10 +302,18 @@ def test_monte_carlo_helpers_same_seed_same_result_whatever_the_chunking(data, s
     a = np.linspace(0.2, 0.8, d.size)
     runs = {
         "paired_bootstrap": lambda **kw: h.paired_bootstrap(d, n_resamples=200, rng=seed, **kw),
-        "unpaired_bootstrap": lambda **kw: h.unpaired_bootstrap(a, a + d, n_resamples=200, rng=seed, **kw),
-        "cluster_bootstrap": lambda **kw: h.cluster_bootstrap(d, users, n_resamples=200, rng=seed, **kw),
-        "randomization_test": lambda **kw: h.randomization_test(d, n_resamples=200, rng=seed, **kw).null_distribution,
-        "shifted_bootstrap_test": lambda **kw: h.shifted_bootstrap_test(d, n_resamples=200, rng=seed, **kw).null_distribution,
+        "unpaired_bootstrap": lambda **kw: h.unpaired_bootstrap(
+            a, a + d, n_resamples=200, rng=seed, **kw
+        ),
+        "cluster_bootstrap": lambda **kw: h.cluster_bootstrap(
+            d, users, n_resamples=200, rng=seed, **kw
+        ),
+        "randomization_test": lambda **kw: (
+            h.randomization_test(d, n_resamples=200, rng=seed, **kw).null_distribution
+        ),
+        "shifted_bootstrap_test": lambda **kw: (
+            h.shifted_bootstrap_test(d, n_resamples=200, rng=seed, **kw).null_distribution
+        ),
     }
     for name, run in runs.items():
         first = run()
@@ -289,7 +326,9 @@ def test_monte_carlo_helpers_same_seed_same_result_whatever_the_chunking(data, s
 def test_paired_bootstrap_of_permuted_pairs_samples_the_exact_distribution(data, seed):
     d, perm = data
     n = d.size
-    support, probs = sum_distribution(np.rint(d * GRID).astype(int), n)  # in units of 1 / (GRID * n)
+    support, probs = sum_distribution(
+        np.rint(d * GRID).astype(int), n
+    )  # in units of 1 / (GRID * n)
     sample = h.paired_bootstrap(d[perm], n_resamples=B, rng=seed) * (GRID * n)
     assert dkw_distance(sample, support.astype(float), probs, atol=1e-6) <= dkw_bound(B)
 
@@ -301,18 +340,23 @@ def test_unpaired_bootstrap_of_permuted_scores_samples_the_exact_distribution(ka
     ka, kb = np.array(ka[:n]), np.array(kb[:n])
     perm_a = np.array(data.draw(st.permutations(range(n))))
     perm_b = np.array(data.draw(st.permutations(range(n))))
-    # mean(B*) - mean(A*) in units of 1 / (GRID * n): (sum of n draws from kb) - (sum of n draws from ka)
+    # mean(B*) - mean(A*) in units of 1 / (GRID * n):
+    # (sum of n draws from kb) - (sum of n draws from ka)
     sb, pb = sum_distribution(kb, n)
     sa, pa = sum_distribution(ka, n)
     probs = np.outer(pb, pa).ravel()
     support = np.subtract.outer(sb, sa).ravel().astype(float)
-    sample = h.unpaired_bootstrap(ka[perm_a] / GRID, kb[perm_b] / GRID, n_resamples=B, rng=seed) * (GRID * n)
+    sample = h.unpaired_bootstrap(ka[perm_a] / GRID, kb[perm_b] / GRID, n_resamples=B, rng=seed) * (
+        GRID * n
+    )
     assert dkw_distance(sample, support, probs, atol=1e-6) <= dkw_bound(B)
 
 
 @settings(SETTINGS, max_examples=20)
 @given(data=permuted(grid_ints(1, 8)), seed=seeds, alternative=alternatives)
-def test_monte_carlo_randomization_of_permuted_pairs_samples_the_sign_flips(data, seed, alternative):
+def test_monte_carlo_randomization_of_permuted_pairs_samples_the_sign_flips(
+    data, seed, alternative
+):
     d, perm = data
     n = d.size
     k = np.rint(d * GRID).astype(int)
@@ -320,7 +364,9 @@ def test_monte_carlo_randomization_of_permuted_pairs_samples_the_sign_flips(data
     exact = h.randomization_test(d, alternative=alternative)
     mc = h.randomization_test(d[perm], n_resamples=B, rng=seed, alternative=alternative)
     if np.any(k != 0):
-        assert dkw_distance(mc.null_distribution * (GRID * n), support.astype(float), probs, atol=1e-6) <= dkw_bound(B)
+        assert dkw_distance(
+            mc.null_distribution * (GRID * n), support.astype(float), probs, atol=1e-6
+        ) <= dkw_bound(B)
     # Hoeffding: |count/B - p| <= t except with probability 2 exp(-2 B t^2), the same t as DKW;
     # (count + 1)/(B + 1) is within 1/(B + 1) of count/B.
     assert abs(mc.pvalue - exact.pvalue) <= dkw_bound(B) + 1 / (B + 1)
@@ -346,14 +392,18 @@ def test_shifted_bootstrap_of_permuted_pairs_agrees_with_its_exact_p_value(data,
 
 @settings(SETTINGS, max_examples=20)
 @given(data=clustered(max_queries=8, max_clusters=4), seed=seeds, perm_seed=seeds)
-def test_cluster_bootstrap_of_permuted_queries_samples_the_exact_cluster_distribution(data, seed, perm_seed):
+def test_cluster_bootstrap_of_permuted_queries_samples_the_exact_cluster_distribution(
+    data, seed, perm_seed
+):
     d, users = data
     exact = h.enumerate_cluster_resamples(d, users)  # all G**G equally likely draws of whole users
     perm = np.random.default_rng(perm_seed).permutation(d.size)
     shuffled_users = [users[i] for i in perm]
     equal = np.full(exact.draws.shape[0], 1 / exact.draws.shape[0])
     for weighting, values in (("query", exact.query_weighted), ("cluster", exact.cluster_weighted)):
-        sample = h.cluster_bootstrap(d[perm], shuffled_users, n_resamples=B, rng=seed, weighting=weighting)
+        sample = h.cluster_bootstrap(
+            d[perm], shuffled_users, n_resamples=B, rng=seed, weighting=weighting
+        )
         # Distinct ratios of grid sums differ by more than 1e-5; rounding is ~1e-16.
         assert dkw_distance(sample, values, equal, atol=1e-9) <= dkw_bound(B), weighting
 
@@ -369,7 +419,8 @@ def test_exact_bootstrap_distribution_sums_to_one_with_the_observed_mean_and_var
     size = float(np.abs(d).max())
     assert np.all(np.diff(dist.values) > 0) and np.all(dist.probabilities >= 0)
     assert abs(math.fsum(dist.probabilities.tolist()) - 1) <= 1e-12
-    # Merging means equal up to rounding moves mass by at most EXACT_MERGE_RTOL * size: 1e-10 covers it.
+    # Merging means equal up to rounding moves mass by at most EXACT_MERGE_RTOL * size:
+    # 1e-10 covers it.
     mean = math.fsum((dist.probabilities * dist.values).tolist())
     assert abs(mean - d.mean()) <= 1e-10 * size
     # and the spread is the bootstrap's: variance of a resample mean = population variance / Q
@@ -397,7 +448,9 @@ def test_exact_means_of_the_explorer_sum_to_one_with_the_observed_mean(x):
     assert means.size == d.size**d.size
     assert abs(math.fsum(probs.tolist()) - 1) <= 1e-12
     # exact_means rounds every mean to 12 decimals: that is the tolerance (plus rounding).
-    assert abs(math.fsum((probs * values).tolist()) - d.mean()) <= 1e-12 + RTOL * float(np.abs(d).max())
+    assert abs(math.fsum((probs * values).tolist()) - d.mean()) <= 1e-12 + RTOL * float(
+        np.abs(d).max()
+    )
 
 
 @SETTINGS
@@ -429,7 +482,9 @@ def test_exact_randomization_null_is_symmetric_around_zero(x):
 
 @SETTINGS
 @given(x=st.lists(reals, min_size=1, max_size=60), level_per_mille=st.integers(1, 999))
-def test_interval_ends_are_ordered_values_that_occurred_with_at_most_alpha_half_beyond(x, level_per_mille):
+def test_interval_ends_are_ordered_values_that_occurred_with_at_most_alpha_half_beyond(
+    x, level_per_mille
+):
     level = level_per_mille / 1000
     low, high = h.percentile_interval(x, level)
     assert low <= high
@@ -447,7 +502,9 @@ weights_int = st.integers(0, 20)
 
 @SETTINGS
 @given(
-    pairs=st.lists(st.tuples(reals, st.one_of(weights_float, weights_int)), min_size=1, max_size=40),
+    pairs=st.lists(
+        st.tuples(reals, st.one_of(weights_float, weights_int)), min_size=1, max_size=40
+    ),
     level_per_mille=st.integers(1, 999),
 )
 def test_weighted_interval_ends_are_ordered_values_with_positive_weight(pairs, level_per_mille):
@@ -458,10 +515,14 @@ def test_weighted_interval_ends_are_ordered_values_with_positive_weight(pairs, l
     low, high = h.percentile_interval(values, level_per_mille / 1000, weights=weights)
     assert low <= high
     for end in (low, high):
-        assert sum(w for v, w in zip(values, weights) if v == end) > 0, f"{end} occurs only with weight 0"
+        assert sum(w for v, w in zip(values, weights, strict=True) if v == end) > 0, (
+            f"{end} occurs only with weight 0"
+        )
 
 
-def interval_by_definition(values: list[float], counts: list[int], level: Fraction) -> tuple[float, float]:
+def interval_by_definition(
+    values: list[float], counts: list[int], level: Fraction
+) -> tuple[float, float]:
     """The documented weighted rule in exact arithmetic, over the distinct values.
 
     F(v) = weight of values <= v / total weight; low = smallest v with F(v) > alpha/2,
@@ -470,7 +531,10 @@ def interval_by_definition(values: list[float], counts: list[int], level: Fracti
     half_alpha = (1 - level) / 2
     total = sum(counts)
     distinct = sorted(set(values))
-    cdf = {v: Fraction(sum(c for x, c in zip(values, counts) if x <= v), total) for v in distinct}
+    cdf = {
+        v: Fraction(sum(c for x, c in zip(values, counts, strict=True) if x <= v), total)
+        for v in distinct
+    }
     low = next(v for v in distinct if cdf[v] > half_alpha)
     high = next(v for v in distinct if cdf[v] > 1 - half_alpha)
     return low, high
@@ -478,7 +542,9 @@ def interval_by_definition(values: list[float], counts: list[int], level: Fracti
 
 @SETTINGS
 @given(
-    pairs=st.lists(st.tuples(st.integers(-20, 20).map(lambda j: j / 8), weights_int), min_size=1, max_size=30),
+    pairs=st.lists(
+        st.tuples(st.integers(-20, 20).map(lambda j: j / 8), weights_int), min_size=1, max_size=30
+    ),
     level=levels,
     s=scales,
 )
@@ -491,8 +557,14 @@ def test_weighted_interval_follows_its_definition_and_counts_are_repetitions(pai
     # integer weights (exact path), the same weights scaled (non-integer: the float path),
     # as probabilities, and the unweighted interval of the values repeated: all the same
     assert tuple(h.percentile_interval(values, level, weights=counts)) == expected
-    assert tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts])) == expected
-    assert tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts))) == expected
+    assert (
+        tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts]))
+        == expected
+    )
+    assert (
+        tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts)))
+        == expected
+    )
     assert tuple(h.percentile_interval(np.repeat(values, counts), level)) == expected
 
 
@@ -521,8 +593,14 @@ def test_weighted_interval_ties_at_the_thresholds_do_not_exceed_them(case, s):
     values, counts, level = case
     expected = interval_by_definition(values, counts, Fraction(str(level)))
     assert tuple(h.percentile_interval(values, level, weights=counts)) == expected
-    assert tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts])) == expected
-    assert tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts))) == expected
+    assert (
+        tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts]))
+        == expected
+    )
+    assert (
+        tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts)))
+        == expected
+    )
     assert tuple(h.percentile_interval(np.repeat(values, counts), level)) == expected
 
 
@@ -550,7 +628,10 @@ def test_exact_randomization_p_value_is_the_brute_force_count_over_all_sign_vect
     """Brute force over all 2**Q sign vectors (zeros included) in integer arithmetic."""
     d = np.array(k, dtype=float) / GRID
     observed = sum(k)
-    sums = [sum(s * x for s, x in zip(signs, k)) for signs in itertools.product((1, -1), repeat=len(k))]
+    sums = [
+        sum(s * x for s, x in zip(signs, k, strict=True))
+        for signs in itertools.product((1, -1), repeat=len(k))
+    ]
     n = len(sums)
     expected = {
         "two-sided": sum(abs(t) >= abs(observed) for t in sums) / n,
@@ -571,8 +652,18 @@ def test_exact_randomization_p_value_is_the_brute_force_count_over_all_sign_vect
 def test_all_zero_changes_give_p_one_exact_and_monte_carlo(n, n_resamples, seed, alternative):
     zeros = [0.0] * n
     assert h.randomization_test(zeros, alternative=alternative).pvalue == 1
-    assert h.randomization_test(zeros, n_resamples=n_resamples, rng=seed, alternative=alternative).pvalue == 1
-    assert h.shifted_bootstrap_test(zeros, n_resamples=n_resamples, rng=seed, alternative=alternative).pvalue == 1
+    assert (
+        h.randomization_test(
+            zeros, n_resamples=n_resamples, rng=seed, alternative=alternative
+        ).pvalue
+        == 1
+    )
+    assert (
+        h.shifted_bootstrap_test(
+            zeros, n_resamples=n_resamples, rng=seed, alternative=alternative
+        ).pvalue
+        == 1
+    )
     assert h.randomization_test(np.zeros(n, dtype=int), alternative=alternative).pvalue == 1
 
 
@@ -587,10 +678,14 @@ def test_all_zero_changes_give_p_one_exact_and_monte_carlo(n, n_resamples, seed,
     label_kind=st.sampled_from(["str", "int"]),
     data=st.data(),
 )
-def test_cluster_bootstrap_with_one_query_per_cluster_is_the_paired_bootstrap(x, seed, max_elements, label_kind, data):
+def test_cluster_bootstrap_with_one_query_per_cluster_is_the_paired_bootstrap(
+    x, seed, max_elements, label_kind, data
+):
     order = data.draw(st.permutations(range(len(x))))
     labels = [f"user{j}" for j in order] if label_kind == "str" else [1000 + j for j in order]
     paired = h.paired_bootstrap(x, n_resamples=400, rng=seed)
     for weighting in ("query", "cluster"):
-        clustered_means = h.cluster_bootstrap(x, labels, n_resamples=400, rng=seed, weighting=weighting, max_elements=max_elements)
+        clustered_means = h.cluster_bootstrap(
+            x, labels, n_resamples=400, rng=seed, weighting=weighting, max_elements=max_elements
+        )
         np.testing.assert_array_equal(clustered_means, paired, err_msg=weighting)

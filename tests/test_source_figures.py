@@ -5,7 +5,6 @@ import random
 
 import numpy as np
 import pytest
-
 from scipy_check import assert_agrees_with_scipy_bootstrap
 
 from helpers import hit_at_5_example, paired_bootstrap, percentile_interval
@@ -60,5 +59,10 @@ def test_agrees_with_scipy_paired_percentile_bootstrap(seed):
     a, b = _correlated_pairs(60, seed)
     ours = paired_bootstrap(b - a, n_resamples=20_000, rng=seed)
     assert_agrees_with_scipy_bootstrap(
-        ours, (a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), seed=100 + seed, paired=True, end_tol=0.15
+        ours,
+        (a, b),
+        lambda x, y, axis=-1: np.mean(y - x, axis=axis),
+        seed=100 + seed,
+        paired=True,
+        end_tol=0.15,
     )

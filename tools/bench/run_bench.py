@@ -159,7 +159,9 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
         task = f"paired bootstrap, Q = {n:,}, R = 10,000"
         pairs = 3 if n == 100_000 else (5 if quick else 15)
         ours, floor, r_floor = paired_timings(
-            lambda d=d: helpers.paired_bootstrap(d, n_resamples=B, rng=1), lambda n=n: rng_floor(n, B), pairs
+            lambda d=d: helpers.paired_bootstrap(d, n_resamples=R, rng=1),
+            lambda n=n: rng_floor(n, R),
+            pairs,
         )
         table.add(task, "helpers.paired_bootstrap", ours, "1.00x")
         table.add(
@@ -169,7 +171,7 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
             f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)",
         )
         sp = timed(
-            lambda a=a, b=b, n=n: scipy_bootstrap(a, b, B, batch=None if n < 100_000 else 100),
+            lambda a=a, b=b, n=n: scipy_bootstrap(a, b, R, batch=None if n < 100_000 else 100),
             1 if n >= 1_000 else 5,
         )
         table.add(
@@ -189,7 +191,7 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
         changes = d.tolist()
         if n == 120:
             loop = timed(
-                lambda c=changes: loop_bootstrap(c, B, random.Random(7)), 1 if quick else 3
+                lambda c=changes: loop_bootstrap(c, R, random.Random(7)), 1 if quick else 3
             )
             table.add(
                 task, "plain Python loop (chapter 1)", loop, f"loop / ours = {loop / ours:.0f}x"
@@ -201,7 +203,7 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
         else:
             few = 100 if n == 1_000 else 5
             loop = (
-                timed(lambda c=changes, k=few: loop_bootstrap(c, k, random.Random(7)), 1) * B / few
+                timed(lambda c=changes, k=few: loop_bootstrap(c, k, random.Random(7)), 1) * R / few
             )
             table.add(
                 task,
@@ -214,7 +216,7 @@ def bench_paired_bootstrap(table: Table, targets: list[str], quick: bool) -> Non
 def bench_peak_memory(table: Table, targets: list[str]) -> None:
     d = np.random.default_rng(0).normal(size=100_000)
     tracemalloc.start()
-    chunked = helpers.paired_bootstrap(d, n_resamples=B, rng=3)
+    chunked = helpers.paired_bootstrap(d, n_resamples=R, rng=3)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     table.add(
@@ -223,7 +225,7 @@ def bench_peak_memory(table: Table, targets: list[str]) -> None:
         None,
         f"{peak / 2**20:.0f} MiB traced peak",
     )
-    whole_gib = 100_000 * B * 8 / 2**30
+    whole_gib = 100_000 * R * 8 / 2**30
     table.add(
         "peak memory, Q = 100,000, R = 10,000",
         "one index matrix, unchunked",
@@ -231,7 +233,8 @@ def bench_peak_memory(table: Table, targets: list[str]) -> None:
         f"{whole_gib:.1f} GiB for the indices alone",
     )
     same = np.array_equal(
-        chunked[:500], helpers.paired_bootstrap(d, n_resamples=500, rng=3, max_elements=100_000 * 500)
+        chunked[:500],
+        helpers.paired_bootstrap(d, n_resamples=500, rng=3, max_elements=100_000 * 500),
     )
     targets.append(
         f"peak memory of paired_bootstrap at Q = 100,000, R = 10,000: {peak / 2**20:.0f} MiB "
@@ -257,8 +260,8 @@ def bench_randomization(table: Table, targets: list[str], quick: bool) -> None:
         f"{met(exact < 1)}"
     )
     d1000 = np.random.default_rng(1000).normal(0.01, 0.1, 1_000)
-    mc = timed(lambda: helpers.randomization_test(d1000, n_resamples=B, rng=1), 1 if quick else 3)
-    sp_mc = timed(lambda: scipy_sign_flip(d1000, B), 1 if quick else 3)
+    mc = timed(lambda: helpers.randomization_test(d1000, n_resamples=R, rng=1), 1 if quick else 3)
+    sp_mc = timed(lambda: scipy_sign_flip(d1000, R), 1 if quick else 3)
     task = "randomization test, Monte Carlo, Q = 1,000, R = 10,000"
     table.add(task, "helpers.randomization_test", mc, "1.00x")
     table.add(
@@ -282,7 +285,7 @@ def bench_exact_and_cluster(table: Table, quick: bool) -> None:
     rng = np.random.default_rng(5)
     users = np.repeat(np.arange(1_000), 10)
     d = rng.normal(0, 0.1, 1_000)[users] + rng.normal(0.01, 0.1, users.size)
-    t = timed(lambda: helpers.cluster_bootstrap(d, users, n_resamples=B, rng=1), 3 if quick else 7)
+    t = timed(lambda: helpers.cluster_bootstrap(d, users, n_resamples=R, rng=1), 3 if quick else 7)
     table.add(
         "cluster bootstrap, 1,000 users x 10 queries, R = 10,000",
         "helpers.cluster_bootstrap",
@@ -316,7 +319,7 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     res = helpers.randomization_test(d)
     ours, mc, r = paired_timings(
         lambda: helpers.randomization_test(d),
-        lambda: helpers.randomization_test(d, n_resamples=B, rng=1),
+        lambda: helpers.randomization_test(d, n_resamples=R, rng=1),
         pairs,
     )
     table.add(
@@ -329,17 +332,17 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
         task,
         "helpers.randomization_test, Monte Carlo R = 10,000",
         mc,
-        f"p = {helpers.randomization_test(d, n_resamples=B, rng=1).pvalue:.4f}",
+        f"p = {helpers.randomization_test(d, n_resamples=R, rng=1).pvalue:.4f}",
     )
     targets.append(
         f"exact randomization test vs Monte Carlo R = 10,000 at Q = 100, four decimals: {r:.2f}x "
         f"(target <= 1.00x): {met(r <= 1)}"
     )
     iv = helpers.exact_bootstrap_interval(d)
-    mc_iv = helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=B, rng=1))
+    mc_iv = helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=R, rng=1))
     ours, mc, r = paired_timings(
         lambda: helpers.exact_bootstrap_interval(d),
-        lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=B, rng=1)),
+        lambda: helpers.percentile_interval(helpers.paired_bootstrap(d, n_resamples=R, rng=1)),
         pairs,
     )
     dist = helpers.grid_bootstrap_distribution(d)
@@ -375,8 +378,8 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     t_test = timed(lambda: helpers.randomization_test(hits), 3 if quick else 7)
     t_iv = timed(lambda: helpers.exact_bootstrap_interval(hits), 3 if quick else 7)
     res, iv = helpers.randomization_test(hits), helpers.exact_bootstrap_interval(hits)
-    t_mc = timed(lambda: helpers.randomization_test(hits, n_resamples=B, rng=1), 3)
-    t_pb = timed(lambda: helpers.paired_bootstrap(hits, n_resamples=B, rng=1), 3)
+    t_mc = timed(lambda: helpers.randomization_test(hits, n_resamples=R, rng=1), 3)
+    t_pb = timed(lambda: helpers.paired_bootstrap(hits, n_resamples=R, rng=1), 3)
     table.add(task, "helpers.randomization_test (exact, grid DP)", t_test, f"p = {res.pvalue:.4f}")
     table.add(
         task, "helpers.exact_bootstrap_interval (FFT)", t_iv, f"[{iv.low:+.4f}, {iv.high:+.4f}]"
