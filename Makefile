@@ -16,14 +16,14 @@ LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test test-browser bench execute lock clean workspace reset-workspace html
+.PHONY: help env lab test test-browser test-portability test-arm64 bench execute lock clean workspace reset-workspace html
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
 	@echo
 	@echo "Usage: make <target>"
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; found " + sys.version.split()[0] + ". Set PYTHON=/path/to/python3.11 and try again.")'
@@ -62,6 +62,12 @@ test: $(STAMP) ## Build the environment if needed and run every test (notebooks 
 
 test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 	$(BIN)/python -m pytest tests/browser --browser-required
+
+test-portability: $(STAMP) ## Re-run the notebooks at every SIMD level this CPU has and on Python 3.11.2 (Debian 12), 3.12, 3.13
+	$(BIN)/python tools/test_portability.py
+
+test-arm64: ## Re-run the notebooks on emulated arm64 (Debian root + qemu, cached in ~/.cache; needs root)
+	tools/test_arm64.sh
 
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-readme writes README)
 	$(BIN)/python tests/bench/run_bench.py $(BENCH_ARGS)

@@ -60,7 +60,7 @@ def test_lock_pins_every_requirement_exactly():
 
 def test_make_without_a_target_prints_help():
     out = subprocess.run(["make", "-s", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    for target in ("lab", "test", "execute", "lock"):
+    for target in ("lab", "test", "test-portability", "test-arm64", "execute", "lock"):
         assert re.search(rf"^\s+{target}\s+\S", out, re.M), f"`make` help does not list {target}"
 
 
