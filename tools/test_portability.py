@@ -84,14 +84,24 @@ def run_tests(python: str, label: str, env: dict) -> tuple[bool, float, str]:
 
 # ---------------------------------------------------------------- SIMD levels
 
-def simd_sweep(results: list) -> bool:
-    python = sys.executable
-    probe = json.loads(subprocess.run([python, "-c", FEATURES_PROBE], env=clean_env(), capture_output=True, text=True, check=True).stdout)
-    features, baseline, dispatch = probe["features"], probe["baseline"], probe["dispatch"]
+def simd_levels(features: dict, baseline: list, dispatch: list) -> list[tuple[str, bool, list[str]]]:
+    """[(level, this CPU has it, the dispatch targets to disable to run at it)], lowest first.
+
+    >>> simd_levels({"X86_V3": True, "X86_V4": False}, ["X86_V2"], ["X86_V3", "X86_V4"])
+    [('baseline (X86_V2)', True, ['X86_V3', 'X86_V4']), ('X86_V3', True, ['X86_V4']), ('X86_V4', False, [])]
+    """
     base_name = "baseline (" + "+".join(baseline) + ")" if baseline else "baseline"
     levels = [(base_name, True, list(dispatch))]
     for i, target in enumerate(dispatch):
         levels.append((target, bool(features.get(target)), list(dispatch[i + 1:])))
+    return levels
+
+
+def simd_sweep(results: list) -> bool:
+    python = sys.executable
+    probe = json.loads(subprocess.run([python, "-c", FEATURES_PROBE], env=clean_env(), capture_output=True, text=True, check=True).stdout)
+    dispatch = probe["dispatch"]
+    levels = simd_levels(probe["features"], probe["baseline"], dispatch)
     testable = [l for l in levels if l[1]]
     untestable = [name for name, has, _ in levels if not has]
     print(f"SIMD levels with {python} (Python {probe['python']}), numpy dispatch targets: {' '.join(dispatch) or 'none'}")
