@@ -63,7 +63,7 @@ if [ ! -e "$CHROOT/.complete" ]; then
   say "building the arm64 Debian $SUITE root in $CHROOT (once; a few minutes)"
   rm -rf --one-file-system "$CHROOT"
   mkdir -p "$CACHE"
-  mmdebstrap --quiet --arch=arm64 --variant=minbase --include=python3,python3-venv,ca-certificates \
+  mmdebstrap --quiet --arch=arm64 --variant=minbase --include=python3,python3-venv \
     "$SUITE" "$CHROOT" >/dev/null
   touch "$CHROOT/.complete"
 else
@@ -79,7 +79,7 @@ if [ ! -e "$WHEELS/.complete" ]; then
     --platform manylinux_2_36_aarch64 --platform manylinux_2_28_aarch64 \
     --platform manylinux_2_17_aarch64 --platform manylinux2014_aarch64 --platform linux_aarch64 \
     --python-version 3.11 --implementation cp --abi cp311 --abi abi3 --abi none \
-    -r requirements.lock -d "$WHEELS.tmp"
+    -r requirements.lock -d "$WHEELS.tmp" 2>&1 | { grep -v "^WARNING: Location" || true; }
   touch "$WHEELS.tmp/.complete" && mv "$WHEELS.tmp" "$WHEELS"
   find "$CACHE" -maxdepth 1 -name 'wheels-*' ! -name "wheels-$KEY" -exec rm -rf {} +
 fi
