@@ -15,7 +15,11 @@ import pytest
 import helpers
 from helpers.exercises import _EXERCISES, check
 
-KEYS = sorted(_EXERCISES, key=lambda k: tuple(map(int, k.split("."))))
+KEYS = [
+    # chapter 7's expected answers come from helpers.evaluate (pytrec-eval-terrier)
+    pytest.param(k, marks=pytest.mark.trec_eval) if k.startswith("7.") else k
+    for k in sorted(_EXERCISES, key=lambda k: tuple(map(int, k.split("."))))
+]
 
 
 @pytest.mark.parametrize("key", KEYS)

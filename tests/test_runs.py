@@ -41,6 +41,7 @@ DATA = ROOT / "notebooks" / "data"
 BROKEN = Path(__file__).resolve().parent / "data" / "broken"
 
 
+@pytest.mark.trec_eval
 def test_committed_example_files_equal_the_generator_output():
     spec = importlib.util.spec_from_file_location(
         "make_example_runs", DATA / "make_example_runs.py"
@@ -300,6 +301,7 @@ def fixture_files(tmp_path):
     return tmp_path / "qrels.txt", tmp_path / "run.txt"
 
 
+@pytest.mark.trec_eval
 @pytest.mark.parametrize("measure", ["P_5", "success_5", "recip_rank", "map", "ndcg_cut_10"])
 def test_evaluate_agrees_with_an_independent_computation(fixture_files, measure):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
@@ -327,6 +329,7 @@ def test_the_fixture_is_not_trivial(fixture_files):
     assert len({round(v["t1"], 6) for v in values.values()}) == 4
 
 
+@pytest.mark.trec_eval
 def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
     with pytest.raises(
@@ -573,6 +576,7 @@ def test_compare_runs_refuses_too_few_queries_and_says_why():
         compare_runs({"q1": 0.5}, {"q1": 0.6}, rng=1, min_queries=0)
 
 
+@pytest.mark.trec_eval
 def test_compare_runs_with_qrels_scores_topics_in_neither_run_0_and_records_it(fixture_files):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
     full = evaluate(qrels, run, "P_5")  # t4 retrieved nothing: scored 0
@@ -617,6 +621,7 @@ def test_compare_runs_with_qrels_scores_topics_in_neither_run_0_and_records_it(f
         compare_runs({"t9": 0.5, "t1": 0.1}, {"t1": 0.6}, rng=1, qrels=qrels, missing="zero")
 
 
+@pytest.mark.trec_eval
 def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
     a = evaluate(qrels, run, "P_5")
@@ -626,6 +631,7 @@ def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
     assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in str(rep)
 
 
+@pytest.mark.trec_eval
 def test_example_files_agree_with_evaluate_on_the_run_files():
     qrels = read_qrels(DATA / "simulated.qrels.txt")
     for system, n in (("A", 150), ("B", 148)):
