@@ -119,6 +119,16 @@ def _close(answer: object, target: object, tol: float) -> bool:
     )
 
 
+def _not_a_function(answer: object, name: str) -> str | None:
+    """The message for an answer that should be a function and is not, else None."""
+    if callable(answer):
+        return None
+    return (
+        f"got {type(answer).__name__}; write a function and put its name (not a call) after "
+        f"{name} = ."
+    )
+
+
 def check(key: str, answer: object) -> CheckResult:
     """Check a learner's answer to exercise ``key`` (for example ``"1.2"``).
 
@@ -241,10 +251,8 @@ def _loop_kind(fn: object) -> str:
 
 
 def _validate_loop(fn: object) -> str | None:
-    if not callable(fn):
-        return (
-            f"got {type(fn).__name__}; write a function and pass the function itself (no brackets)."
-        )
+    if (problem := _not_a_function(fn, "bootstrap_loop")) is not None:
+        return problem
     m = _loop_run(fn)
     if isinstance(m, Exception):
         return (
@@ -626,11 +634,8 @@ def _ch3_same_distribution(answer: object, target: object) -> bool:
 
 
 def _ch3_validate(answer: object) -> str | None:
-    if not callable(answer):
-        return (
-            f"got {type(answer).__name__}; write a function and put its name (not a call) after "
-            "my_exact = ."
-        )
+    if (problem := _not_a_function(answer, "my_exact")) is not None:
+        return problem
     try:
         out = answer(np.array(_CH3_SAMPLES[0]))
         values, probs = out
@@ -765,11 +770,8 @@ def _ch4_same_means(answer: object, target: object) -> bool:
 
 
 def _ch4_validate(answer: object) -> str | None:
-    if not callable(answer):
-        return (
-            f"got {type(answer).__name__}; write a function and put its name (not a call) after "
-            "my_user_means = ."
-        )
+    if (problem := _not_a_function(answer, "my_user_means")) is not None:
+        return problem
     d, users, idx = _ch4_cases_cached()[0]
     try:
         got = np.asarray(answer(d, users, idx), dtype=float)

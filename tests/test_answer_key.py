@@ -12,21 +12,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from notebook_tools import MATHJAX_DIR, NOTEBOOKS, export_html
+from test_html import _stream_lines
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _stream_lines(cell) -> list[str]:
-    """The non-blank lines a code cell printed, escaped as a page shows them."""
-    lines = []
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream":
-            lines += [
-                html.escape(ln.strip(), quote=False)
-                for ln in out["text"].splitlines()
-                if ln.strip()
-            ]
-    return lines
 
 
 @pytest.fixture(scope="module")
