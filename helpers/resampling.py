@@ -47,8 +47,8 @@ __all__ = [
     "exact_bootstrap_distribution",
 ]
 
-#: Indices held in memory at once by default (2**18 int64 = 2 MiB); see :func:`in_chunks`.
-DEFAULT_MAX_ELEMENTS = 2**18
+#: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`in_chunks`.
+DEFAULT_MAX_ELEMENTS = 2**16
 
 
 @_checks.renamed(diffs="changes")

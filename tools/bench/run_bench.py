@@ -8,11 +8,18 @@ Not collected by the test suite: tests never fail on time.
 
 Tuning notes (moved here from helpers/resampling.py, which now reads as the idea first):
 
-* Chunk size, ``helpers.resampling.DEFAULT_MAX_ELEMENTS = 2**18`` indices (2 MiB of
-  int64): small chunks stay in cache and reuse freed memory. At Q = 120, R = 10,000
-  the paired bootstrap ran in 11 ms with 2 MiB chunks against 17 ms with 16 MiB
-  chunks (the random numbers alone take 7.5 ms). The result does not depend on the
-  chunk size: ``in_chunks`` draws from the stream in the same order as one big draw.
+* Chunk size, ``helpers.resampling.DEFAULT_MAX_ELEMENTS = 2**16`` indices (512 KiB of
+  int64). Each chunk allocates its index matrix and the gathered changes afresh; how
+  much that costs depends on whether the allocator serves them from memory it already
+  has or maps (and page-faults) fresh pages. On 2026-11-30, on this series' 2-core AMD
+  EPYC, with the paired bootstrap timed alternately with the random-number floor (the
+  same draws, nothing else), Q = 120, R = 10,000: 2**13 indices 2.30x the floor, 2**14
+  1.95x, 2**15 1.62x, 2**16 1.46x, 2**18 (the earlier default, 2 MiB) 3.80x; Q = 1,000:
+  2.31x, 1.88x, 1.63x, 1.49x and 3.73x. (In an earlier session 2 MiB chunks had measured
+  1.54x, against 17 ms for 16 MiB chunks: the allocator's state moves these numbers, which
+  is why the bench alternates the two and reports the median ratio.) The result does not
+  depend on the chunk size: ``in_chunks`` draws from the stream in the same order as one
+  big draw.
 * The statistic: ``np.take(d, idx).sum(axis=1) / Q`` is bit for bit
   ``d[idx].mean(axis=1)`` (numpy's mean is the same pairwise sum, then one division)
   and about 30% faster on that step (0.26 against 0.38 ms per 2 MiB chunk at
