@@ -53,3 +53,8 @@ def test_answer_key_shows_every_solution_unfolded(answers, path):
             )
     assert (answers / MATHJAX_DIR / "MathJax.js").is_file()
     assert "Answer key" in (answers / "index.html").read_text()
+
+
+def test_answer_key_shows_each_quiz_with_its_code(answers):
+    page = (answers / f"{NOTEBOOKS[0].stem}.html").read_text()
+    assert "helpers.quiz(" in html.unescape(re.sub(r"<[^>]+>", "", page))

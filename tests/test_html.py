@@ -1,5 +1,6 @@
 """The static HTML edition (make html): one page per chapter with its outputs, and an index."""
 
+import html
 import re
 import subprocess
 import sys
@@ -80,8 +81,6 @@ def test_chapter_page(site, path):
 
 def _stream_lines(cell) -> list[str]:
     """The non-blank lines a code cell printed, escaped as a page shows them."""
-    import html
-
     lines = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
@@ -171,3 +170,23 @@ def test_index_links_every_chapter_in_order(site):
     for path in NOTEBOOKS:
         title, minutes = chapter_info(nbformat.read(path, as_version=4))
         assert f'>{title}</a> <span class="time">({minutes})</span>' in index.replace("&#x27;", "'")
+
+
+def _quiz_cells(nb):
+    return [
+        c
+        for c in nb.cells
+        if c.cell_type == "code"
+        and "helpers.quiz(" in c.source
+        and "solution" not in c.metadata.get("tags", [])
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_pages_show_each_quiz_but_not_its_code(site, path):
+    """A quiz's code names its answer (answer=...): the page shows only the quiz's picture."""
+    page = (site / f"{path.stem}.html").read_text()
+    plain = html.unescape(re.sub(r"<[^>]+>", "", page))
+    quizzes = _quiz_cells(nbformat.read(path, as_version=4))
+    assert page.count('class="widget-snapshot"') >= len(quizzes)
+    assert "helpers.quiz(" not in plain and "answer=" not in plain

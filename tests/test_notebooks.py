@@ -138,7 +138,11 @@ def test_chapter_shape(nb, request):
         "first cell: '**Time:** core about N minutes, full about M minutes.'"
     )
     assert "**Builds on:**" in first.source
-    assert any(c.cell_type == "code" and "helpers.quiz(" in c.source for c in cells), "no quiz"
+    quizzes = [c for c in cells if c.cell_type == "code" and "helpers.quiz(" in c.source]
+    assert quizzes, "no quiz"
+    assert all(_hidden(c, "source_hidden") for c in quizzes), (
+        "fold a quiz's code: it holds the answer"
+    )
 
     # sections: every cell says core or optional, and agrees with its section heading
     current = "core"
@@ -193,6 +197,10 @@ def test_chapter_shape(nb, request):
             and _hidden(solution, "source_hidden")
             and _hidden(solution, "outputs_hidden")
         ), f"{key}: solution folded with source and output hidden"
+        assert solution.source.startswith("# Solution"), (
+            f"{key}: the solution's first line is '# Solution ...' (JupyterLab shows a folded "
+            "cell's first line)"
+        )
         assert (
             f'helpers.check("{key}", ' in solution.source
             and f"Exercise {key}: correct." in "".join(_texts(solution))

@@ -47,10 +47,10 @@ def _cell_minutes(cell) -> float:
         text = re.sub(r"\$[^$]*\$", " x ", cell.source)  # a formula reads as about one word
         minutes = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text)) / WORDS_PER_MINUTE
         return minutes + MINUTES_PER_EXERCISE * len(EXERCISE.findall(cell.source))
+    if "helpers.quiz(" in cell.source and "solution" not in tags:  # a quiz's code is folded
+        return MINUTES_PER_QUIZ * cell.source.count("helpers.quiz(")
     if hidden or "answer" in tags or "solution" in tags or "helpers.check(" in cell.source:
         return 0.0
-    if "helpers.quiz(" in cell.source:
-        return MINUTES_PER_QUIZ * cell.source.count("helpers.quiz(")
     lines = [ln for ln in cell.source.splitlines() if ln.strip()]
     return len(lines) * SECONDS_PER_CODE_LINE / 60
 

@@ -122,6 +122,14 @@ div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin
 {{ super() }}
 {%- endif -%}
 {%- endblock codecell %}
+{% block input_group -%}
+{#- a quiz's code holds its answer: pages show the quiz, not its code (the answer key both) -#}
+{%- if 'helpers.quiz(' in cell.source and 'solution' not in cell.metadata.get('tags', [])
+      and not resources.answer_key -%}
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
 """
 
 #: What a page shows of an output, first match wins: a widget's static picture
