@@ -540,6 +540,21 @@ def interval_by_definition(
     return low, high
 
 
+def assert_every_weighting_gives(expected, values, counts, level, s) -> None:
+    """Integer weights (the exact path), the same weights scaled (non-integer: the float
+    path), as probabilities, and the unweighted interval of the values repeated."""
+    assert tuple(h.percentile_interval(values, level, weights=counts)) == expected
+    assert (
+        tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts]))
+        == expected
+    )
+    assert (
+        tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts)))
+        == expected
+    )
+    assert tuple(h.percentile_interval(np.repeat(values, counts), level)) == expected
+
+
 @SETTINGS
 @given(
     pairs=st.lists(
@@ -554,18 +569,7 @@ def test_weighted_interval_follows_its_definition_and_counts_are_repetitions(pai
     if sum(counts) == 0:
         counts[0] = 1
     expected = interval_by_definition(values, counts, Fraction(str(level)))
-    # integer weights (exact path), the same weights scaled (non-integer: the float path),
-    # as probabilities, and the unweighted interval of the values repeated: all the same
-    assert tuple(h.percentile_interval(values, level, weights=counts)) == expected
-    assert (
-        tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts]))
-        == expected
-    )
-    assert (
-        tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts)))
-        == expected
-    )
-    assert tuple(h.percentile_interval(np.repeat(values, counts), level)) == expected
+    assert_every_weighting_gives(expected, values, counts, level, s)
 
 
 @st.composite
@@ -592,16 +596,7 @@ def tied_at_both_thresholds(draw) -> tuple[list[float], list[int], float]:
 def test_weighted_interval_ties_at_the_thresholds_do_not_exceed_them(case, s):
     values, counts, level = case
     expected = interval_by_definition(values, counts, Fraction(str(level)))
-    assert tuple(h.percentile_interval(values, level, weights=counts)) == expected
-    assert (
-        tuple(h.percentile_interval(values, level, weights=[s * c + 0.0 for c in counts]))
-        == expected
-    )
-    assert (
-        tuple(h.percentile_interval(values, level, weights=np.array(counts) / sum(counts)))
-        == expected
-    )
-    assert tuple(h.percentile_interval(np.repeat(values, counts), level)) == expected
+    assert_every_weighting_gives(expected, values, counts, level, s)
 
 
 # --- 5. Randomization p-values ---------------------------------------------------------------
