@@ -9,7 +9,8 @@ PORT   ?= 8888
 WORKSPACE ?= workspace
 SITE   ?= site
 ANSWERS ?= answer-key
-# make test runs the test files in parallel, one file per worker at a time (pytest-xdist)
+# make test runs the test files in parallel, one file per worker at a time (pytest-xdist), the
+# slowest first (conftest.py: SLOWEST_FIRST)
 TEST_WORKERS ?= auto
 # pytrec-eval-terrier publishes no wheel for Linux arm64 (its sdist downloads trec_eval from
 # GitHub and needs a C compiler), so the lock installs it everywhere else (docs/portability.md)
@@ -64,7 +65,7 @@ reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1
 	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
 
 test: $(STAMP) lint ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: $(STAMP) ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
 	$(BIN)/ruff check .

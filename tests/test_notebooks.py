@@ -100,9 +100,31 @@ def test_figures_are_compared_too():
     import conftest
 
     parent = types.SimpleNamespace(skip_compare=("metadata", "image/png", "image/jpeg"))
-    item = types.SimpleNamespace(parent=parent)
+    path = conftest.ROOT / "notebooks" / "00_start_here.ipynb"
+    item = types.SimpleNamespace(parent=parent, path=path, keywords={})
     conftest.pytest_collection_modifyitems(None, [item, item])
     assert parent.skip_compare == ("metadata", "image/jpeg")
+
+
+def test_the_slowest_files_run_first_and_a_notebooks_cells_stay_in_order():
+    """make test hands whole files to two workers in this order (--no-loadscope-reorder)."""
+    import types
+
+    import conftest
+
+    def item(path, name):
+        return types.SimpleNamespace(parent=None, path=conftest.ROOT / path, keywords={}, n=name)
+
+    items = [
+        item("helpers/grid.py", "doctest"),
+        item("notebooks/02_all_256_resamples.ipynb", "Cell 0"),
+        item("tests/test_grid.py", "unit"),
+        item("notebooks/02_all_256_resamples.ipynb", "Cell 1"),
+        item("tests/test_html.py", "page"),
+        item("tests/browser/test_every_chapter.py", "chapter"),
+    ]
+    conftest.pytest_collection_modifyitems(None, items)
+    assert [i.n for i in items] == ["chapter", "page", "Cell 0", "Cell 1", "doctest", "unit"]
 
 
 CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")

@@ -130,6 +130,16 @@ div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin
 {{ super() }}
 {%- endif -%}
 {%- endblock input_group %}
+{#- The lab template passes highlighted code through bleach (clean_html), which re-parses
+    every line: half the time of an export, for nothing here, since Pygments escapes the
+    source and writes only <div>, <pre> and <span class=...>. -#}
+{% block input %}
+<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
+     <div class="cm-editor cm-s-jupyter">
+{{ cell.source | highlight_code(metadata=cell.metadata) }}
+     </div>
+</div>
+{%- endblock input %}
 """
 
 #: What a page shows of an output, first match wins: a widget's static picture

@@ -202,12 +202,20 @@ def pytest_runtest_makereport(item, call):
 
 
 def open_notebook(page, notebook: str) -> None:
-    """Open a notebook, with its stored outputs, as the only tab; wait for its kernel."""
+    """Open a notebook, with its stored outputs, as the only tab; wait for its kernel.
+
+    The first notebook opened starts a kernel, as opening one in JupyterLab does; every later
+    one is opened on that same running kernel (JupyterLab's "use the kernel from another
+    session"), so the tests do not start and import helpers into nine kernels. That each
+    chapter runs top to bottom in a fresh kernel of its own is what nbval checks.
+    """
     close_everything(page)
     page.evaluate(
         """async (name) => {
             const app = window.jupyterapp;
-            const w = await app.commands.execute('docmanager:open', {path: name});
+            const running = Array.from(app.serviceManager.kernels.running());
+            const kernel = running.length ? {id: running[0].id, name: running[0].name} : undefined;
+            const w = await app.commands.execute('docmanager:open', {path: name, kernel});
             app.shell.activateById(w.id);
             await w.context.ready;
             await w.sessionContext.ready;
@@ -222,6 +230,10 @@ def open_notebook(page, notebook: str) -> None:
         }""",
         arg=notebook,
     )
+    kernels = page.evaluate(
+        "() => Array.from(window.jupyterapp.serviceManager.kernels.running()).length"
+    )
+    assert kernels == 1, f"{notebook}: {kernels} kernels running, expected the one shared kernel"
 
 
 def run_cells(page, notebook: str, indices: list[int]) -> None:
@@ -254,11 +266,10 @@ def current_notebook(page):
 
 
 def close_everything(page) -> None:
-    """Stop every kernel the page started and close every tab, unsaved (the copy is scratch)."""
+    """Close every tab, unsaved (the copy is scratch); the shared kernel keeps running."""
     page.evaluate(
         """async () => {
             const app = window.jupyterapp;
-            await app.serviceManager.sessions.shutdownAll();
             for (const w of Array.from(app.shell.widgets('main'))) w.dispose();
         }"""
     )
