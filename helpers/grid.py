@@ -24,7 +24,6 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
 
 import numpy as np
 import scipy.fft
@@ -73,7 +72,8 @@ _CANDIDATES = sorted(
 _CANDIDATE_STEPS = np.array([float(c) for c in _CANDIDATES])
 
 
-class Grid(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Grid:
     """Values as whole numbers of a step: ``values == steps * step`` up to float error."""
 
     steps: np.ndarray
@@ -311,7 +311,8 @@ def _fft_error_bound(
     return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
 
 
-class _Spectrum(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class _Spectrum:
     """The Q-th power of the transform at the kept frequencies, and the window of totals it
     describes.
     """

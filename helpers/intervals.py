@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -34,7 +35,12 @@ PROBABILITY_TOLERANCE = 1e-10
 
 
 class Interval(NamedTuple):
-    """A (low, high) interval; unpacks like a tuple."""
+    """A (low, high) interval; unpacks like a tuple (``low, high = ci``).
+
+    A tuple rather than a frozen dataclass like the helpers' other results, because an
+    interval is a pair: ``np.array(ci)`` and ``ci == (lo, hi)`` work, as with scipy's
+    ``ConfidenceInterval``. (The table rows ``SliceRow`` and ``QueryChange`` are tuples too.)
+    """
 
     low: float
     high: float
@@ -169,7 +175,8 @@ def percentile_interval(
     return Interval(float(s[low_i]), float(s[high_i]))
 
 
-class EndpointDistribution(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class EndpointDistribution:
     """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end
     being there.
     """

@@ -66,7 +66,7 @@ METHOD_WEIGHTED = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class ComparisonRecord:
     """Everything needed to recompute a paired comparison of systems A and B."""
 

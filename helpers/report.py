@@ -49,7 +49,11 @@ OVERALL = "all queries"
 
 
 class SliceRow(NamedTuple):
-    """One row of a slice table: a slice (or all queries) and its paired comparison."""
+    """One row of a slice table: a slice (or all queries) and its paired comparison.
+
+    A table row, so a tuple (like ``Interval``); the helpers' other results are frozen
+    dataclasses.
+    """
 
     slice: str
     n: int
@@ -265,7 +269,7 @@ def slice_summary(
 
 
 class QueryChange(NamedTuple):
-    """One query's scores and change ``d_q = m_B(q) - m_A(q)``."""
+    """One query's scores and change ``d_q = m_B(q) - m_A(q)``: a table row, so a tuple."""
 
     query_id: str
     a: float
@@ -317,7 +321,7 @@ def largest_regressions(
 # --- The whole comparison in one call ----------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class ComparisonReport:
     """What :func:`compare_runs` found, with everything needed to repeat it.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -482,7 +482,8 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
 CLUSTER_WEIGHTINGS = ("query", "cluster")
 
 
-class ClusterTotals(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class ClusterTotals:
     """Per-cluster summaries of per-query changes, clusters in order of first appearance.
 
     ``labels[j]`` names cluster ``j``; ``sums[j]`` is the total change over its
@@ -684,7 +685,8 @@ def cluster_bootstrap(
     )
 
 
-class ClusterDraws(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class ClusterDraws:
     """Every ordered draw of G clusters from G, with what each draw gives.
 
     Row ``k`` of each array describes draw ``k`` (lexicographic order, as
@@ -755,7 +757,8 @@ MAX_EXACT_MULTISETS = 1_000_000
 EXACT_MERGE_RTOL = 1e-12
 
 
-class ExactDistribution(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class ExactDistribution:
     """A discrete distribution: sorted distinct ``values`` and their ``probabilities``."""
 
     values: np.ndarray

@@ -48,7 +48,7 @@ __all__ = [
 MISSING_POLICIES = ("error", "drop", "zero")
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunScores:
     """One run's per-query scores for one measure, as read from a file."""
 

@@ -32,7 +32,6 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -486,7 +485,8 @@ def shifted_bootstrap_test(
 # --- Several tests at once ------------------------------------------------------
 
 
-class HolmResult(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class HolmResult:
     """Holm-adjusted p-values, in the order the p-values were given."""
 
     pvalues: np.ndarray
