@@ -89,7 +89,7 @@ def level(x: object) -> Fraction:
         )
     # 0.95 is 19/20 exactly, so that alpha/2 * R lands on whole numbers where it
     # should (R = 5000 gives 125 and 4875, not 4874.999...).
-    return Fraction(x).limit_denominator(10**9)
+    return Fraction(float(x)).limit_denominator(10**9)  # Fraction refuses np.float32
 
 
 def labels(x: object, n: int, name: str) -> list[str]:
