@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from iv_check import NON_NEGATIVE, TWO_D, Unusual, iv_param, plain, run_iv
 from scipy import stats
 
 from helpers import (
@@ -62,19 +63,6 @@ def test_interval_on_unsorted_input():
 
 def test_single_value():
     assert tuple(percentile_interval([0.3])) == (0.3, 0.3)
-
-
-@pytest.mark.parametrize("level", [0, 1, 1.5, -0.1, float("nan"), "0.95", True])
-def test_levels_outside_zero_one_are_refused(level):
-    with pytest.raises(ValueError, match="level"):
-        percentile_interval([1.0, 2.0], level=level)
-
-
-def test_empty_and_nan_values_are_refused():
-    with pytest.raises(ValueError, match="empty"):
-        percentile_interval([])
-    with pytest.raises(ValueError, match="NaN"):
-        percentile_interval([0.1, float("nan")])
 
 
 def test_excludes():
@@ -185,21 +173,6 @@ def test_four_pairs_weighted_three_ways_give_the_source_interval():
     )
 
 
-@pytest.mark.parametrize(
-    "weights, match",
-    [
-        ([1.0, 2.0], "one entry per value"),
-        ([1.0, -1.0, 1.0], "non-negative"),
-        ([0.0, 0.0, 0.0], "all zero"),
-        ([0.5, float("nan"), 0.5], "NaN"),
-        ([], "empty"),
-    ],
-)
-def test_bad_weights_are_refused(weights, match):
-    with pytest.raises(ValueError, match=match):
-        percentile_interval([0.1, 0.2, 0.3], weights=weights)
-
-
 # --- endpoint_distribution: where a Monte Carlo interval's ends land ---------------------------
 
 
@@ -261,15 +234,55 @@ def test_the_five_thousand_resample_interval_excludes_zero_for_well_under_half_t
     assert ends.high[dist.values == 0.0].sum() == pytest.approx(1 - p)
 
 
+# --- input validation: each function routes each argument through its rule and names it -------
+
+OTHER = [0.5, 0.25, 0.75, 0.5]
+LEVELS_REFUSED = [0, 1, 1.5, -0.1, float("nan"), "0.95", True]
+
+
 @pytest.mark.parametrize(
-    "args, match",
+    "arg, value, match",
     [
-        (([0.0, 1.0], [0.5, 0.5], 0), "n_resamples"),
-        (([0.0, 1.0], [0.5, 0.5], 2.5), "n_resamples"),
-        (([0.0, 1.0], [0.5], 10), "one entry per value"),
-        (([0.0, 1.0], [-0.5, 1.5], 10), "non-negative"),
+        iv_param("values", TWO_D, r"^values must be one-dimensional"),
+        iv_param("values", [], r"^values is empty"),
+        iv_param("values", [0.1, float("nan"), 0.3, 0.4], r"^values contain NaN"),
+        iv_param("values", Unusual()),
+        *[iv_param("level", v, r"^level must be") for v in LEVELS_REFUSED],
+        iv_param("level", np.float32(0.5), None, id="level=float32"),
+        iv_param("weights", TWO_D, r"^weights must be one-dimensional"),
+        iv_param("weights", [1.0, 2.0], r"one entry per value: 4 values but 2 weights"),
+        iv_param("weights", [1.0, -1.0, 1.0, 1.0], r"weights must be non-negative"),
+        iv_param("weights", [0.0] * 4, r"weights are all zero"),
+        iv_param("weights", [0.5, float("nan"), 0.5, 0.5], r"^weights contain NaN"),
+        iv_param("weights", [], r"^weights is empty"),
+        iv_param("weights", Unusual(NON_NEGATIVE)),
+        iv_param("weights", None, None, id="weights=None"),  # valid: the unweighted interval
     ],
 )
-def test_endpoint_distribution_bad_input(args, match):
-    with pytest.raises(ValueError, match=match):
-        endpoint_distribution(*args[:2], n_resamples=args[2])
+def test_percentile_interval_iv(arg, value, match):
+    if match is None and not isinstance(value, Unusual):
+        # valid by design: weights=None is the default, a numpy float level is a level
+        expected = {"weights": percentile_interval(OTHER), "level": percentile_interval(OTHER, 0.5)}
+        assert plain(percentile_interval(OTHER, **{arg: value})) == plain(expected[arg])
+        return
+    good = {"values": OTHER, "weights": [1.0, 1.0, 2.0, 1.0]}
+    run_iv(percentile_interval, good, arg, value, match)
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("values", TWO_D, r"^values must be one-dimensional"),
+        iv_param("values", ["a", "b", "c", "d"], r"^values must be numbers"),
+        iv_param("values", Unusual()),
+        iv_param("probabilities", TWO_D, r"^probabilities must be one-dimensional"),
+        iv_param("probabilities", [0.5], r"one entry per value: 4 values but 1 probabilities"),
+        iv_param("probabilities", [-0.5, 1.5, 0, 0], r"probabilities must be non-negative"),
+        iv_param("probabilities", Unusual(NON_NEGATIVE)),
+        *[iv_param("n_resamples", v, r"^n_resamples must be") for v in [0, 2.5, True]],
+        iv_param("level", 1.5, r"^level must be"),
+    ],
+)
+def test_endpoint_distribution_iv(arg, value, match):
+    good = {"values": OTHER, "probabilities": [0.25] * 4, "n_resamples": 10}
+    run_iv(endpoint_distribution, good, arg, value, match)
