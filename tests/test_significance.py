@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from iv_check import POSITIONAL, TWO_D, Unusual, iv_param, run_iv
 from scipy import stats
 
 from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, hit_at_5_example, holm, paired_bootstrap
@@ -235,36 +236,6 @@ def test_exact_enumeration_memory_is_the_null_distribution_only():
     assert peak < 1.5 * 8 * 2**20  # 2**20 float64 statistics take 8 MiB
 
 
-@pytest.mark.parametrize("bad", [[], [0.1, float("nan")], [[0.1], [0.2]], ["a", "b"], 0.3])
-def test_bad_changes_are_refused(bad):
-    with pytest.raises(ValueError, match="changes"):
-        randomization_test(bad)
-    with pytest.raises(ValueError, match="changes"):
-        shifted_bootstrap_test(bad, n_resamples=10, rng=0)
-
-
-@pytest.mark.parametrize("alternative", ["two_sided", "both", None, "Greater"])
-def test_bad_alternative_is_refused(alternative):
-    with pytest.raises(ValueError, match="alternative"):
-        randomization_test([0.1, 0.2], alternative=alternative)
-    with pytest.raises(ValueError, match="alternative"):
-        shifted_bootstrap_test([0.1, 0.2], n_resamples=10, rng=0, alternative=alternative)
-
-
-@pytest.mark.parametrize("n_resamples", [0, -1, 2.5, "100", True])
-def test_bad_n_resamples_is_refused(n_resamples):
-    with pytest.raises(ValueError, match="n_resamples"):
-        randomization_test([0.1, 0.2], n_resamples=n_resamples, rng=0)
-
-
-@pytest.mark.parametrize("rng", [None, -1, "7"])
-def test_monte_carlo_needs_a_seed(rng):
-    with pytest.raises(ValueError, match="rng"):
-        randomization_test([0.1, 0.2], n_resamples=100, rng=rng)
-    with pytest.raises(ValueError, match="rng"):
-        shifted_bootstrap_test([0.1, 0.2], n_resamples=100, rng=rng)
-
-
 def test_over_the_limit_without_n_resamples_says_what_to_do():
     # on the 1/10 grid, 21 changes are exact: only all-plus and all-minus are as extreme
     assert randomization_test(np.full(21, 0.1)).pvalue == 2 / 2**21
@@ -443,3 +414,75 @@ def test_bad_p_values(bad, match):
 def test_bad_alpha(alpha):
     with pytest.raises(ValueError, match="alpha must be a number strictly between 0 and 1"):
         holm([0.01, 0.02], alpha=alpha)
+
+
+# --- input validation: each function routes each argument through its rule and names it -------
+
+D4 = [0.1, 0.2, -0.3, 0.4]
+OTHER = [0.5, 0.25, 0.75, 0.5]
+BAD_CHANGES = [
+    iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
+    iv_param("changes", [], r"^changes is empty"),
+    iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
+    iv_param("changes", ["a", "b"], r"^changes must be numbers"),
+    iv_param("changes", 0.3, r"^changes must be a sequence of numbers; got float"),
+    iv_param("changes", Unusual()),
+]
+BAD_ALTERNATIVES = [
+    iv_param("alternative", a, r"alternative must be")
+    for a in ["two_sided", "both", None, "Greater"]
+]
+BAD_N_RESAMPLES = [iv_param("n_resamples", v, r"^n_resamples") for v in [0, -1, 2.5, "100", True]]
+BAD_RNG = [
+    iv_param("rng", None, r"rng is required"),
+    iv_param("rng", -1, r"rng seed must be a non-negative integer"),
+    iv_param("rng", "7", r"^rng must be"),
+]
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        *BAD_CHANGES,
+        *BAD_ALTERNATIVES,
+        iv_param("clusters", ["U1", "U1"], r"changes has 4 values but clusters has 2 labels"),
+        iv_param("clusters", "U1U2", r"not a single string"),
+        iv_param("clusters", Unusual(("U1", "U1", "U2", "U3"), kinds=("generator",))),
+        iv_param("fallback_resamples", 0, r"^fallback_resamples must be a positive integer"),
+        iv_param(POSITIONAL, np.array(OTHER)),  # n_resamples is keyword-only
+    ],
+)
+@pytest.mark.parametrize("mode", ["exact", "Monte Carlo"])
+def test_randomization_test_iv(arg, value, match, mode):
+    good = {"changes": D4} | ({"n_resamples": 50, "rng": 0} if mode == "Monte Carlo" else {})
+    if arg == "clusters":
+        good["clusters"] = ["U1", "U1", "U2", "U3"]
+    run_iv(randomization_test, good, arg, value, match)
+
+
+@pytest.mark.parametrize("arg, value, match", [*BAD_N_RESAMPLES, *BAD_RNG])
+def test_randomization_test_iv_monte_carlo_needs_a_count_and_a_seed(arg, value, match):
+    good = {"changes": D4, "n_resamples": 50, "rng": 0}
+    run_iv(randomization_test, good, arg, value, match)
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [*BAD_CHANGES, *BAD_ALTERNATIVES, *BAD_N_RESAMPLES, *BAD_RNG, iv_param(POSITIONAL, OTHER)],
+)
+def test_shifted_bootstrap_test_iv(arg, value, match):
+    good = {"changes": D4, "n_resamples": 50, "rng": 0}
+    run_iv(shifted_bootstrap_test, good, arg, value, match)
+
+
+@pytest.mark.parametrize(
+    "fn, kwargs",
+    [(randomization_test, {}), (shifted_bootstrap_test, {"n_resamples": 20, "rng": 1})],
+    ids=["randomization_test", "shifted_bootstrap_test"],
+)
+def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning(fn, kwargs):
+    with pytest.warns(
+        DeprecationWarning, match=r"\(diffs=\.\.\.\) is deprecated; call it changes="
+    ):
+        old = fn(diffs=D4, **kwargs)
+    assert repr(old) == repr(fn(changes=D4, **kwargs))
