@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from iv_check import TWO_D, Unusual, iv_param, run_iv
 
 from helpers import (
     cluster_bootstrap,
@@ -51,15 +52,6 @@ def test_round_trip_keeps_every_field_and_recomputes_exactly(record, tmp_path):
 def test_mapping_input_keeps_query_ids():
     rec = make_record({"b": 0.5, "a": 0.1}, {"a": 0.2, "b": 0.5}, rng=1, n_resamples=10)
     assert rec.query_ids == ["a", "b"] and rec.scores_a == [0.1, 0.5]
-
-
-def test_make_record_checks_its_inputs():
-    with pytest.raises(ValueError, match="seed"):
-        make_record([0.1], [0.2], rng=None, n_resamples=10)
-    with pytest.raises(ValueError, match="2 query IDs were given for 1 scores"):
-        make_record([0.1], [0.2], rng=1, n_resamples=10, query_ids=["x", "y"])
-    with pytest.raises(ValueError, match="unique"):
-        make_record([0.1, 0.2], [0.2, 0.3], rng=1, n_resamples=10, query_ids=["x", "x"])
 
 
 def _write(tmp_path, obj):
@@ -278,43 +270,6 @@ def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
         load_record(_write(tmp_path, {**good, "version": 3}))
 
 
-def test_make_record_checks_the_new_fields():
-    a, b, ids, users = _data()
-    kw = dict(rng=1, n_resamples=10, query_ids=ids)
-    with pytest.raises(ValueError, match="39 clusters were given for 40 queries"):
-        make_record(a, b, clusters=users[:-1], **kw)
-    with pytest.raises(ValueError, match="clusters must be a sequence"):
-        make_record(a, b, clusters="U1", **kw)
-    with pytest.raises(ValueError, match="clusters has no entry for 1 query"):
-        make_record(
-            {"q1": 0.1, "q2": 0.2},
-            {"q1": 0.2, "q2": 0.1},
-            rng=1,
-            n_resamples=10,
-            clusters={"q1": "U1"},
-        )
-    with pytest.raises(ValueError, match="weights must be positive"):
-        make_record(a, b, weights=np.r_[0.0, np.ones(39)], **kw)
-    with pytest.raises(ValueError, match="weights contain NaN"):
-        make_record(a, b, weights=np.r_[np.nan, np.ones(39)], **kw)
-    with pytest.raises(ValueError, match="2 weights were given for 40 queries"):
-        make_record(a, b, weights=[1.0, 2.0], **kw)
-    with pytest.raises(ValueError, match="excluded query 'q099' needs a reason"):
-        make_record(a, b, exclusions={"q099": "  "}, **kw)
-    with pytest.raises(ValueError, match="exclusions must be a mapping"):
-        make_record(a, b, exclusions=["q099"], **kw)
-    with pytest.raises(ValueError, match="'q003' is both compared and excluded"):
-        make_record(a, b, exclusions={"q003": "too long"}, **kw)
-    with pytest.raises(ValueError, match="plain JSON values"):
-        make_record(a, b, config={"when": object()}, **kw)
-    with pytest.raises(ValueError, match="plain JSON values"):
-        make_record(a, b, config={"x": float("nan")}, **kw)
-    with pytest.raises(ValueError, match="use lists instead of tuples"):
-        make_record(a, b, config={"runs": ("A", "B")}, **kw)
-    with pytest.raises(ValueError, match="config must be a mapping"):
-        make_record(a, b, config="nDCG@10", **kw)
-
-
 def test_weighted_bootstrap_is_built_on_the_engine():
     # the same numbers as the resampling engine with the weighted statistic
     a, b, _, _ = _data(12, 3)
@@ -325,3 +280,61 @@ def test_weighted_bootstrap_is_built_on_the_engine():
         12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8
     )
     assert rec.interval == tuple(percentile_interval(means))
+
+
+# --- input validation: make_record routes each argument through its rule and names it ---------
+
+A4, B4, IDS4 = [0.1, 0.2, -0.3, 0.4], [0.5, 0.25, 0.75, 0.5], ["q1", "q2", "q3", "q4"]
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("a", TWO_D, r"^A's scores must be one-dimensional"),
+        iv_param("b", TWO_D, r"^B's scores must be one-dimensional"),
+        iv_param("a", [0.1, float("nan"), 0.2, 0.3], r"^A's scores contain NaN"),
+        # a mapping on one side only: not "pass its values", but pass both the same way
+        iv_param("a", dict(zip(IDS4, A4, strict=True)), r"Pass both systems the same way"),
+        iv_param("a", Unusual()),
+        iv_param("b", Unusual(kinds=("generator",))),
+        iv_param("rng", None, r"rng must be a non-negative int seed so that the record can be"),
+        iv_param("rng", np.random.default_rng(1), r"rng must be a non-negative int seed"),
+        iv_param("rng", -1, r"rng must be a non-negative int seed"),
+        *[iv_param("n_resamples", v, r"^n_resamples must be") for v in [0, True]],
+        iv_param("level", 1.5, r"^level must be"),
+        iv_param("query_ids", ["x", "y"], r"2 query IDs were given for 4 scores"),
+        iv_param("query_ids", ["x", "x", "y", "z"], r"query IDs must be unique"),
+        iv_param("clusters", ["U1", "U1", "U2"], r"3 clusters were given for 4 queries"),
+        iv_param("clusters", "U1", r"clusters must be a sequence"),
+        iv_param("weights", [0.0, 1.0, 1.0, 1.0], r"weights must be positive"),
+        iv_param("weights", [np.nan, 1.0, 1.0, 1.0], r"weights contain NaN"),
+        iv_param("weights", [1.0, 2.0], r"2 weights were given for 4 queries"),
+        iv_param("exclusions", {"q099": "  "}, r"excluded query 'q099' needs a reason"),
+        iv_param("exclusions", ["q099"], r"exclusions must be a mapping"),
+        iv_param("exclusions", {"q3": "too long"}, r"'q3' is both compared and excluded"),
+        iv_param("config", {"when": object()}, r"plain JSON values"),
+        iv_param("config", {"x": float("nan")}, r"plain JSON values"),
+        iv_param("config", {"runs": ("A", "B")}, r"use lists instead of tuples"),
+        iv_param("config", "nDCG@10", r"config must be a mapping"),
+    ],
+)
+def test_make_record_iv(arg, value, match):
+    good = {"a": A4, "b": B4, "rng": 1, "n_resamples": 20, "query_ids": IDS4}
+    run_iv(make_record, good, arg, value, match)
+
+
+def test_make_record_clusters_by_query_id_must_name_every_query():
+    with pytest.raises(ValueError, match="clusters has no entry for 1 query"):
+        make_record(
+            {"q1": 0.1, "q2": 0.2},
+            {"q1": 0.2, "q2": 0.1},
+            rng=1,
+            n_resamples=10,
+            clusters={"q1": "U1"},
+        )
+
+
+def test_the_old_keyword_seed_still_works_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match=r"make_record\(seed=\.\.\.\) is deprecated"):
+        old = make_record(A4, B4, seed=1, n_resamples=20)
+    assert old == make_record(A4, B4, rng=1, n_resamples=20)
