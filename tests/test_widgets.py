@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from iv_check import Unusual, iv_param, run_iv
 
 from helpers import (
     EXPLORER_PRESETS,
@@ -111,17 +112,6 @@ def test_every_draw_matches_itertools_product():
         assert desc.mean == pytest.approx(np.mean([FOUR_PAIR_CHANGES[i] for i in t]), abs=1e-15)
 
 
-@pytest.mark.parametrize("k", [0, 257, -1, 2.0, "28", True])
-def test_draw_numbers_outside_the_range_are_refused(k):
-    with pytest.raises(ValueError, match="from 1 to 256"):
-        describe_draw(k)
-
-
-def test_describe_draw_checks_query_ids():
-    with pytest.raises(ValueError, match="3 query IDs for 4 changes"):
-        describe_draw(1, FOUR_PAIR_CHANGES, ["a", "b", "c"])
-
-
 def test_exact_means_against_brute_force():
     means, values, probs = exact_means()
     brute = {}
@@ -221,3 +211,42 @@ def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
     assert len(same) == 28 and 28 in same and 79 in same
     means, values, probs = exact_means()
     assert probs[np.isclose(values, 0.025, rtol=0, atol=1e-12)].tolist() == [28 / 256]
+
+
+# --- input validation: each function routes each argument through its rule and names it -------
+
+DRAW_NUMBERS_REFUSED = [0, -1, 257, 2.0, 28.0, "28", True]  # k = 0 used to draw means[-1]
+QUERY_IDS = ("q1", "q2", "q3", "q4")
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("changes", np.array([[0.1, 0.2], [-0.3, 0.4]]), r"^changes must be one-dim"),
+        iv_param("changes", [0.1, float("nan"), 0.2, 0.3], r"^changes contain NaN"),
+        iv_param("changes", Unusual()),
+        *[iv_param("k", k, r"k must be a draw number from 1 to 256") for k in DRAW_NUMBERS_REFUSED],
+        iv_param("query_ids", "abcd", r"query_ids must be .* not a single string"),
+        iv_param("query_ids", ["a", "b", "c"], r"3 query IDs for 4 changes"),
+        iv_param("query_ids", Unusual(QUERY_IDS, kinds=("generator",))),
+    ],
+)
+def test_describe_draw_iv(arg, value, match):
+    good = {"k": 28, "changes": FOUR_PAIR_CHANGES, "query_ids": QUERY_IDS}
+    run_iv(describe_draw, good, arg, value, match)
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("changes", np.array([[0.1, 0.2], [-0.3, 0.4]]), r"^changes must be one-dim"),
+        iv_param("changes", ["a", "b", "c", "d"], r"^changes must be numbers"),
+        # explorer_png used to read a generator twice (the second time empty) and fail with a
+        # TypeError. Agg draws deterministically, so the same data give the same PNG bytes.
+        iv_param("changes", Unusual(kinds=("generator",))),
+        *[iv_param("k", k, r"k must be a draw number from 1 to 256") for k in DRAW_NUMBERS_REFUSED],
+        iv_param("level", 1.5, r"^level must be"),
+    ],
+)
+def test_explorer_png_iv(arg, value, match):
+    run_iv(explorer_png, {"changes": FOUR_PAIR_CHANGES, "k": 15}, arg, value, match)
