@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from iv_check import iv_param, run_iv
 
 from helpers import compare_runs
 from helpers.runs import (
@@ -200,15 +201,6 @@ def test_missing_query_policies_are_applied_and_recorded():
     assert zero.query_ids == ["q1", "q2", "q3", "q4"]
     assert zero.a.tolist() == [0.5, 0.3, 0.1, 0.0] and zero.b.tolist() == [0.6, 0.0, 0.2, 0.9]
     assert align_runs(a, a).summary() == "3 queries compared"
-
-
-def test_align_checks_its_arguments():
-    with pytest.raises(ValueError, match="missing must be one of 'error', 'drop', 'zero'"):
-        align_runs({"q1": 1.0}, {"q1": 1.0}, missing="ignore")
-    with pytest.raises(ValueError, match="share no query IDs"):
-        align_runs({"q1": 1.0}, {"q2": 1.0}, missing="drop")
-    with pytest.raises(ValueError, match="at least one scored query"):
-        align_runs({}, {"q2": 1.0})
 
 
 def test_clusters_and_slices_follow_the_alignment():
@@ -664,3 +656,102 @@ def test_example_measures_are_consistent_with_each_other():
         p5, s5, rel = (read_trec_eval(f, m).scores for m in ("P_5", "success_5", "num_rel"))
         assert all((p5[q] > 0) == (s5[q] == 1.0) for q in p5)
         assert all(round(5 * p5[q]) <= rel[q] for q in p5)
+
+
+# --- input validation: align_runs holds the rule for runs, mappings {query_id: score} ----------
+
+RUN_A = {"q1": 0.5, "q2": 0.25, "q3": 0.75}
+RUN_B = {"q1": 0.6, "q2": 0.3, "q3": 0.7}
+NOT_A_RUN = (
+    r"run SIDE must be a mapping \{query_id: score\} or a RunScores "
+    r".*got TYPE\..*dict\(pairs\).*paired_differences\(a, b\)"
+)
+RUNS_REFUSED = {
+    "list of scores": ([0.5, 0.25, 0.75], "list"),
+    "2-D array": (np.array([[0.5, 0.25], [0.75, 0.5]]), "ndarray"),  # dict() would read it
+    "list of (id, score) pairs": ([("q1", 0.5), ("q2", 0.25), ("q3", 0.75)], "list"),
+    "generator": ((v for v in [0.5, 0.25, 0.75]), "generator"),  # refused before being read
+    "None": (None, "NoneType"),
+    "scalar": (0.5, "float"),
+    "string": ("q1 0.5", "str"),
+}
+SCORES_REFUSED = {
+    "text scores": (
+        {"q1": "0.5", "q2": "0.25", "q3": "0.75"},
+        r"^SIDE's scores must be numbers; found non-numeric value\(s\) .*convert text to numbers",
+    ),
+    "a missing score (None)": (
+        {"q1": 0.5, "q2": None, "q3": 0.75},
+        r"^SIDE's scores must be numbers; found non-numeric value\(s\) None",
+    ),
+    "a NaN score": (
+        {"q1": 0.5, "q2": float("nan"), "q3": 0.75},
+        r"^SIDE's scores contain NaN or infinite values at query 'q2'",
+    ),
+    "list-valued scores": (
+        {"q1": [0.5], "q2": [0.25], "q3": [0.75]},
+        r"^SIDE's scores must be one-dimensional",
+    ),
+}
+
+
+def _runs_refused():
+    for side in ("a", "b"):
+        s = side.upper()
+        for kind, (value, type_name) in RUNS_REFUSED.items():
+            match = NOT_A_RUN.replace("SIDE", s).replace("TYPE", type_name)
+            yield iv_param(side, value, match, id=f"{side}={kind}")
+        for kind, (value, match) in SCORES_REFUSED.items():
+            yield iv_param(side, value, match.replace("SIDE", s), id=f"{side}={kind}")
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        *_runs_refused(),
+        iv_param("a", {}, r"Both runs need at least one scored query"),
+        iv_param("b", {"q4": 1.0}, r"3 only in A \('q1', 'q2', 'q3'\); 1 only in B \('q4'\)"),
+        iv_param("missing", "ignore", r"missing must be one of 'error', 'drop', 'zero'"),
+        iv_param("qrels", {"q1": {"d1": 1}}, r"qrels must come from read_qrels\(path\); got dict"),
+        iv_param("clusters", ["U1", "U1", "U2"], r"clusters must map each query ID to its user"),
+        iv_param("clusters", {"q1": "U1"}, r"clusters has no user for 2 compared queries"),
+    ],
+)
+def test_align_runs_iv(arg, value, match):
+    run_iv(align_runs, {"a": RUN_A, "b": RUN_B}, arg, value, match)
+
+
+def test_runs_that_share_no_query_are_refused_even_when_dropping():
+    with pytest.raises(ValueError, match="share no query IDs"):
+        align_runs({"q1": 1.0}, {"q2": 1.0}, missing="drop")
+
+
+def test_a_pandas_series_is_not_a_run():
+    pd = pytest.importorskip("pandas")  # not a dependency of the series; checked where installed
+    a = pd.Series([0.5, 0.25], index=["q1", "q2"])
+    b = pd.Series([0.25, 0.75], index=["q2", "q1"])
+    with pytest.raises(ValueError, match=r"got Series\. .*s\.to_dict\(\)"):
+        align_runs(a, b)
+    assert align_runs(a.to_dict(), b.to_dict()).b.tolist() == [0.75, 0.25]
+
+
+@pytest.mark.parametrize(
+    "a",
+    [
+        {"q1": 1, "q2": 0, "q3": 1},
+        {"q1": True, "q2": False, "q3": True},
+        {"q1": np.int64(1), "q2": np.int8(0), "q3": np.uint8(1)},
+    ],
+    ids=["int scores", "bool scores", "numpy integer scores"],
+)
+def test_integer_and_boolean_run_scores_are_numbers(a):
+    runs = align_runs(a, RUN_B)
+    assert runs.a.dtype == np.float64 and runs.a.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_query_ids_of_mixed_types_are_sorted_by_their_text():
+    runs = align_runs({1: 0.5, "q2": 0.25}, {"q2": 0.5, 1: 0.75})
+    assert runs.query_ids == [1, "q2"] and runs.b.tolist() == [0.75, 0.5]
+    # the same IDs as int in one run and str in the other are named as such
+    with pytest.raises(ValueError, match=r"differ only in type \(e\.g\. 1 in A and '1' in B\)"):
+        align_runs({1: 0.5, 2: 0.25, 3: 0.75}, {"1": 0.6, "2": 0.3, "3": 0.7})
