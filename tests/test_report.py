@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from iv_check import iv_param, run_iv
 
 from helpers import (
     as_generator,
@@ -154,22 +155,6 @@ def test_round_trip_with_users_recomputes_the_cluster_interval(runs, tmp_path):
     assert recompute_pvalue(rec) == report.test.pvalue
 
 
-def test_bad_arguments_are_refused(runs):
-    a, b, users = runs
-    with pytest.raises(ValueError, match="rng must be a non-negative int seed"):
-        compare_runs(a, b, rng=np.random.default_rng(1), missing="zero")
-    with pytest.raises(ValueError, match=r"2 only in A \('q047', 'q121'\)"):
-        compare_runs(a, b, rng=1)
-    with pytest.raises(ValueError, match="clusters has no user for 1 compared queries"):
-        compare_runs(
-            a, b, rng=1, missing="zero", clusters={q: u for q, u in users.items() if q != "q001"}
-        )
-    with pytest.raises(ValueError, match="level"):
-        compare_runs(a, b, rng=1, missing="zero", level=95)
-    with pytest.raises(ValueError, match="top"):
-        compare_runs(a, b, rng=1, missing="zero", top=-1)
-
-
 def _example():
     rng = np.random.default_rng(3)
     labels = np.array(["head"] * 60 + ["torso"] * 50 + ["tail"] * 8)
@@ -289,3 +274,44 @@ def test_largest_regressions_bad_input():
         largest_regressions([1, 2], [1, 2], ["a", "b"], slices=["x"])
     with pytest.raises(ValueError, match="NaN"):
         largest_regressions([1, float("nan")], [1, 2], ["a", "b"])
+
+
+# --- input validation: compare_runs routes each argument through its rule and names it --------
+
+RUN_A = {"q1": 0.5, "q2": 0.25, "q3": 0.75, "q4": 0.5, "q5": 0.0}
+RUN_B = {"q1": 0.6, "q2": 0.3, "q3": 0.7, "q4": 1.0, "q5": 0.25}
+USERS = {"q1": "U1", "q2": "U1", "q3": "U2", "q4": "U3", "q5": "U3"}
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("a", [0.5, 0.25, 0.75, 0.5, 0.0], r"^run A must be a mapping \{query_id: score\}"),
+        iv_param("b", np.array([[0.5, 0.25], [0.75, 0.5]]), r"^run B must be a mapping"),
+        iv_param("a", RUN_A | {"q2": float("nan")}, r"^A's scores contain NaN .* at query 'q2'"),
+        iv_param("a", RUN_A | {"q6": 0.5}, r"1 only in A \('q6'\)"),
+        iv_param("missing", "ignore", r"missing must be one of"),
+        iv_param("clusters", ["U1", "U1", "U2", "U3", "U3"], r"clusters must map each query ID"),
+        iv_param("clusters", {"q1": "U1"}, r"clusters has no user for 4 compared queries"),
+        *[iv_param("n_resamples", v, r"^n_resamples must be") for v in [0, True]],
+        iv_param("rng", np.random.default_rng(1), r"rng must be a non-negative int seed"),
+        iv_param("rng", None, r"rng must be a non-negative int seed"),
+        iv_param("level", 95, r"^level must be"),
+        iv_param("alternative", "both", r"alternative must be"),
+        iv_param("top", -1, r"^top must be a non-negative integer"),
+        iv_param("min_queries", 0, r"^min_queries must be a positive integer"),
+        iv_param("a", {q: int(v) for q, v in RUN_A.items()}, None, id="a=int scores"),
+        iv_param("a", {q: bool(v) for q, v in RUN_A.items()}, None, id="a=bool scores"),
+        iv_param("clusters", dict(USERS), None, id="clusters=users"),
+    ],
+)
+def test_compare_runs_iv(arg, value, match):
+    good = {"a": RUN_A, "b": RUN_B, "n_resamples": 50, "rng": 1}
+    if match is None:  # valid: the same report as the same numbers as floats
+        as_floats = {k: float(v) for k, v in value.items()} if arg == "a" else value
+        report = compare_runs(**(good | {arg: value}))
+        assert str(report) == str(compare_runs(**(good | {arg: as_floats})))
+        if arg == "clusters":
+            assert "user-cluster bootstrap, 3 users resampled whole" in str(report)
+        return
+    run_iv(compare_runs, good, arg, value, match)
