@@ -9,8 +9,9 @@ matching ``match``. Two special values:
 
 * ``Unusual(...)``: unusual but valid inputs (a generator, an int64 array, a boolean array) must
   give exactly the result of the same numbers as floats;
-* ``arg=POSITIONAL``: ``value`` passed as one more positional argument (where a second system's
-  scores could land on ``n_resamples``) must be refused by Python with a ``TypeError``.
+* ``arg=POSITIONAL``: ``f(a, b, rng=...)``, ``value`` passed as one more positional argument
+  after the required ones (where a second system's scores would land on ``n_resamples`` if it
+  were positional), must be refused by Python with a ``TypeError``.
 """
 
 from __future__ import annotations
@@ -97,10 +98,13 @@ def run_iv(
         for kind, make, floats in value.inputs():
             assert plain(call(**{arg: make()})) == plain(call(**{arg: floats})), kind
     elif arg == POSITIONAL:
+        # f(a, b, rng=...): the required arguments by position, then ``value``, where
+        # n_resamples would go if it were not keyword-only
         args = good() if callable(good) else dict(good)
+        args.pop("n_resamples", None)
         params = inspect.signature(fn).parameters
-        positional = [n for n, p in params.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
-        head = [args.pop(n) for n in positional if n in args]
+        required = [n for n, p in params.items() if p.default is p.empty and n in args]
+        head = [args.pop(n) for n in required if params[n].kind is params[n].POSITIONAL_OR_KEYWORD]
         with pytest.raises(TypeError, match="positional argument"):
             fn(*head, value, **args)
     else:
