@@ -812,7 +812,7 @@ def test_cluster_bootstrap_reads_a_pandas_series_of_labels():
     [
         iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
         iv_param("changes", [], r"^changes is empty"),
-        iv_param("changes", Unusual(kinds=("generator",))),
+        iv_param("changes", Unusual(kinds=("generator", "boolean array"))),
         iv_param("clusters", ["u1", None, "u2", "u3"], r"clusters has a missing label"),
         iv_param("clusters", [1.0, float("nan"), 2.0, 3.0], r"missing label"),
         iv_param("clusters", [["u1"], ["u1"], ["u2"], ["u3"]], r"one-dimensional"),
