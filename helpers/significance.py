@@ -516,7 +516,7 @@ def _check_alpha(alpha: object) -> float:
     return float(alpha)
 
 
-def holm(pvalues: object, alpha: float = 0.05) -> HolmResult:
+def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
     """Holm's step-down adjustment of ``m`` p-values, controlling the family-wise error rate.
 
     Sort the p-values, ``p_(1) <= ... <= p_(m)``. The adjusted value of the
