@@ -2,7 +2,7 @@
 
 import html
 import re
-import subprocess
+import runpy
 import sys
 from pathlib import Path
 
@@ -27,14 +27,12 @@ KEY_FIGURES = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    """What `make html` writes: tools/notebook_tools.py --html run as a script, in this process
+    (runpy) so that the answer key's export on the same worker reuses its imports."""
     out = tmp_path_factory.mktemp("site")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "notebook_tools.py"), "--html", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sys, "argv", ["notebook_tools.py", "--html", str(out)])
+        runpy.run_path(str(ROOT / "tools" / "notebook_tools.py"), run_name="__main__")
     return out
 
 
