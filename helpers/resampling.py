@@ -95,7 +95,7 @@ def in_chunks(
     array([0., 1., 0., 1., 0.])
     """
     out = np.empty(n_rows, dtype=np.float64)
-    rows = max(1, int(max_elements) // row_size)
+    rows = max(1, _checks.integer(max_elements, "max_elements") // row_size)
     for start in range(0, n_rows, rows):
         k = min(rows, n_rows - start)
         values = np.asarray(draw(k), dtype=np.float64)

@@ -57,12 +57,12 @@ def test_no_user_effect_means_independent_queries():
         ({"truth": "0.02"}, "truth"),
     ],
 )
-def test_bad_input_is_a_clear_error(kwargs, word):
+def test_simulated_user_study_iv(kwargs, word):
     with pytest.raises(ValueError, match=word):
         helpers.simulated_user_study(1, **kwargs)
 
 
-def test_rng_is_required():
+def test_simulated_user_study_iv_rng_is_required():
     with pytest.raises(ValueError, match="rng"):
         helpers.simulated_user_study(None)
 

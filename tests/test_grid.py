@@ -446,7 +446,7 @@ def test_cumulative_probability_exactly_on_the_level():
         assert (grid.values[lo], grid.values[hi]) == expected
 
 
-def test_exact_interval_refusals():
+def test_exact_bootstrap_interval_iv():
     d = np.random.default_rng(4).normal(0, 0.1, 40)
     with pytest.raises(ValueError, match="on no grid"):
         exact_bootstrap_interval(d)

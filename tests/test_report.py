@@ -225,7 +225,7 @@ def test_same_seed_same_table():
     )
 
 
-def test_slice_summary_bad_input():
+def test_slice_summary_iv():
     a, b, labels = _example()
     with pytest.raises(ValueError, match="117 slice labels were given for 118 queries"):
         slice_summary(a, b, labels[:-1], rng=0)
@@ -263,7 +263,7 @@ def test_largest_regressions_by_id():
     assert largest_regressions([0.1], [0.2], ["q1"]) == []
 
 
-def test_largest_regressions_bad_input():
+def test_largest_regressions_iv():
     with pytest.raises(ValueError, match="2 query IDs were given for 3 queries"):
         largest_regressions([1, 2, 3], [1, 2, 3], ["a", "b"])
     with pytest.raises(ValueError, match="unique"):

@@ -41,6 +41,7 @@ from helpers import (
     relative_change,
     resample,
     unpaired_bootstrap,
+    weighted_bootstrap,
 )
 from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS
 
@@ -106,9 +107,42 @@ def test_unpaired_bootstrap_breaks_pairs():
     assert unpaired.mean() == pytest.approx((b - a).mean(), abs=0.02)
 
 
-def test_engine_checks_the_statistic_shape():
-    with pytest.raises(ValueError, match="one value per resample"):
-        resample(3, lambda idx: idx.mean(), n_resamples=5, rng=0)
+def _row_means(idx):
+    return idx.mean(axis=1)
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        *[iv_param("n", v, r"^n must be a positive integer") for v in [0, 2.0, True]],
+        iv_param("statistic", lambda idx: idx.mean(), r"one value per resample"),
+        iv_param("n_resamples", 0, r"^n_resamples must be a positive integer"),
+        iv_param("draws", 0, r"^draws must be a positive integer"),
+        iv_param("rng", None, r"rng is required"),
+        iv_param("max_elements", "many", r"^max_elements must be a positive integer"),
+    ],
+)
+def test_resample_iv(arg, value, match):
+    run_iv(
+        resample, {"n": 3, "statistic": _row_means, "n_resamples": 5, "rng": 0}, arg, value, match
+    )
+
+
+def test_weighted_bootstrap_is_the_engine_with_the_weighted_mean():
+    d, w = np.array([0.1, 0.0, -0.2, 0.3]), np.array([2.0, 1.0, 1.0, 3.0])
+    expected = resample(
+        4, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=300, rng=6
+    )
+    np.testing.assert_allclose(
+        weighted_bootstrap(d, w, n_resamples=300, rng=6), expected, rtol=0, atol=1e-15
+    )
+    # equal weights: the paired bootstrap's means (summed in another order: within rounding)
+    np.testing.assert_allclose(
+        weighted_bootstrap(d, [5, 5, 5, 5], n_resamples=300, rng=6),
+        paired_bootstrap(d, n_resamples=300, rng=6),
+        rtol=0,
+        atol=1e-15,
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
@@ -608,12 +642,12 @@ def test_relative_change_refuses_a_zero_baseline():
 
 
 @pytest.mark.parametrize("q", [-0.1, 1.5, float("nan"), True, "0.95", None])
-def test_quantile_difference_checks_q(q):
+def test_quantile_difference_iv(q):
     with pytest.raises(ValueError, match="q must be a quantile level between 0 and 1"):
         quantile_difference(q)
 
 
-def test_bad_input():
+def test_paired_bootstrap_statistic_iv():
     with pytest.raises(ValueError, match="A has 3 scores and B has 2"):
         paired_bootstrap_statistic([1, 2, 3], [1, 2], mean_difference, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="B's scores contain NaN"):
@@ -847,3 +881,23 @@ def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning(fn, kwargs
     ):
         old = fn(diffs=D4, **kwargs)
     assert repr(plain(old)) == repr(plain(fn(changes=D4, **kwargs)))
+
+
+@pytest.mark.parametrize(
+    "arg, value, match",
+    [
+        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
+        iv_param("changes", [0.1, float("nan"), 0.2, 0.3], r"^changes contain NaN"),
+        iv_param("changes", Unusual(kinds=("generator", "int64 array"))),
+        iv_param("weights", [1.0, 2.0], r"weights"),
+        iv_param("weights", [1.0, 0.0, 1.0, 1.0], r"weights"),
+        iv_param("weights", [1.0, -1.0, 1.0, 1.0], r"weights"),
+        iv_param("weights", Unusual((2, 1, 1, 3), kinds=("generator", "int64 array"))),
+        iv_param("n_resamples", 0, r"^n_resamples must be a positive integer"),
+        iv_param("rng", None, r"rng is required"),
+        iv_param(POSITIONAL, 100),
+    ],
+)
+def test_weighted_bootstrap_iv(arg, value, match):
+    good = {"changes": D4, "weights": [2.0, 1.0, 1.0, 3.0], "n_resamples": 50, "rng": 0}
+    run_iv(weighted_bootstrap, good, arg, value, match)

@@ -405,13 +405,13 @@ def test_family_wise_error_is_controlled_under_the_null():
         (["0.1"], "numbers"),
     ],
 )
-def test_bad_p_values(bad, match):
+def test_holm_iv(bad, match):
     with pytest.raises(ValueError, match=match):
         holm(bad)
 
 
 @pytest.mark.parametrize("alpha", [0, 1, -0.1, 1.5, float("nan"), True, "0.05"])
-def test_bad_alpha(alpha):
+def test_holm_iv_alpha(alpha):
     with pytest.raises(ValueError, match="alpha must be a number strictly between 0 and 1"):
         holm([0.01, 0.02], alpha=alpha)
 

@@ -137,7 +137,7 @@ def test_35_multisets_with_multinomial_weights_give_the_same_distribution():
     )
 
 
-def test_collapse_to_multisets_refuses_bad_draws():
+def test_collapse_to_multisets_iv():
     with pytest.raises(ValueError, match="2-D integer"):
         collapse_to_multisets(np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match="not below n = 2"):
@@ -188,7 +188,7 @@ def test_explorer_wiring():
     assert image.value == start_image
 
 
-def test_explorer_refuses_a_bad_start():
+def test_resample_explorer_iv():
     with pytest.raises(ValueError, match="from 1 to 256"):
         resample_explorer(start=300)
 
