@@ -44,10 +44,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-#: The test files that take longest (seconds of one run of make test on two cores), run first so
-#: that make test's two workers finish together: with `--dist loadfile --no-loadscope-reorder`
-#: pytest-xdist hands out whole files in this order, and the browser file (about 45 s, one
-#: JupyterLab for all of it) no longer starts last while the other worker sits idle.
+#: The test files that take longest, run first so that make test's two workers finish together:
+#: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order,
+#: so the browser file (about 35 s, one JupyterLab for all of it) no longer starts last while the
+#: other worker sits idle.
 SLOWEST_FIRST = (
     "tests/browser/test_every_chapter.py",
     "tests/test_html.py",
@@ -57,6 +57,8 @@ SLOWEST_FIRST = (
 
 
 def _run_order(item: pytest.Item) -> int:
+    if not item.path.is_relative_to(ROOT):
+        return len(SLOWEST_FIRST)
     path = item.path.relative_to(ROOT).as_posix()
     return next((i for i, p in enumerate(SLOWEST_FIRST) if path.startswith(p)), len(SLOWEST_FIRST))
 
