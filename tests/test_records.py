@@ -19,8 +19,8 @@ from helpers import (
     paired_bootstrap,
     percentile_interval,
     recompute_interval,
-    resample,
     save_record,
+    weighted_bootstrap,
 )
 from helpers.records import METHOD, METHOD_CLUSTER, METHOD_WEIGHTED
 
@@ -270,15 +270,13 @@ def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
         load_record(_write(tmp_path, {**good, "version": 3}))
 
 
-def test_weighted_bootstrap_is_built_on_the_engine():
-    # the same numbers as the resampling engine with the weighted statistic
+def test_a_weighted_record_uses_the_weighted_bootstrap():
+    # the same numbers as helpers.weighted_bootstrap (itself checked against the engine in
+    # tests/test_resampling.py) with the record's seed
     a, b, _, _ = _data(12, 3)
     w = np.arange(1.0, 13.0)
     rec = make_record(a, b, rng=8, n_resamples=400, weights=w)
-    d = b - a
-    means = resample(
-        12, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=400, rng=8
-    )
+    means = weighted_bootstrap(b - a, w, n_resamples=400, rng=8)
     assert rec.interval == tuple(percentile_interval(means))
 
 
