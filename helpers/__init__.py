@@ -60,6 +60,7 @@ __all__ = [
     "cluster_totals",
     "collapse_to_multisets",
     "compare_runs",
+    "count_attainable_means",
     "describe_draw",
     "endpoint_distribution",
     "enumerate_cluster_resamples",

@@ -39,6 +39,7 @@ __all__ = [
     "sign_flip_distribution",
     "GridDistribution",
     "grid_bootstrap_distribution",
+    "count_attainable_means",
     "ExactInterval",
     "exact_bootstrap_interval",
 ]
@@ -533,6 +534,46 @@ def grid_bootstrap_distribution(
     step = grid.step
     values = (totals * step.numerator) / (step.denominator * d.size)  # rounded once
     return GridDistribution(values, p, step, float(error_bound), int(n_fft))
+
+
+def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> int:
+    """How many distinct values a bootstrap resample mean of changes on a grid can take.
+
+    A resample mean is ``h / Q`` times a total of Q draws from the integer steps
+    ``k_q``, so this counts the distinct totals, exactly, with Python integers:
+    bit t of ``reach`` says whether a total of t steps above ``Q * min(k)`` can
+    be made, and each of the Q draws shifts it by every distinct step.
+    :func:`grid_bootstrap_distribution` computes only the totals where the
+    probability lies, usually far fewer.
+
+    Raises ValueError for changes on no grid, or with more than ``max_points``
+    totals between the smallest and the largest.
+
+    Examples
+    --------
+    >>> count_attainable_means([0.10, 0.02, -0.06, 0.04])   # of 33 grid points from -0.06 to +0.10
+    24
+    """
+    d = _checks.scores(changes, "changes")
+    grid = find_grid(d)
+    if grid is None:
+        raise ValueError(
+            "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)."
+        )
+    k = np.unique(grid.steps)
+    if d.size * int(k[-1] - k[0]) + 1 > max_points:
+        raise ValueError(
+            f"the totals span {d.size * int(k[-1] - k[0]) + 1:,} grid points; the limit is "
+            f"max_points={max_points:,}."
+        )
+    shifts = (k - k[0]).tolist()
+    reach = 1  # the total of no draws: 0
+    for _ in range(d.size):
+        new = 0
+        for s in shifts:
+            new |= reach << s
+        reach = new
+    return bin(reach).count("1")
 
 
 @dataclass(frozen=True)

@@ -494,3 +494,48 @@ def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning():
     ):
         old = exact_bootstrap_interval(diffs=d4)
     assert repr(old) == repr(exact_bootstrap_interval(changes=d4))
+
+
+# --- how many means a resample can have ------------------------------------------
+
+
+def _attainable_by_enumeration(d):
+    """Distinct means over all multisets of Q changes, in exact fractions."""
+    exact = [Fraction(x).limit_denominator(10_000) for x in d]
+    return len({sum(m) for m in itertools.combinations_with_replacement(exact, len(exact))})
+
+
+def test_count_attainable_means_equals_multiset_enumeration():
+    rng = np.random.default_rng(25)
+    cases = [list(FOUR_PAIR_CHANGES), [0.0] * 5, [0.25, -0.5]]
+    cases += [(rng.integers(-4, 5, int(rng.integers(1, 8))) / 5).tolist() for _ in range(10)]
+    cases += [
+        (b - a).tolist()
+        for a, b in (four_decimal_runs(int(rng.integers(2, 7)), s) for s in range(5))
+    ]
+    for d in cases:
+        assert helpers.count_attainable_means(d) == _attainable_by_enumeration(d), d
+
+
+def test_count_attainable_means_against_boolean_arrays():
+    """Q = 40 four-decimal changes: totals reachable draw by draw, as numpy booleans."""
+    a, b = four_decimal_runs(40, 7, sd=0.02)
+    k = np.unique(np.round(b * 1e4).astype(int) - np.round(a * 1e4).astype(int))
+    k -= k[0]
+    reach = np.zeros(40 * int(k[-1]) + 1, dtype=bool)
+    reach[0] = True
+    for _ in range(40):
+        new = np.zeros_like(reach)
+        for s in k:
+            new[s:] |= reach[: reach.size - s]
+        reach = new
+    assert helpers.count_attainable_means(b - a) == int(reach.sum()) < reach.size
+    hit_a, hit_b = hit_at_5_example()  # changes -1, 0, +1: every total from -120 to +120
+    assert helpers.count_attainable_means(hit_b - hit_a) == 241
+
+
+def test_count_attainable_means_refuses_what_it_cannot_count():
+    with pytest.raises(ValueError, match="on no grid"):
+        helpers.count_attainable_means([0.1234567891, 0.5])
+    with pytest.raises(ValueError, match="max_points=100"):
+        helpers.count_attainable_means(FOUR_PAIR_CHANGES * 10, max_points=100)
