@@ -7,7 +7,6 @@ deterministic for pinned versions). See ``pytest_collection_modifyitems``.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -19,20 +18,6 @@ ROOT = Path(__file__).resolve().parent
 TOOLS = ROOT / "tools"
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
-
-
-# pytrec-eval-terrier (trec_eval's code, behind helpers.evaluate) has no wheel for Linux arm64,
-# where the lock leaves it out: there the tests that need it, and chapter 7, are skipped with
-# this reason instead of failing (docs/portability.md).
-HAS_TREC_EVAL = importlib.util.find_spec("pytrec_eval") is not None
-NO_TREC_EVAL = (
-    "pytrec-eval-terrier is not installed (no wheel for Linux arm64): helpers.evaluate and "
-    "chapter 7 need it; see docs/portability.md"
-)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "trec_eval: needs pytrec-eval-terrier (helpers.evaluate)")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -67,10 +52,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=_run_order)  # stable: a notebook's cells stay in order
     seen = set()
     for item in items:
-        if not HAS_TREC_EVAL and (
-            "trec_eval" in item.keywords or item.path.name == "07_your_own_runs.ipynb"
-        ):
-            item.add_marker(pytest.mark.skip(reason=NO_TREC_EVAL))
         parent = item.parent
         if parent is None or id(parent) in seen or not hasattr(parent, "skip_compare"):
             continue

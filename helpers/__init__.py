@@ -12,7 +12,8 @@ Modules: ``data`` (checking and pairing scores; the rules live in the private
 ``_checks``), ``examples`` (the worked examples), ``resampling`` (the paired
 bootstrap and every bootstrap and enumeration built on it), ``intervals``,
 ``grid`` (exact answers on the score grid), ``records`` (saved comparisons),
-``runs`` (reading your own results), ``report`` (``compare_runs``),
+``runs`` (reading your own results), ``scoring`` (trec_eval's measures in numpy),
+``report`` (``compare_runs``),
 ``significance`` (randomization tests), ``exercises`` (checks on the exercises'
 answers), ``plots`` and ``widgets``. Every public name of each module is
 available here; ``__all__`` lists the ones the chapters and the README use.
@@ -31,6 +32,7 @@ from . import (
     report,
     resampling,
     runs,
+    scoring,
     significance,
     widgets,
 )
@@ -44,6 +46,7 @@ from .records import *  # noqa: F403
 from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .runs import *  # noqa: F403
+from .scoring import *  # noqa: F403
 from .significance import *  # noqa: F403
 from .widgets import *  # noqa: F403
 

@@ -1,9 +1,9 @@
 """Reading your own runs and their scores, and lining two runs up.
 
 Four formats are read: a TREC run file (``read_run``) and qrels (``read_qrels``),
-which :func:`evaluate` scores per query with trec_eval's own code (through the
-``pytrec-eval-terrier`` package); the per-query output of ``trec_eval -q``
-(``read_trec_eval``); and a CSV/TSV file with a header (``read_scores_csv``).
+which :func:`evaluate` scores per query by trec_eval's rules (the measures are in
+``helpers.scoring``); the per-query output of ``trec_eval -q`` (``read_trec_eval``);
+and a CSV/TSV file with a header (``read_scores_csv``).
 A file that cannot be read as intended is refused with a ``ValueError`` naming
 the file and the line; nothing is skipped silently except ``trec_eval``'s
 ``all`` summary rows, which are not queries, and comment lines starting with
@@ -22,12 +22,13 @@ import csv
 import io
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks
+from . import _checks, scoring
 from .data import describe_unmatched
 
 __all__ = [
@@ -130,7 +131,7 @@ def _kind_of(fields: list[str]) -> str | None:
     unsure.
     """
     if (
-        len(fields) == 6
+        len(fields) >= 6
         and fields[1].upper() == "Q0"
         and _is_number(fields[3])
         and _is_number(fields[4])
@@ -139,7 +140,7 @@ def _kind_of(fields: list[str]) -> str | None:
             "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and "
             "score it with evaluate(qrels, run, measure)"
         )
-    if len(fields) == 6 and _is_number(fields[3]) and _is_number(fields[4]):
+    if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
         return (
             "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and "
             "score it with evaluate(qrels, run, measure)"
@@ -396,7 +397,7 @@ def _trim_row(row: list[str], keep: int) -> list[str]:
     return row
 
 
-# --- Run files and qrels, scored by trec_eval's own code ----------------------
+# --- Run files and qrels, scored by trec_eval's rules ----------------------------
 
 
 @dataclass(frozen=True)
@@ -427,20 +428,30 @@ class Qrels:
         return sorted(self.judgments)
 
 
-def _trec_lines(path: str | os.PathLike[str], n_fields: int, expected: str, own: str):
-    """(line number, fields) of each non-blank, non-comment line; refuses lines with the wrong field
-    count.
+#: What trec_eval splits fields at: C's isspace() (Python's str.split() also splits at other
+#: Unicode spaces, such as a no-break space inside a document ID, which trec_eval keeps).
+_TREC_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+#: A number as C's atof() reads all of it (float() also takes "1_000", "inf" and non-ASCII digits).
+_C_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_C_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _trec_lines(
+    path: str | os.PathLike[str], n_fields: int, expected: str, own: str, *, more_ok: bool = False
+):
+    """(line number, fields) of each non-blank, non-comment line, split as trec_eval splits it;
+    refuses lines with fewer than ``n_fields`` fields (or more, unless ``more_ok``).
     """
     name = os.fspath(path)
     any_line = False
     for lineno, line in enumerate(_lines(_read_text(path)), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
+        fields = _TREC_SPACE.split(line.strip(" \t\n\r\f\v"))
+        if fields == [""] or fields[0].startswith("#"):
             continue
         any_line = True
-        fields = line.split()
-        if len(fields) != n_fields:
+        if len(fields) < n_fields or (len(fields) > n_fields and not more_ok):
             raise _wrong_kind(name, lineno, fields, line, expected, own)
-        yield lineno, fields
+        yield lineno, fields[:n_fields]
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected {expected} on each line.")
 
@@ -448,22 +459,24 @@ def _trec_lines(path: str | os.PathLike[str], n_fields: int, expected: str, own:
 def read_run(path: str | os.PathLike[str]) -> Run:
     """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` on each line.
 
-    As in trec_eval, the documents of a query are ranked by score (the rank
-    column is checked to be a number but not used), and lines starting with
-    ``#`` are comments.
+    It reads what trec_eval reads: the documents of a query are ranked by score
+    (the rank column must be a number but is not used), fields after the tag are
+    ignored, and lines starting with ``#`` are comments (a ``#`` inside a document
+    ID is part of it). What trec_eval would misread is refused.
 
     Raises
     ------
     ValueError
-        Empty file, a line without six fields (naming the kind of file it looks
-        like, e.g. ``trec_eval -q`` output or qrels, and the reader to use), a
-        non-numeric or non-finite rank or score, or a document listed twice for
-        the same query; the message names the file and the line.
+        Empty file, a line with fewer than six fields (naming the kind of file it
+        looks like, e.g. ``trec_eval -q`` output or qrels, and the reader to use), a
+        rank or score that is not a plain finite number (trec_eval would read
+        ``1_000`` as 1), or a document listed twice for the same query (trec_eval
+        stops there); the message names the file and the line.
 
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> text = "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25\\nq2 Q0 d7 1 0.9 bm25\\n"
+    >>> text = "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25 extra fields\\nq2 Q0 d7 1 0.9 bm25\\n"
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     p = pathlib.Path(tmp) / "run.txt"
     ...     _ = p.write_text(text)
@@ -476,21 +489,37 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     seen_at: dict[tuple[str, str], int] = {}
     tags: list[str] = []
     for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
-        path, 6, "a run line 'query_id Q0 doc_id rank score tag' (6 fields)", "a TREC run"
+        path,
+        6,
+        "a run line 'query_id Q0 doc_id rank score tag' (6 fields)",
+        "a TREC run",
+        more_ok=True,
     ):
         where = f"{name}:{lineno}"
-        _parse_number(rank, where, f"rank of document {doc!r}")
-        value = _parse_number(score, where, f"score of document {doc!r}")
+        _parse_c_number(rank, where, f"rank of document {doc!r}")
+        value = _parse_c_number(score, where, f"score of document {doc!r}")
         if (qid, doc) in seen_at:
             raise ValueError(
                 f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
-                f"{seen_at[qid, doc]}); each document may appear once per query."
+                f"{seen_at[qid, doc]}); each document may appear once per query (trec_eval stops "
+                "with 'duplicate docs'). Remove one of the two lines."
             )
         seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
         if tag not in tags:
             tags.append(tag)
     return Run(rankings, name, tags[0] if len(tags) == 1 else ",".join(tags))
+
+
+def _parse_c_number(text: str, where: str, what: str) -> float:
+    """A finite number written as trec_eval reads it whole (digits, point, exponent)."""
+    value = _parse_number(text, where, what)
+    if not _C_NUMBER.fullmatch(text):
+        raise ValueError(
+            f"{where}: {what} {text!r} is not a plain number (trec_eval would read only its "
+            "start); write it with digits, a point and an optional exponent, e.g. 12, -0.5, 1.5e-3."
+        )
+    return value
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
@@ -523,13 +552,12 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"
     ):
         where = f"{name}:{lineno}"
-        try:
-            value = int(grade)
-        except ValueError:
+        if not _C_INTEGER.fullmatch(grade):  # trec_eval would read 0.5 as 0, 1_0 as 1
             raise ValueError(
                 f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades "
                 "are 0, 1, 2..."
-            ) from None
+            )
+        value = int(grade)
         if (qid, doc) in seen_at:
             raise ValueError(
                 f"{where}: document {doc!r} is judged again for query {qid!r} (first on line "
@@ -540,18 +568,24 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     return Qrels(judgments, name)
 
 
-def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
-    """Score ``run`` against ``qrels`` per query with trec_eval's own code.
+def evaluate(
+    qrels: Qrels, run: Run, measure: str, *, level: int = 1, max_docs: int | None = None
+) -> RunScores:
+    """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
-    The values come from ``pytrec_eval`` (the ``pytrec-eval-terrier`` package),
-    which runs trec_eval's C implementation of each measure. ``measure`` is
-    trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``, ``recip_rank``,
-    ``map``...
+    ``measure`` is trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``,
+    ``recip_rank``, ``map``... (:data:`helpers.scoring.MEASURES` lists them). The
+    measures are written in numpy in :mod:`helpers.scoring`, following trec_eval's
+    rules (score ties go to the larger document ID, nDCG's gains are the grades, P_k
+    divides by k), and checked against trec_eval's own test outputs.
 
-    Every topic of the qrels gets a score: a topic the run retrieved nothing for
-    scores 0, as ``trec_eval -c`` counts it, and is listed in the result's
-    ``unretrieved``. Queries of the run that the qrels do not judge are left
-    out, as trec_eval leaves them out.
+    ``level`` is trec_eval's ``-l``: a document is relevant when its grade is at
+    least ``level``. ``max_docs`` is ``-M``: only the first ``max_docs`` documents
+    of each query count. Every topic of the qrels gets a score: a topic the run
+    retrieved nothing for scores 0, as ``trec_eval -c`` counts it, and is listed
+    in the result's ``unretrieved`` (leave those out for trec_eval's average
+    without ``-c``). Queries of the run that the qrels do not judge are left out,
+    as trec_eval leaves them out.
 
     Examples
     --------
@@ -572,40 +606,21 @@ def evaluate(qrels: Qrels, run: Run, measure: str) -> RunScores:
         raise ValueError(
             f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}."
         )
-    try:
-        import pytrec_eval
-    except ImportError:  # pragma: no cover - the lock installs it
-        raise ValueError(
-            "evaluate needs the pytrec-eval-terrier package (trec_eval's code for Python); install "
-            "it with "
-            "`pip install pytrec-eval-terrier`, or score the runs with trec_eval -q and use "
-            "read_trec_eval."
-        ) from None
+    score = scoring.measure_function(measure)
+    level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
+    if max_docs is not None:
+        max_docs = _checks.integer(max_docs, "max_docs (trec_eval's -M)")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
-    try:
-        evaluator = pytrec_eval.RelevanceEvaluator(qrels.judgments, {measure})
-    except ValueError:
-        raise ValueError(
-            f"measure {measure!r} is not one trec_eval computes; use trec_eval's names with the "
-            "cutoff after an underscore, "
-            "e.g. 'ndcg_cut_10', 'P_5', 'success_5', 'recip_rank', 'map'."
-        ) from None
-    judged = {q: docs for q, docs in run.rankings.items() if q in qrels.judgments}
-    values = evaluator.evaluate(judged) if judged else {}
-    scores: dict[str, float] = {}
-    unretrieved = []
-    for q in qrels.topics:
-        if q in values:
-            if measure not in values[q]:
-                raise ValueError(
-                    f"measure {measure!r} is not a per-query value of trec_eval; it gives "
-                    f"{_checks.name_some(values[q], 10)}."
-                )
-            scores[q] = float(values[q][measure])
-        else:
-            scores[q] = 0.0
-            unretrieved.append(q)
+    scores = {
+        q: score(
+            scoring.rank_topic(
+                run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs
+            )
+        )
+        for q in qrels.topics
+    }
+    unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
     return RunScores(scores, measure, run.source, unretrieved=unretrieved)
 
 

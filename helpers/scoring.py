@@ -1,0 +1,159 @@
+"""trec_eval's measures, written in numpy over one array per topic.
+
+trec_eval (NIST's evaluator for TREC) turns a run and the qrels into one array per
+topic: the grades of the retrieved documents, in rank order. Every measure is then a
+few lines over that array. This module builds the same array by trec_eval's rules:
+
+- documents are ranked by score (a double), highest first; ties go to the *larger*
+  document ID (string comparison), whatever the rank column of the run file says;
+- only the first ``max_docs`` count (trec_eval's ``-M``); by default all of them;
+- a document is relevant when its grade is at least ``level`` (``-l``, default 1); a
+  document the qrels do not judge has grade -1, so it is never relevant;
+- nDCG's gains are the grades themselves (no ``2**g - 1``), discounted by log2(rank + 1),
+  and do not depend on ``level``; the ideal ranking is made of every judged document;
+- P_k divides by k, and map by the number of relevant documents, even when fewer were
+  retrieved.
+
+Why not call trec_eval? No Python package of it installs everywhere: pytrec-eval-terrier
+has no Linux arm64 wheel, the original pytrec_eval downloads trec_eval while it builds,
+ranx breaks score ties differently and trectools averages differently. The tests check
+this module against trec_eval's own expected outputs and, where it installs, against
+pytrec-eval-terrier on thousands of random rankings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["RankedTopic", "rank_topic", "measure_function", "MEASURES"]
+
+#: The grade of a retrieved document that the qrels do not judge.
+UNJUDGED = -1
+
+
+@dataclass(frozen=True)
+class RankedTopic:
+    """One topic as trec_eval sees it: the retrieved documents' grades in rank order."""
+
+    grades: np.ndarray  # grade of the document at rank 1, 2, ... (UNJUDGED if not judged)
+    judged: np.ndarray  # grade of every judged document of the topic, in no order
+    level: int = 1  # relevant means grade >= level
+
+    @property
+    def relevant(self) -> np.ndarray:
+        return self.grades >= self.level
+
+    @property
+    def n_relevant(self) -> int:
+        return int(np.count_nonzero(self.judged >= self.level))
+
+
+def rank_topic(
+    ranking: Mapping[str, float],
+    judgments: Mapping[str, int],
+    *,
+    level: int = 1,
+    max_docs: int | None = None,
+) -> RankedTopic:
+    """Rank one topic's documents as trec_eval does and look up their grades.
+
+    >>> topic = rank_topic({"d1": 0.5, "d2": 0.9, "d3": 0.5}, {"d1": 2, "d2": 0})
+    >>> topic.grades.tolist()  # d2, then the tie d3 before d1 (larger ID first)
+    [0.0, -1.0, 2.0]
+    """
+    order = sorted(ranking, key=lambda doc: (ranking[doc], doc), reverse=True)[:max_docs]
+    grades = np.array([judgments.get(doc, UNJUDGED) for doc in order], dtype=float)
+    return RankedTopic(grades, np.array(list(judgments.values()), dtype=float), level)
+
+
+# --- The measures: one small function per family -------------------------------------------
+
+
+def precision(t: RankedTopic, k: int) -> float:
+    """P_k: relevant documents in the top k, over k."""
+    return np.count_nonzero(t.relevant[:k]) / k
+
+
+def recall(t: RankedTopic, k: int) -> float:
+    """recall_k: relevant documents in the top k, over all relevant documents."""
+    return np.count_nonzero(t.relevant[:k]) / t.n_relevant if t.n_relevant else 0.0
+
+
+def success(t: RankedTopic, k: int) -> float:
+    """success_k: 1 if any of the top k is relevant."""
+    return float(t.relevant[:k].any())
+
+
+def reciprocal_rank(t: RankedTopic) -> float:
+    """recip_rank: 1 / the rank of the first relevant document (0 if none)."""
+    hits = np.flatnonzero(t.relevant)
+    return 1 / (hits[0] + 1) if hits.size else 0.0
+
+
+def average_precision(t: RankedTopic, k: int | None = None) -> float:
+    """map (map_cut_k): precision at each relevant document's rank (in the top k), summed,
+    over all relevant documents.
+    """
+    ranks = np.flatnonzero(t.relevant[:k]) + 1
+    if not ranks.size:
+        return 0.0
+    return float(np.sum(np.arange(1, ranks.size + 1) / ranks)) / t.n_relevant
+
+
+def r_precision(t: RankedTopic) -> float:
+    """Rprec: precision in the top R, where R is the number of relevant documents."""
+    return precision(t, t.n_relevant) if t.n_relevant else 0.0
+
+
+def ndcg(t: RankedTopic, k: int | None = None) -> float:
+    """ndcg (ndcg_cut_k): gains discounted by log2(rank + 1), over the best possible ranking's."""
+    ideal = _dcg(np.sort(t.judged)[::-1][:k])
+    return _dcg(t.grades[:k]) / ideal if ideal > 0 else 0.0
+
+
+def _dcg(grades: np.ndarray) -> float:
+    gains = np.where(grades > 0, grades, 0.0)  # negative and unjudged grades gain nothing
+    return float(np.sum(gains / np.log2(np.arange(2, gains.size + 2))))
+
+
+#: trec_eval's names, each with its function of (topic) or (topic, k): k from the name's
+#: ``_k`` suffix (``P_10``, ``ndcg_cut_10``...).
+MEASURES: dict[str, Callable[..., float]] = {
+    "num_ret": lambda t: float(t.grades.size),
+    "num_rel": lambda t: float(t.n_relevant),
+    "num_rel_ret": lambda t: float(np.count_nonzero(t.relevant)),
+    "map": average_precision,
+    "Rprec": r_precision,
+    "recip_rank": reciprocal_rank,
+    "ndcg": ndcg,
+    "P_k": precision,
+    "recall_k": recall,
+    "success_k": success,
+    "map_cut_k": average_precision,
+    "ndcg_cut_k": ndcg,
+}
+
+
+def measure_function(name: str) -> Callable[[RankedTopic], float]:
+    """The function that computes trec_eval's measure ``name`` on one ranked topic.
+
+    >>> topic = rank_topic({"d1": 0.5, "d2": 0.9, "d3": 0.5}, {"d1": 2, "d2": 0})
+    >>> measure_function("P_2")(topic), measure_function("recip_rank")(topic)
+    (0.0, 0.3333333333333333)
+    """
+    if name in MEASURES and not name.endswith("_k"):
+        return lambda topic: float(MEASURES[name](topic))
+    family, k = re.fullmatch(r"(.+?)(?:_([0-9]+))?", name).groups()
+    if k is not None and int(k) > 0 and f"{family}_k" in MEASURES:
+        return lambda topic: float(MEASURES[f"{family}_k"](topic, int(k)))
+    raise ValueError(
+        f"measure {name!r} is not one evaluate computes; it computes trec_eval's "
+        f"{', '.join(n for n in MEASURES if not n.endswith('_k'))} and, with a cutoff k > 0 "
+        f"after an underscore, {', '.join(n for n in MEASURES if n.endswith('_k'))} (e.g. "
+        "'ndcg_cut_10', 'P_5'). For other measures, run trec_eval -q and read its output with "
+        "read_trec_eval."
+    )
