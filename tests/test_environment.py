@@ -56,15 +56,19 @@ def test_lock_pins_every_requirement_exactly():
     lines = (ROOT / "requirements.lock").read_text().splitlines()
     lock = [line for line in lines if line and not line.startswith("#")]
     pin = r"[A-Za-z0-9_.\-]+==[^=\s;]+"
-    assert all(re.fullmatch(pin, line) for line in lock if ";" not in line), (
-        "every lock line must be name==version"
-    )
-    # the one exception: pytrec-eval-terrier, which has no wheel for Linux arm64 (make lock adds it)
-    marked = [line for line in lock if ";" in line]
-    platform_marker = r' ; sys_platform != "linux" or platform_machine != "aarch64"'
-    assert len(marked) == 1, marked
-    assert re.fullmatch(r"pytrec-eval-terrier==[^=\s;]+" + platform_marker, marked[0]), marked
+    # name==version only: no environment markers, so every platform installs the same lock
+    assert [line for line in lock if not re.fullmatch(pin, line)] == []
     assert requirements_in() <= _names(lock)
+
+
+def test_the_test_only_oracle_is_pinned_outside_the_lock():
+    lines = (ROOT / "requirements-oracle.txt").read_text().splitlines()
+    pins = [line for line in lines if line and not line.startswith("#")]
+    assert [p.split("==")[0] for p in pins] == ["pytrec-eval-terrier"]
+    assert re.fullmatch(r"pytrec-eval-terrier==[0-9.]+", pins[0])
+    assert "pytrec-eval-terrier" not in set(lock_pins()) | requirements_in()
+    make = (ROOT / "Makefile").read_text()
+    assert "--only-binary :all: --no-deps" in make and "-r requirements-oracle.txt" in make
 
 
 def test_make_without_a_target_prints_help():

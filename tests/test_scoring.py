@@ -217,10 +217,10 @@ def test_evaluate_iv(kwargs, match):
 # --- Against trec_eval's C code (pytrec-eval-terrier), where it installs ----------------------
 
 ORACLE_MISSING = (
-    "pytrec-eval-terrier (trec_eval's C code, the test-only oracle in requirements-oracle.txt) is "
-    f"not installed: it has no wheel for {platform.system()} {platform.machine()} with Python "
-    f"{platform.python_version()}, or the environment was built without it (make env installs "
-    "it where a wheel exists; helpers.evaluate does not need it)"
+    "pytrec-eval-terrier (trec_eval's C code; the test-only oracle of requirements-oracle.txt) is "
+    f"not installed here ({platform.system()} {platform.machine()}, Python "
+    f"{platform.python_version()}): make env installs it only from a wheel, and it publishes "
+    "none for some platforms (Linux arm64). helpers.evaluate does not need it"
 )
 
 #: Every measure, with cutoffs below, at and beyond the rankings' lengths.
