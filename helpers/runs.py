@@ -21,6 +21,7 @@ import codecs
 import csv
 import io
 import math
+import numbers
 import os
 import re
 from collections.abc import Mapping
@@ -612,6 +613,24 @@ def evaluate(
         max_docs = _checks.integer(max_docs, "max_docs (trec_eval's -M)")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
+    for what, table, ok, expected in (
+        ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
+        ("run", run.rankings, _is_score, "finite numbers as scores"),
+    ):
+        bad = next(
+            (
+                (q, doc, value)
+                for q, docs in table.items()
+                for doc, value in docs.items()
+                if not (isinstance(q, str) and isinstance(doc, str) and ok(value))
+            ),
+            None,
+        )
+        if bad:
+            raise ValueError(
+                f"{what}: query {bad[0]!r}, document {bad[1]!r} has {bad[2]!r}; evaluate needs "
+                f"text IDs and {expected}. Read the files with read_qrels(path) and read_run(path)."
+            )
     scores = {
         q: score(
             scoring.rank_topic(
@@ -622,6 +641,12 @@ def evaluate(
     }
     unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
     return RunScores(scores, measure, run.source, unretrieved=unretrieved)
+
+
+def _is_score(value: object) -> bool:
+    return (
+        type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
+    ) and math.isfinite(value)
 
 
 @dataclass(frozen=True)

@@ -214,6 +214,21 @@ def test_evaluate_iv(kwargs, match):
         evaluate(qrels, run, "P_5", **kwargs)
 
 
+@pytest.mark.parametrize(
+    "qrels, run, match",
+    [
+        ({"q1": {"d1": 1.5}}, {"q1": {"d1": 1.0}}, r"qrels: query 'q1', document 'd1' has 1\.5"),
+        ({"q1": {"d1": "1"}}, {"q1": {"d1": 1.0}}, r"qrels: .* has '1'; evaluate needs text IDs"),
+        ({"q1": {"d1": 1}}, {"q1": {"d1": "2.0"}}, r"run: query 'q1', document 'd1' has '2\.0'"),
+        ({"q1": {"d1": 1}}, {"q1": {"d1": float("nan")}}, r"run: .* has nan; .* finite numbers"),
+        ({"q1": {"d1": 1}}, {"q1": {7: 1.0}}, r"run: query 'q1', document 7 has 1\.0"),
+    ],
+)
+def test_evaluate_refuses_qrels_and_runs_made_by_hand_with_the_wrong_types(qrels, run, match):
+    with pytest.raises(ValueError, match=match):
+        evaluate(Qrels(qrels), Run(run), "P_5")
+
+
 # --- Against trec_eval's C code (pytrec-eval-terrier), where it installs ----------------------
 
 ORACLE_MISSING = (
