@@ -5,7 +5,7 @@ users, each query of one type (head, torso, tail), judged documents for each
 query (the qrels), and the rankings two systems A and B return: one set of
 simulated judged rankings. System B is better on head queries and worse on
 tail queries, and suits some users more than others. Every measure in every
-file is then computed from those rankings by trec_eval's own code
+file is then computed from those rankings by trec_eval's rules
 (``helpers.evaluate``), so the measures agree with each other by construction.
 
 - simulated.qrels.txt: the judgments, ``query_id 0 doc_id grade`` (grades 0, 1, 2).
