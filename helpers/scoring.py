@@ -147,9 +147,10 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
     """
     if name in MEASURES and not name.endswith("_k"):
         return lambda topic: float(MEASURES[name](topic))
-    family, k = re.fullmatch(r"(.+?)(?:_([0-9]+))?", name).groups()
-    if k is not None and int(k) > 0 and f"{family}_k" in MEASURES:
-        return lambda topic: float(MEASURES[f"{family}_k"](topic, int(k)))
+    cut = re.fullmatch(r"(\w+)_([0-9]+)", name)  # e.g. ndcg_cut_10: "ndcg_cut" and 10
+    if cut and int(cut[2]) > 0 and f"{cut[1]}_k" in MEASURES:
+        function, k = MEASURES[f"{cut[1]}_k"], int(cut[2])
+        return lambda topic: float(function(topic, k))
     raise ValueError(
         f"measure {name!r} is not one evaluate computes; it computes trec_eval's "
         f"{', '.join(n for n in MEASURES if not n.endswith('_k'))} and, with a cutoff k > 0 "
