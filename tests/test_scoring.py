@@ -79,10 +79,15 @@ def agreements(output: str) -> dict[tuple[str, str], tuple[int, int]]:
     qrels = read_qrels(TREC_EVAL_TEST / qrels_file)
     run = read_run(TREC_EVAL_TEST / run_file)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    evaluated: dict[str, dict[str, float]] = {}
     for measure, topic, printed in _rows(output):
         if not _computes(measure):
             continue
-        scores = evaluate(qrels, run, measure, level=level, max_docs=max_docs).scores
+        if measure not in evaluated:
+            evaluated[measure] = evaluate(
+                qrels, run, measure, level=level, max_docs=max_docs
+            ).scores
+        scores = evaluated[measure]
         if topic == "all":
             # without -c, trec_eval averages over the topics the run retrieved something for
             values = [v for q, v in scores.items() if complete or q in run.rankings]
