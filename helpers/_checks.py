@@ -6,21 +6,16 @@ Each raises ``ValueError`` naming the argument and saying what to fix.
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
-import warnings
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 MAX_NAMED = 5
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def name_some(items: Iterable[object], limit: int = MAX_NAMED) -> str:
@@ -253,48 +248,3 @@ def weights(x: ArrayLike, n: int, name: str = "weights", *, zero_allowed: bool) 
             "and list it in exclusions with a reason."
         )
     return w
-
-
-def renamed(**old_to_new: str) -> Callable[[F], F]:
-    """Keep old keyword names working for one release, with a ``DeprecationWarning``.
-
-    ``@renamed(diffs="changes")`` lets ``f(diffs=x)`` call ``f(changes=x)``.
-    """
-
-    def wrap(fn: F) -> F:
-        @functools.wraps(fn)
-        def inner(*args: Any, **kwargs: Any) -> Any:
-            for old, new in old_to_new.items():
-                if old in kwargs:
-                    if new in kwargs:
-                        raise TypeError(f"{fn.__name__}() got both {old}= and {new}=; use {new}=.")
-                    warnings.warn(
-                        f"{fn.__name__}({old}=...) is deprecated; call it {new}=. "
-                        "The old name will be removed in the next release.",
-                        DeprecationWarning,
-                        stacklevel=2,
-                    )
-                    kwargs[new] = kwargs.pop(old)
-            return fn(*args, **kwargs)
-
-        return inner  # type: ignore[return-value]
-
-    return wrap
-
-
-def deprecated_alias(new: Callable[..., Any], old_name: str) -> Callable[..., Any]:
-    """``old_name`` as a deprecated alias of ``new`` (kept for one release)."""
-
-    @functools.wraps(new)
-    def alias(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(
-            f"{old_name} is deprecated; use {new.__name__}. "
-            "The old name will be removed in the next release.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return new(*args, **kwargs)
-
-    alias.__name__ = old_name
-    alias.__qualname__ = old_name
-    return alias

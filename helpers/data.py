@@ -191,28 +191,3 @@ def paired_differences(
     """
     _, a_arr, b_arr = paired_scores(a, b)
     return b_arr - a_arr
-
-
-_MOVED_TO_EXAMPLES = (
-    "hit_at_5_example",
-    "FOUR_PAIR_CHANGES",
-    "four_pair_example",
-    "simulated_user_study",
-)
-
-
-def __getattr__(name: str) -> object:
-    """The worked examples moved to :mod:`helpers.examples`; the old path works for one release."""
-    if name in _MOVED_TO_EXAMPLES:
-        import warnings
-
-        from . import examples
-
-        warnings.warn(
-            f"helpers.data.{name} moved to helpers.examples.{name} (helpers.{name} is unchanged); "
-            "the old path will be removed in the next release.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(examples, name)
-    raise AttributeError(f"module 'helpers.data' has no attribute {name!r}")

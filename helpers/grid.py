@@ -467,7 +467,6 @@ def _direct_error(sp: _Spectrum) -> float:
     )
 
 
-@_checks.renamed(diffs="changes")
 def grid_bootstrap_distribution(
     changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
 ) -> GridDistribution:
@@ -596,7 +595,6 @@ class ExactInterval:
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
-@_checks.renamed(diffs="changes")
 def exact_bootstrap_interval(
     changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
 ) -> ExactInterval:

@@ -283,7 +283,6 @@ def plot_exact_distribution(
     return ax
 
 
-@_checks.renamed(diffs="changes")
 def plot_sorted_changes(
     changes: ArrayLike,
     *,

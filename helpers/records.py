@@ -181,7 +181,6 @@ def _check_config(config: object, where: str = "") -> dict[str, Any]:
     return copy
 
 
-@_checks.renamed(seed="rng")
 def make_record(
     a: Sequence[float] | Mapping[Hashable, float],
     b: Sequence[float] | Mapping[Hashable, float],

@@ -51,7 +51,6 @@ __all__ = [
 DEFAULT_MAX_ELEMENTS = 2**16
 
 
-@_checks.renamed(diffs="changes")
 def paired_bootstrap(
     changes: ArrayLike,
     *,
@@ -502,7 +501,6 @@ class ClusterTotals:
         return self.sums / self.counts
 
 
-@_checks.renamed(diffs="changes")
 def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     """Sum and count the per-query changes of each cluster (user).
 
@@ -596,7 +594,6 @@ def _check_weighting(weighting: object) -> str:
     return str(weighting)
 
 
-@_checks.renamed(diffs="changes")
 def cluster_bootstrap(
     changes: ArrayLike,
     clusters: ArrayLike,
@@ -700,7 +697,6 @@ class ClusterDraws:
     cluster_weighted: np.ndarray  #: average of the drawn clusters' means
 
 
-@_checks.renamed(diffs="changes")
 def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> ClusterDraws:
     """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
 
@@ -797,7 +793,6 @@ def _compositions(n: int, k: int) -> np.ndarray:
     return np.column_stack(cols)
 
 
-@_checks.renamed(diffs="changes")
 def exact_bootstrap_distribution(
     changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS
 ) -> ExactDistribution:

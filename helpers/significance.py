@@ -225,7 +225,6 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     )
 
 
-@_checks.renamed(diffs="changes")
 def randomization_test(
     changes: ArrayLike,
     *,
@@ -414,7 +413,6 @@ def _sign_flip_test(
     )
 
 
-@_checks.renamed(diffs="changes")
 def shifted_bootstrap_test(
     changes: ArrayLike,
     *,

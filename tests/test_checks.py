@@ -13,7 +13,6 @@ fix; never a bare numpy or Python error, never a silently wrong answer.
   masked entries, complex numbers and an empty input are refused with a message.
 * ``integer``, ``seed``, ``generator``, ``level``, ``labels``, ``weights``: the other rules.
 * ``frozen``: an array checked once is not checked or copied again.
-* ``renamed`` and ``deprecated_alias``: old names keep working for one release.
 
 Cluster labels and run mappings have rules of their own, in the module that uses them:
 ``cluster_totals`` (tests/test_resampling.py) and ``align_runs`` (tests/test_runs.py).
@@ -329,29 +328,3 @@ def test_weights_may_be_zero_only_where_they_are_probabilities():
 def test_name_some_names_up_to_five_in_order():
     assert _checks.name_some(["b", "a"]) == "'a', 'b'"
     assert _checks.name_some(range(8), 3) == "0, 1, 2 and 5 more"
-
-
-# --- old names keep working for one release (each function's own file checks it is wrapped) -----
-
-
-def test_renamed_keyword_warns_and_the_old_and_new_together_are_refused():
-    @_checks.renamed(diffs="changes")
-    def f(changes):
-        return changes
-
-    with pytest.warns(
-        DeprecationWarning, match=r"f\(diffs=\.\.\.\) is deprecated; call it changes="
-    ):
-        assert f(diffs=3) == 3
-    with pytest.raises(TypeError, match="got both diffs= and changes="):
-        f(changes=1, diffs=2)
-
-
-def test_deprecated_alias_warns_and_calls_the_new_function():
-    def new(x):
-        return 2 * x
-
-    old = _checks.deprecated_alias(new, "old")
-    assert old.__name__ == "old"
-    with pytest.warns(DeprecationWarning, match="old is deprecated; use new"):
-        assert old(3) == 6

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-import helpers as h
 from helpers import (
     as_scores,
     paired_differences,
@@ -145,12 +144,3 @@ def test_pandas_series_are_paired_only_when_their_indexes_agree():
     assert paired_differences(a.to_dict(), b.to_dict()).tolist() == [0.25, 0.0]
     with pytest.raises(ValueError, match="A's scores must be one-dimensional"):
         paired_differences(pd.DataFrame({"x": [0.5, 0.2], "y": [0.1, 0.3]}), [0.1, 0.2])
-
-
-def test_the_examples_moved_from_helpers_data_still_load_with_a_deprecation_warning():
-    import helpers.data
-
-    with pytest.warns(
-        DeprecationWarning, match=r"helpers\.data\.FOUR_PAIR_CHANGES moved to helpers\.examples"
-    ):
-        assert helpers.data.FOUR_PAIR_CHANGES == h.FOUR_PAIR_CHANGES

@@ -487,15 +487,6 @@ def test_interval_read_off_the_spectrum_equals_the_full_distribution():
     assert direct >= 20
 
 
-def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning():
-    d4 = [0.1, 0.2, -0.3, 0.4]
-    with pytest.warns(
-        DeprecationWarning, match=r"\(diffs=\.\.\.\) is deprecated; call it changes="
-    ):
-        old = exact_bootstrap_interval(diffs=d4)
-    assert repr(old) == repr(exact_bootstrap_interval(changes=d4))
-
-
 # --- how many means a resample can have ------------------------------------------
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from iv_check import NON_NEGATIVE, TWO_D, Unusual, iv_param, plain, run_iv
+from plain import TWO_D, plain
 from scipy import stats
 
 from helpers import (
@@ -240,49 +240,82 @@ OTHER = [0.5, 0.25, 0.75, 0.5]
 LEVELS_REFUSED = [0, 1, 1.5, -0.1, float("nan"), "0.95", True]
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("values", TWO_D, r"^values must be one-dimensional"),
-        iv_param("values", [], r"^values is empty"),
-        iv_param("values", [0.1, float("nan"), 0.3, 0.4], r"^values contain NaN"),
-        iv_param("values", Unusual()),
-        *[iv_param("level", v, r"^level must be") for v in LEVELS_REFUSED],
-        iv_param("level", np.float32(0.5), None, id="level=float32"),
-        iv_param("weights", TWO_D, r"^weights must be one-dimensional"),
-        iv_param("weights", [1.0, 2.0], r"one entry per value: 4 values but 2 weights"),
-        iv_param("weights", [1.0, -1.0, 1.0, 1.0], r"weights must be non-negative"),
-        iv_param("weights", [0.0] * 4, r"weights are all zero"),
-        iv_param("weights", [0.5, float("nan"), 0.5, 0.5], r"^weights contain NaN"),
-        iv_param("weights", [], r"^weights is empty"),
-        iv_param("weights", Unusual(NON_NEGATIVE)),
-        iv_param("weights", None, None, id="weights=None"),  # valid: the unweighted interval
-    ],
-)
-def test_percentile_interval_iv(arg, value, match):
-    if match is None and not isinstance(value, Unusual):
-        # valid by design: weights=None is the default, a numpy float level is a level
-        expected = {"weights": percentile_interval(OTHER), "level": percentile_interval(OTHER, 0.5)}
-        assert plain(percentile_interval(OTHER, **{arg: value})) == plain(expected[arg])
-        return
+def test_percentile_interval_iv():
+    # valid by design: weights=None is the default, a numpy float level is a level
+    assert percentile_interval(OTHER, weights=None) == percentile_interval(OTHER)
+    assert percentile_interval(OTHER, np.float32(0.5)) == percentile_interval(OTHER, 0.5)
     good = {"values": OTHER, "weights": [1.0, 1.0, 2.0, 1.0]}
-    run_iv(percentile_interval, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^values must be one-dimensional"):
+        percentile_interval(**good | {"values": TWO_D})
+    with pytest.raises(ValueError, match=r"^values is empty"):
+        percentile_interval(**good | {"values": []})
+    with pytest.raises(ValueError, match=r"^values contain NaN"):
+        percentile_interval(**good | {"values": [0.1, float("nan"), 0.3, 0.4]})
+    same = plain(percentile_interval(**good | {"values": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(percentile_interval(**good | {"values": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    )
+    assert plain(percentile_interval(**good | {"values": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        percentile_interval(**good | {"values": np.array([True, False, True, True])})
+    ) == plain(percentile_interval(**good | {"values": [1.0, 0.0, 1.0, 1.0]}))
+    for v in LEVELS_REFUSED:
+        with pytest.raises(ValueError, match=r"^level must be"):
+            percentile_interval(**good | {"level": v})
+    with pytest.raises(ValueError, match=r"^weights must be one-dimensional"):
+        percentile_interval(**good | {"weights": TWO_D})
+    with pytest.raises(ValueError, match=r"one entry per value: 4 values but 2 weights"):
+        percentile_interval(**good | {"weights": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"weights must be non-negative"):
+        percentile_interval(**good | {"weights": [1.0, -1.0, 1.0, 1.0]})
+    with pytest.raises(ValueError, match=r"weights are all zero"):
+        percentile_interval(**good | {"weights": [0.0] * 4})
+    with pytest.raises(ValueError, match=r"^weights contain NaN"):
+        percentile_interval(**good | {"weights": [0.5, float("nan"), 0.5, 0.5]})
+    with pytest.raises(ValueError, match=r"^weights is empty"):
+        percentile_interval(**good | {"weights": []})
+    same = plain(percentile_interval(**good | {"weights": [2.0, 0.0, 1.0, 3.0]}))
+    assert (
+        plain(percentile_interval(**good | {"weights": (x for x in [2.0, 0.0, 1.0, 3.0])})) == same
+    )
+    assert plain(percentile_interval(**good | {"weights": np.array([2, 0, 1, 3])})) == same
+    assert plain(
+        percentile_interval(**good | {"weights": np.array([True, False, True, True])})
+    ) == plain(percentile_interval(**good | {"weights": [1.0, 0.0, 1.0, 1.0]}))
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("values", TWO_D, r"^values must be one-dimensional"),
-        iv_param("values", ["a", "b", "c", "d"], r"^values must be numbers"),
-        iv_param("values", Unusual()),
-        iv_param("probabilities", TWO_D, r"^probabilities must be one-dimensional"),
-        iv_param("probabilities", [0.5], r"one entry per value: 4 values but 1 probabilities"),
-        iv_param("probabilities", [-0.5, 1.5, 0, 0], r"probabilities must be non-negative"),
-        iv_param("probabilities", Unusual(NON_NEGATIVE)),
-        *[iv_param("n_resamples", v, r"^n_resamples must be") for v in [0, 2.5, True]],
-        iv_param("level", 1.5, r"^level must be"),
-    ],
-)
-def test_endpoint_distribution_iv(arg, value, match):
+def test_endpoint_distribution_iv():
     good = {"values": OTHER, "probabilities": [0.25] * 4, "n_resamples": 10}
-    run_iv(endpoint_distribution, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^values must be one-dimensional"):
+        endpoint_distribution(**good | {"values": TWO_D})
+    with pytest.raises(ValueError, match=r"^values must be numbers"):
+        endpoint_distribution(**good | {"values": ["a", "b", "c", "d"]})
+    same = plain(endpoint_distribution(**good | {"values": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(endpoint_distribution(**good | {"values": (x for x in [2.0, -1.0, 0.0, 3.0])}))
+        == same
+    )
+    assert plain(endpoint_distribution(**good | {"values": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        endpoint_distribution(**good | {"values": np.array([True, False, True, True])})
+    ) == plain(endpoint_distribution(**good | {"values": [1.0, 0.0, 1.0, 1.0]}))
+    with pytest.raises(ValueError, match=r"^probabilities must be one-dimensional"):
+        endpoint_distribution(**good | {"probabilities": TWO_D})
+    with pytest.raises(ValueError, match=r"one entry per value: 4 values but 1 probabilities"):
+        endpoint_distribution(**good | {"probabilities": [0.5]})
+    with pytest.raises(ValueError, match=r"probabilities must be non-negative"):
+        endpoint_distribution(**good | {"probabilities": [-0.5, 1.5, 0, 0]})
+    same = plain(endpoint_distribution(**good | {"probabilities": [2.0, 0.0, 1.0, 3.0]}))
+    assert (
+        plain(endpoint_distribution(**good | {"probabilities": (x for x in [2.0, 0.0, 1.0, 3.0])}))
+        == same
+    )
+    assert plain(endpoint_distribution(**good | {"probabilities": np.array([2, 0, 1, 3])})) == same
+    assert plain(
+        endpoint_distribution(**good | {"probabilities": np.array([True, False, True, True])})
+    ) == plain(endpoint_distribution(**good | {"probabilities": [1.0, 0.0, 1.0, 1.0]}))
+    for v in [0, 2.5, True]:
+        with pytest.raises(ValueError, match=r"^n_resamples must be"):
+            endpoint_distribution(**good | {"n_resamples": v})
+    with pytest.raises(ValueError, match=r"^level must be"):
+        endpoint_distribution(**good | {"level": 1.5})

@@ -7,15 +7,15 @@ browser tests); here, the input validation of each plotting function.
 from __future__ import annotations
 
 import matplotlib
+import numpy as np
 import pytest
-from iv_check import NON_NEGATIVE, TWO_D, Unusual, iv_param, run_iv
+from plain import TWO_D, plain
 
 import helpers as h
 
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
-PLOT_KINDS = ("generator", "int64 array", "boolean array")
 D4 = [0.1, 0.2, -0.3, 0.4]
 
 
@@ -23,53 +23,73 @@ def _ax():
     return Figure().subplots()
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
-        iv_param("changes", Unusual(kinds=PLOT_KINDS)),
-    ],
-)
-def test_plot_sorted_changes_iv(arg, value, match):
-    run_iv(h.plot_sorted_changes, lambda: {"changes": D4, "ax": _ax()}, arg, value, match)
+def test_plot_sorted_changes_iv():
+    def good():
+        return {"changes": D4, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        h.plot_sorted_changes(**good() | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        h.plot_sorted_changes(**good() | {"changes": [0.1, float("nan")]})
+    same = plain(h.plot_sorted_changes(**good() | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(h.plot_sorted_changes(**good() | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])}))
+        == same
+    )
+    assert plain(h.plot_sorted_changes(**good() | {"changes": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        h.plot_sorted_changes(**good() | {"changes": np.array([True, False, True, True])})
+    ) == plain(h.plot_sorted_changes(**good() | {"changes": [1.0, 0.0, 1.0, 1.0]}))
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("values", TWO_D, r"^values must be one-dimensional"),
-        iv_param("values", ["a", "b"], r"^values must be numbers"),
-        iv_param("values", Unusual(kinds=PLOT_KINDS)),
-    ],
-)
-def test_plot_bootstrap_distribution_iv(arg, value, match):
-    run_iv(h.plot_bootstrap_distribution, lambda: {"values": D4, "ax": _ax()}, arg, value, match)
+def test_plot_bootstrap_distribution_iv():
+    def good():
+        return {"values": D4, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^values must be one-dimensional"):
+        h.plot_bootstrap_distribution(**good() | {"values": TWO_D})
+    with pytest.raises(ValueError, match=r"^values must be numbers"):
+        h.plot_bootstrap_distribution(**good() | {"values": ["a", "b"]})
+    same = plain(h.plot_bootstrap_distribution(**good() | {"values": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(
+            h.plot_bootstrap_distribution(**good() | {"values": (x for x in [2.0, -1.0, 0.0, 3.0])})
+        )
+        == same
+    )
+    assert (
+        plain(h.plot_bootstrap_distribution(**good() | {"values": np.array([2, -1, 0, 3])})) == same
+    )
+    assert plain(
+        h.plot_bootstrap_distribution(**good() | {"values": np.array([True, False, True, True])})
+    ) == plain(h.plot_bootstrap_distribution(**good() | {"values": [1.0, 0.0, 1.0, 1.0]}))
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("values", TWO_D, r"^values must be one-dimensional"),
-        iv_param("values", Unusual(kinds=PLOT_KINDS)),
-        iv_param("weights", TWO_D, r"^weights must be one-dimensional"),
-        iv_param("weights", [0.5, 0.5], r"4 values but 2 weights"),
-        iv_param("weights", Unusual(NON_NEGATIVE, kinds=PLOT_KINDS)),
-    ],
-)
-def test_plot_exact_distribution_iv(arg, value, match):
+def test_plot_exact_distribution_iv():
     def good():
         return {"values": D4, "weights": [0.25] * 4, "ax": _ax()}
 
-    run_iv(h.plot_exact_distribution, good, arg, value, match)
-
-
-def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning():
-    with pytest.warns(
-        DeprecationWarning, match=r"plot_sorted_changes\(diffs=\.\.\.\) is deprecated"
-    ):
-        old = h.plot_sorted_changes(diffs=D4, ax=_ax())
-    new = h.plot_sorted_changes(changes=D4, ax=_ax())
-    assert [(p.get_x(), p.get_height()) for p in old.patches] == [
-        (p.get_x(), p.get_height()) for p in new.patches
-    ]
+    with pytest.raises(ValueError, match=r"^values must be one-dimensional"):
+        h.plot_exact_distribution(**good() | {"values": TWO_D})
+    same = plain(h.plot_exact_distribution(**good() | {"values": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(h.plot_exact_distribution(**good() | {"values": (x for x in [2.0, -1.0, 0.0, 3.0])}))
+        == same
+    )
+    assert plain(h.plot_exact_distribution(**good() | {"values": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        h.plot_exact_distribution(**good() | {"values": np.array([True, False, True, True])})
+    ) == plain(h.plot_exact_distribution(**good() | {"values": [1.0, 0.0, 1.0, 1.0]}))
+    with pytest.raises(ValueError, match=r"^weights must be one-dimensional"):
+        h.plot_exact_distribution(**good() | {"weights": TWO_D})
+    with pytest.raises(ValueError, match=r"4 values but 2 weights"):
+        h.plot_exact_distribution(**good() | {"weights": [0.5, 0.5]})
+    same = plain(h.plot_exact_distribution(**good() | {"weights": [2.0, 0.0, 1.0, 3.0]}))
+    assert (
+        plain(h.plot_exact_distribution(**good() | {"weights": (x for x in [2.0, 0.0, 1.0, 3.0])}))
+        == same
+    )
+    assert plain(h.plot_exact_distribution(**good() | {"weights": np.array([2, 0, 1, 3])})) == same
+    assert plain(
+        h.plot_exact_distribution(**good() | {"weights": np.array([True, False, True, True])})
+    ) == plain(h.plot_exact_distribution(**good() | {"weights": [1.0, 0.0, 1.0, 1.0]}))

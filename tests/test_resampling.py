@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from iv_check import POSITIONAL, TWO_D, Unusual, iv_param, plain, run_iv
+from plain import TWO_D, plain
 from scipy import stats
 from scipy_check import assert_agrees_with_scipy_bootstrap
 
@@ -111,21 +111,21 @@ def _row_means(idx):
     return idx.mean(axis=1)
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        *[iv_param("n", v, r"^n must be a positive integer") for v in [0, 2.0, True]],
-        iv_param("statistic", lambda idx: idx.mean(), r"one value per resample"),
-        iv_param("n_resamples", 0, r"^n_resamples must be a positive integer"),
-        iv_param("draws", 0, r"^draws must be a positive integer"),
-        iv_param("rng", None, r"rng is required"),
-        iv_param("max_elements", "many", r"^max_elements must be a positive integer"),
-    ],
-)
-def test_resample_iv(arg, value, match):
-    run_iv(
-        resample, {"n": 3, "statistic": _row_means, "n_resamples": 5, "rng": 0}, arg, value, match
-    )
+def test_resample_iv():
+    good = {"n": 3, "statistic": _row_means, "n_resamples": 5, "rng": 0}
+    for v in [0, 2.0, True]:
+        with pytest.raises(ValueError, match=r"^n must be a positive integer"):
+            resample(**good | {"n": v})
+    with pytest.raises(ValueError, match=r"one value per resample"):
+        resample(**good | {"statistic": lambda idx: idx.mean()})
+    with pytest.raises(ValueError, match=r"^n_resamples must be a positive integer"):
+        resample(**good | {"n_resamples": 0})
+    with pytest.raises(ValueError, match=r"^draws must be a positive integer"):
+        resample(**good | {"draws": 0})
+    with pytest.raises(ValueError, match=r"rng is required"):
+        resample(**good | {"rng": None})
+    with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
+        resample(**good | {"max_elements": "many"})
 
 
 def test_weighted_bootstrap_is_the_engine_with_the_weighted_mean():
@@ -674,70 +674,111 @@ OTHER = [0.5, 0.25, 0.75, 0.5]
 N_RESAMPLES = "n_resamples must be a positive integer"
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [], r"^changes is empty"),
-        iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
-        iv_param("changes", ["a", "b"], r"^changes must be numbers"),
-        iv_param("changes", Unusual()),
-        *[iv_param("n_resamples", v, N_RESAMPLES) for v in [0, -1, 2.5, "100", True]],
-        # a second system's scores passed as n_resamples are named as values
-        iv_param("n_resamples", np.array(OTHER), r"positive integer; got a ndarray of values\."),
-        iv_param("n_resamples", OTHER, r"positive integer; got a list of values\."),
-        iv_param("rng", None, r"rng is required"),
-        iv_param("rng", -1, r"rng seed must be a non-negative integer"),
-        *[iv_param("rng", v, r"^rng must be") for v in [1.5, "7", np.random.RandomState(0)]],
-        iv_param(POSITIONAL, np.array(OTHER)),  # n_resamples is keyword-only
-    ],
-)
-def test_paired_bootstrap_iv(arg, value, match):
-    run_iv(paired_bootstrap, {"changes": D4, "n_resamples": 50, "rng": 0}, arg, value, match)
+def test_paired_bootstrap_iv():
+    good = {"changes": D4, "n_resamples": 50, "rng": 0}
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        paired_bootstrap(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes is empty"):
+        paired_bootstrap(**good | {"changes": []})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        paired_bootstrap(**good | {"changes": [0.1, float("nan")]})
+    with pytest.raises(ValueError, match=r"^changes must be numbers"):
+        paired_bootstrap(**good | {"changes": ["a", "b"]})
+    same = plain(paired_bootstrap(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(paired_bootstrap(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    assert plain(paired_bootstrap(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        paired_bootstrap(**good | {"changes": np.array([True, False, True, True])})
+    ) == plain(paired_bootstrap(**good | {"changes": [1.0, 0.0, 1.0, 1.0]}))
+    for v in [0, -1, 2.5, "100", True]:
+        with pytest.raises(ValueError, match=N_RESAMPLES):
+            paired_bootstrap(**good | {"n_resamples": v})
+    with pytest.raises(ValueError, match=r"positive integer; got a ndarray of values\."):
+        paired_bootstrap(**good | {"n_resamples": np.array(OTHER)})
+    with pytest.raises(ValueError, match=r"positive integer; got a list of values\."):
+        paired_bootstrap(**good | {"n_resamples": OTHER})
+    with pytest.raises(ValueError, match=r"rng is required"):
+        paired_bootstrap(**good | {"rng": None})
+    with pytest.raises(ValueError, match=r"rng seed must be a non-negative integer"):
+        paired_bootstrap(**good | {"rng": -1})
+    for v in [1.5, "7", np.random.RandomState(0)]:
+        with pytest.raises(ValueError, match=r"^rng must be"):
+            paired_bootstrap(**good | {"rng": v})
+    with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
+        paired_bootstrap(
+            good["changes"],
+            np.array(OTHER),
+            **{k: v for k, v in good.items() if k not in ("changes", "n_resamples")},
+        )
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("a", TWO_D, r"^A's scores must be one-dimensional"),
-        iv_param("b", TWO_D, r"^B's scores must be one-dimensional"),
-        iv_param("b", [0.1, 0.2], r"A has 4 scores and B has 2"),
-        iv_param("a", Unusual()),
-        iv_param("b", Unusual(kinds=("generator",))),
-        iv_param("n_resamples", 0, N_RESAMPLES),
-        iv_param("rng", "7", r"^rng must be"),
-        iv_param(POSITIONAL, np.array(OTHER)),
-    ],
-)
-def test_unpaired_bootstrap_iv(arg, value, match):
+def test_unpaired_bootstrap_iv():
     good = {"a": OTHER, "b": D4, "n_resamples": 50, "rng": 0}
-    run_iv(unpaired_bootstrap, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^A's scores must be one-dimensional"):
+        unpaired_bootstrap(**good | {"a": TWO_D})
+    with pytest.raises(ValueError, match=r"^B's scores must be one-dimensional"):
+        unpaired_bootstrap(**good | {"b": TWO_D})
+    with pytest.raises(ValueError, match=r"A has 4 scores and B has 2"):
+        unpaired_bootstrap(**good | {"b": [0.1, 0.2]})
+    same = plain(unpaired_bootstrap(**good | {"a": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(unpaired_bootstrap(**good | {"a": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    assert plain(unpaired_bootstrap(**good | {"a": np.array([2, -1, 0, 3])})) == same
+    assert plain(unpaired_bootstrap(**good | {"a": np.array([True, False, True, True])})) == plain(
+        unpaired_bootstrap(**good | {"a": [1.0, 0.0, 1.0, 1.0]})
+    )
+    same = plain(unpaired_bootstrap(**good | {"b": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(unpaired_bootstrap(**good | {"b": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    with pytest.raises(ValueError, match=N_RESAMPLES):
+        unpaired_bootstrap(**good | {"n_resamples": 0})
+    with pytest.raises(ValueError, match=r"^rng must be"):
+        unpaired_bootstrap(**good | {"rng": "7"})
+    with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
+        unpaired_bootstrap(
+            good["a"],
+            good["b"],
+            np.array(OTHER),
+            **{k: v for k, v in good.items() if k not in ("a", "b", "n_resamples")},
+        )
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [], r"^changes is empty"),
-        iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
-        iv_param("changes", Unusual()),
-        *[iv_param("max_multisets", v, r"^max_multisets") for v in [0, -1, 2.5, True]],
-    ],
-)
-def test_exact_bootstrap_distribution_iv(arg, value, match):
-    run_iv(exact_bootstrap_distribution, {"changes": D4}, arg, value, match)
+def test_exact_bootstrap_distribution_iv():
+    good = {"changes": D4}
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        exact_bootstrap_distribution(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes is empty"):
+        exact_bootstrap_distribution(**good | {"changes": []})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        exact_bootstrap_distribution(**good | {"changes": [0.1, float("nan")]})
+    same = plain(exact_bootstrap_distribution(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(
+            exact_bootstrap_distribution(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})
+        )
+        == same
+    )
+    assert (
+        plain(exact_bootstrap_distribution(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    )
+    assert plain(
+        exact_bootstrap_distribution(**good | {"changes": np.array([True, False, True, True])})
+    ) == plain(exact_bootstrap_distribution(**good | {"changes": [1.0, 0.0, 1.0, 1.0]}))
+    for v in [0, -1, 2.5, True]:
+        with pytest.raises(ValueError, match=r"^max_multisets"):
+            exact_bootstrap_distribution(**good | {"max_multisets": v})
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
-        iv_param("changes", Unusual()),
-    ],
-)
-def test_exact_means_iv(arg, value, match):
-    run_iv(exact_means, {"changes": D4}, arg, value, match)
+def test_exact_means_iv():
+    good = {"changes": D4}
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        exact_means(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        exact_means(**good | {"changes": [0.1, float("nan")]})
+    same = plain(exact_means(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(exact_means(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    assert plain(exact_means(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    assert plain(exact_means(**good | {"changes": np.array([True, False, True, True])})) == plain(
+        exact_means(**good | {"changes": [1.0, 0.0, 1.0, 1.0]})
+    )
 
 
 # The rule for cluster labels is cluster_totals'; cluster_bootstrap and
@@ -784,53 +825,70 @@ LABELS_WORKING = {  # kind: (a function making the labels afresh, the same group
 }
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [0.1, float("nan"), 0.3, 0.4], r"^changes contain NaN"),
-        iv_param("changes", Unusual()),
-        *[iv_param("clusters", v, m, id=f"clusters={k}") for k, (v, m) in LABELS_REFUSED.items()],
-        *[iv_param("clusters", k, None, id=f"clusters={k}") for k in LABELS_WORKING],
-    ],
-)
-def test_cluster_totals_iv(arg, value, match):
-    if isinstance(value, str) and value in LABELS_WORKING:
-        # clusters are numbered by first appearance: equal groupings give the same totals
-        make, same = LABELS_WORKING[value]
+def test_cluster_totals_iv():
+    # clusters are numbered by first appearance: equal groupings give the same totals
+    for make, same in LABELS_WORKING.values():
         got, expected = cluster_totals(D4, make()), cluster_totals(D4, same)
         assert (got.codes.tolist(), got.sums.tolist(), got.counts.tolist()) == (
             expected.codes.tolist(),
             expected.sums.tolist(),
             expected.counts.tolist(),
         )
-        return
-    run_iv(cluster_totals, {"changes": D4, "clusters": USERS}, arg, value, match)
+    good = {"changes": D4, "clusters": USERS}
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        cluster_totals(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        cluster_totals(**good | {"changes": [0.1, float("nan"), 0.3, 0.4]})
+    same = plain(cluster_totals(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(cluster_totals(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    assert plain(cluster_totals(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    assert plain(
+        cluster_totals(**good | {"changes": np.array([True, False, True, True])})
+    ) == plain(cluster_totals(**good | {"changes": [1.0, 0.0, 1.0, 1.0]}))
+    for v, m in LABELS_REFUSED.values():
+        with pytest.raises(ValueError, match=m):
+            cluster_totals(**good | {"clusters": v})
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [], r"^changes is empty"),
-        iv_param("changes", Unusual(kinds=("generator", "boolean array"))),
-        iv_param("clusters", ["u1", None, "u2", "u3"], r"clusters has a missing label"),
-        iv_param("clusters", "u1u2", r"not a single string"),
-        iv_param("clusters", Unusual(("a", "a", "b", "c"), kinds=("generator",))),
-        *[iv_param("n_resamples", v, N_RESAMPLES) for v in [0, True]],
-        iv_param("rng", None, r"rng is required"),
-        iv_param("rng", "7", r"^rng must be"),
-        *[
-            iv_param("weighting", w, r"weighting must be 'query'.*or 'cluster'")
-            for w in ["user", "Query", None, "queries"]
-        ],
-        iv_param(POSITIONAL, np.array(OTHER)),
-    ],
-)
 @pytest.mark.parametrize("weighting", ["query", "cluster"])
-def test_cluster_bootstrap_iv(arg, value, match, weighting):
+def test_cluster_bootstrap_iv(weighting):
     good = {"changes": D4, "clusters": USERS, "n_resamples": 50, "rng": 5, "weighting": weighting}
-    run_iv(cluster_bootstrap, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        cluster_bootstrap(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes is empty"):
+        cluster_bootstrap(**good | {"changes": []})
+    same = plain(cluster_bootstrap(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(cluster_bootstrap(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    )
+    assert plain(
+        cluster_bootstrap(**good | {"changes": np.array([True, False, True, True])})
+    ) == plain(cluster_bootstrap(**good | {"changes": [1.0, 0.0, 1.0, 1.0]}))
+    with pytest.raises(ValueError, match=r"clusters has a missing label"):
+        cluster_bootstrap(**good | {"clusters": ["u1", None, "u2", "u3"]})
+    with pytest.raises(ValueError, match=r"not a single string"):
+        cluster_bootstrap(**good | {"clusters": "u1u2"})
+    same = plain(cluster_bootstrap(**good | {"clusters": ["a", "a", "b", "c"]}))
+    assert (
+        plain(cluster_bootstrap(**good | {"clusters": (x for x in ["a", "a", "b", "c"])})) == same
+    )
+    for v in [0, True]:
+        with pytest.raises(ValueError, match=N_RESAMPLES):
+            cluster_bootstrap(**good | {"n_resamples": v})
+    with pytest.raises(ValueError, match=r"rng is required"):
+        cluster_bootstrap(**good | {"rng": None})
+    with pytest.raises(ValueError, match=r"^rng must be"):
+        cluster_bootstrap(**good | {"rng": "7"})
+    for w in ["user", "Query", None, "queries"]:
+        with pytest.raises(ValueError, match=r"weighting must be 'query'.*or 'cluster'"):
+            cluster_bootstrap(**good | {"weighting": w})
+    with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
+        cluster_bootstrap(
+            good["changes"],
+            good["clusters"],
+            np.array(OTHER),
+            **{k: v for k, v in good.items() if k not in ("changes", "clusters", "n_resamples")},
+        )
 
 
 def test_cluster_bootstrap_reads_a_pandas_series_of_labels():
@@ -841,63 +899,66 @@ def test_cluster_bootstrap_reads_a_pandas_series_of_labels():
     )
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [], r"^changes is empty"),
-        iv_param("changes", Unusual(kinds=("generator", "boolean array"))),
-        iv_param("clusters", ["u1", None, "u2", "u3"], r"clusters has a missing label"),
-        iv_param("clusters", [1.0, float("nan"), 2.0, 3.0], r"missing label"),
-        iv_param("clusters", [["u1"], ["u1"], ["u2"], ["u3"]], r"one-dimensional"),
-        iv_param("clusters", "u1", r"not a single string"),
-        iv_param("clusters", [{"u": 1}] * 4, r"hashable"),
-        iv_param("clusters", ["u1", "u2"], r"changes has 4 values but clusters has 2 labels"),
-        iv_param("clusters", ["u1"] * 4, r"all 4 queries belong to one cluster"),
-    ],
-)
-def test_enumerate_cluster_resamples_iv(arg, value, match):
+def test_enumerate_cluster_resamples_iv():
     good = {"changes": D4, "clusters": USERS}
-    run_iv(enumerate_cluster_resamples, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        enumerate_cluster_resamples(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes is empty"):
+        enumerate_cluster_resamples(**good | {"changes": []})
+    same = plain(enumerate_cluster_resamples(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(enumerate_cluster_resamples(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])}))
+        == same
+    )
+    assert plain(
+        enumerate_cluster_resamples(**good | {"changes": np.array([True, False, True, True])})
+    ) == plain(enumerate_cluster_resamples(**good | {"changes": [1.0, 0.0, 1.0, 1.0]}))
+    with pytest.raises(ValueError, match=r"clusters has a missing label"):
+        enumerate_cluster_resamples(**good | {"clusters": ["u1", None, "u2", "u3"]})
+    with pytest.raises(ValueError, match=r"missing label"):
+        enumerate_cluster_resamples(**good | {"clusters": [1.0, float("nan"), 2.0, 3.0]})
+    with pytest.raises(ValueError, match=r"one-dimensional"):
+        enumerate_cluster_resamples(**good | {"clusters": [["u1"], ["u1"], ["u2"], ["u3"]]})
+    with pytest.raises(ValueError, match=r"not a single string"):
+        enumerate_cluster_resamples(**good | {"clusters": "u1"})
+    with pytest.raises(ValueError, match=r"hashable"):
+        enumerate_cluster_resamples(**good | {"clusters": [{"u": 1}] * 4})
+    with pytest.raises(ValueError, match=r"changes has 4 values but clusters has 2 labels"):
+        enumerate_cluster_resamples(**good | {"clusters": ["u1", "u2"]})
+    with pytest.raises(ValueError, match=r"all 4 queries belong to one cluster"):
+        enumerate_cluster_resamples(**good | {"clusters": ["u1"] * 4})
 
 
-# --- old names keep working for one release ------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "fn, kwargs",
-    [
-        (paired_bootstrap, {"n_resamples": 20, "rng": 1}),
-        (cluster_bootstrap, {"clusters": USERS, "n_resamples": 20, "rng": 1}),
-        (cluster_totals, {"clusters": USERS}),
-        (enumerate_cluster_resamples, {"clusters": USERS}),
-        (exact_bootstrap_distribution, {}),
-    ],
-    ids=lambda x: getattr(x, "__name__", ""),
-)
-def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning(fn, kwargs):
-    with pytest.warns(
-        DeprecationWarning, match=r"\(diffs=\.\.\.\) is deprecated; call it changes="
-    ):
-        old = fn(diffs=D4, **kwargs)
-    assert repr(plain(old)) == repr(plain(fn(changes=D4, **kwargs)))
-
-
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-        iv_param("changes", [0.1, float("nan"), 0.2, 0.3], r"^changes contain NaN"),
-        iv_param("changes", Unusual(kinds=("generator", "int64 array"))),
-        iv_param("weights", [1.0, 2.0], r"weights"),
-        iv_param("weights", [1.0, 0.0, 1.0, 1.0], r"weights"),
-        iv_param("weights", [1.0, -1.0, 1.0, 1.0], r"weights"),
-        iv_param("weights", Unusual((2, 1, 1, 3), kinds=("generator", "int64 array"))),
-        iv_param("n_resamples", 0, r"^n_resamples must be a positive integer"),
-        iv_param("rng", None, r"rng is required"),
-        iv_param(POSITIONAL, 100),
-    ],
-)
-def test_weighted_bootstrap_iv(arg, value, match):
+def test_weighted_bootstrap_iv():
     good = {"changes": D4, "weights": [2.0, 1.0, 1.0, 3.0], "n_resamples": 50, "rng": 0}
-    run_iv(weighted_bootstrap, good, arg, value, match)
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        weighted_bootstrap(**good | {"changes": TWO_D})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        weighted_bootstrap(**good | {"changes": [0.1, float("nan"), 0.2, 0.3]})
+    same = plain(weighted_bootstrap(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert (
+        plain(weighted_bootstrap(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    )
+    assert plain(weighted_bootstrap(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    with pytest.raises(ValueError, match=r"weights"):
+        weighted_bootstrap(**good | {"weights": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"weights"):
+        weighted_bootstrap(**good | {"weights": [1.0, 0.0, 1.0, 1.0]})
+    with pytest.raises(ValueError, match=r"weights"):
+        weighted_bootstrap(**good | {"weights": [1.0, -1.0, 1.0, 1.0]})
+    same = plain(weighted_bootstrap(**good | {"weights": [2.0, 1.0, 1.0, 3.0]}))
+    assert (
+        plain(weighted_bootstrap(**good | {"weights": (x for x in [2.0, 1.0, 1.0, 3.0])})) == same
+    )
+    assert plain(weighted_bootstrap(**good | {"weights": np.array([2, 1, 1, 3])})) == same
+    with pytest.raises(ValueError, match=r"^n_resamples must be a positive integer"):
+        weighted_bootstrap(**good | {"n_resamples": 0})
+    with pytest.raises(ValueError, match=r"rng is required"):
+        weighted_bootstrap(**good | {"rng": None})
+    with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
+        weighted_bootstrap(
+            good["changes"],
+            good["weights"],
+            100,
+            **{k: v for k, v in good.items() if k not in ("changes", "weights", "n_resamples")},
+        )

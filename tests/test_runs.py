@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from iv_check import iv_param, run_iv
 
 from helpers import compare_runs
 from helpers.runs import (
@@ -714,30 +713,28 @@ SCORES_REFUSED = {
 }
 
 
-def _runs_refused():
+def test_align_runs_iv():
+    good = {"a": RUN_A, "b": RUN_B}
     for side in ("a", "b"):
-        s = side.upper()
-        for kind, (value, type_name) in RUNS_REFUSED.items():
-            match = NOT_A_RUN.replace("SIDE", s).replace("TYPE", type_name)
-            yield iv_param(side, value, match, id=f"{side}={kind}")
-        for kind, (value, match) in SCORES_REFUSED.items():
-            yield iv_param(side, value, match.replace("SIDE", s), id=f"{side}={kind}")
-
-
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        *_runs_refused(),
-        iv_param("a", {}, r"Both runs need at least one scored query"),
-        iv_param("b", {"q4": 1.0}, r"3 only in A \('q1', 'q2', 'q3'\); 1 only in B \('q4'\)"),
-        iv_param("missing", "ignore", r"missing must be one of 'error', 'drop', 'zero'"),
-        iv_param("qrels", {"q1": {"d1": 1}}, r"qrels must come from read_qrels\(path\); got dict"),
-        iv_param("clusters", ["U1", "U1", "U2"], r"clusters must map each query ID to its user"),
-        iv_param("clusters", {"q1": "U1"}, r"clusters has no user for 2 compared queries"),
-    ],
-)
-def test_align_runs_iv(arg, value, match):
-    run_iv(align_runs, {"a": RUN_A, "b": RUN_B}, arg, value, match)
+        for value, type_name in RUNS_REFUSED.values():
+            match = NOT_A_RUN.replace("SIDE", side.upper()).replace("TYPE", type_name)
+            with pytest.raises(ValueError, match=match):
+                align_runs(**good | {side: value})
+        for value, match in SCORES_REFUSED.values():
+            with pytest.raises(ValueError, match=match.replace("SIDE", side.upper())):
+                align_runs(**good | {side: value})
+    with pytest.raises(ValueError, match=r"Both runs need at least one scored query"):
+        align_runs(**good | {"a": {}})
+    with pytest.raises(ValueError, match=r"3 only in A \('q1', 'q2', 'q3'\); 1 only in B \('q4'\)"):
+        align_runs(**good | {"b": {"q4": 1.0}})
+    with pytest.raises(ValueError, match=r"missing must be one of 'error', 'drop', 'zero'"):
+        align_runs(**good | {"missing": "ignore"})
+    with pytest.raises(ValueError, match=r"qrels must come from read_qrels\(path\); got dict"):
+        align_runs(**good | {"qrels": {"q1": {"d1": 1}}})
+    with pytest.raises(ValueError, match=r"clusters must map each query ID to its user"):
+        align_runs(**good | {"clusters": ["U1", "U1", "U2"]})
+    with pytest.raises(ValueError, match=r"clusters has no user for 2 compared queries"):
+        align_runs(**good | {"clusters": {"q1": "U1"}})
 
 
 def test_runs_that_share_no_query_are_refused_even_when_dropping():

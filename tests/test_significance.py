@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from iv_check import POSITIONAL, TWO_D, Unusual, iv_param, run_iv
+from plain import TWO_D, plain
 from scipy import stats
 
 from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, hit_at_5_example, holm, paired_bootstrap
@@ -420,69 +420,57 @@ def test_holm_iv_alpha(alpha):
 
 D4 = [0.1, 0.2, -0.3, 0.4]
 OTHER = [0.5, 0.25, 0.75, 0.5]
-BAD_CHANGES = [
-    iv_param("changes", TWO_D, r"^changes must be one-dimensional"),
-    iv_param("changes", [], r"^changes is empty"),
-    iv_param("changes", [0.1, float("nan")], r"^changes contain NaN"),
-    iv_param("changes", ["a", "b"], r"^changes must be numbers"),
-    iv_param("changes", 0.3, r"^changes must be a sequence of numbers; got float"),
-    iv_param("changes", Unusual()),
+BAD_CHANGES = [  # (value, the message it gets)
+    (TWO_D, r"^changes must be one-dimensional"),
+    ([], r"^changes is empty"),
+    ([0.1, float("nan")], r"^changes contain NaN"),
+    (["a", "b"], r"^changes must be numbers"),
+    (0.3, r"^changes must be a sequence of numbers; got float"),
 ]
-BAD_ALTERNATIVES = [
-    iv_param("alternative", a, r"alternative must be")
-    for a in ["two_sided", "both", None, "Greater"]
-]
-BAD_N_RESAMPLES = [iv_param("n_resamples", v, r"^n_resamples") for v in [0, -1, 2.5, "100", True]]
+BAD_ALTERNATIVES = ["two_sided", "both", None, "Greater"]
 BAD_RNG = [
-    iv_param("rng", None, r"rng is required"),
-    iv_param("rng", -1, r"rng seed must be a non-negative integer"),
-    iv_param("rng", "7", r"^rng must be"),
+    (None, r"rng is required"),
+    (-1, r"rng seed must be a non-negative integer"),
+    ("7", r"^rng must be"),
 ]
 
 
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [
-        *BAD_CHANGES,
-        *BAD_ALTERNATIVES,
-        iv_param("clusters", ["U1", "U1"], r"changes has 4 values but clusters has 2 labels"),
-        iv_param("clusters", "U1U2", r"not a single string"),
-        iv_param("clusters", Unusual(("U1", "U1", "U2", "U3"), kinds=("generator",))),
-        iv_param("fallback_resamples", 0, r"^fallback_resamples must be a positive integer"),
-        iv_param(POSITIONAL, np.array(OTHER)),  # n_resamples is keyword-only
-    ],
-)
+def _refuses_bad_changes_alternatives_counts_and_seeds(fn, good):
+    for value, match in BAD_CHANGES:
+        with pytest.raises(ValueError, match=match):
+            fn(**good | {"changes": value})
+    same = plain(fn(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
+    assert plain(fn(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    assert plain(fn(**good | {"changes": np.array([2, -1, 0, 3])})) == same
+    for value in BAD_ALTERNATIVES:
+        with pytest.raises(ValueError, match=r"alternative must be"):
+            fn(**good | {"alternative": value})
+    if "rng" in good:
+        for value in [0, -1, 2.5, "100", True]:
+            with pytest.raises(ValueError, match=r"^n_resamples"):
+                fn(**good | {"n_resamples": value})
+        for value, match in BAD_RNG:
+            with pytest.raises(ValueError, match=match):
+                fn(**good | {"rng": value})
+        with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
+            fn(good["changes"], np.array(OTHER), rng=good["rng"])
+
+
 @pytest.mark.parametrize("mode", ["exact", "Monte Carlo"])
-def test_randomization_test_iv(arg, value, match, mode):
+def test_randomization_test_iv(mode):
     good = {"changes": D4} | ({"n_resamples": 50, "rng": 0} if mode == "Monte Carlo" else {})
-    if arg == "clusters":
-        good["clusters"] = ["U1", "U1", "U2", "U3"]
-    run_iv(randomization_test, good, arg, value, match)
+    _refuses_bad_changes_alternatives_counts_and_seeds(randomization_test, good)
+    with pytest.raises(ValueError, match=r"changes has 4 values but clusters has 2 labels"):
+        randomization_test(**good | {"clusters": ["U1", "U1"]})
+    with pytest.raises(ValueError, match=r"not a single string"):
+        randomization_test(**good | {"clusters": "U1U2"})
+    same = plain(randomization_test(**good | {"clusters": ["U1", "U1", "U2", "U3"]}))
+    users = (x for x in ["U1", "U1", "U2", "U3"])
+    assert plain(randomization_test(**good | {"clusters": users})) == same
+    with pytest.raises(ValueError, match=r"^fallback_resamples must be a positive integer"):
+        randomization_test(**good | {"fallback_resamples": 0})
 
 
-@pytest.mark.parametrize("arg, value, match", [*BAD_N_RESAMPLES, *BAD_RNG])
-def test_randomization_test_iv_monte_carlo_needs_a_count_and_a_seed(arg, value, match):
+def test_shifted_bootstrap_test_iv():
     good = {"changes": D4, "n_resamples": 50, "rng": 0}
-    run_iv(randomization_test, good, arg, value, match)
-
-
-@pytest.mark.parametrize(
-    "arg, value, match",
-    [*BAD_CHANGES, *BAD_ALTERNATIVES, *BAD_N_RESAMPLES, *BAD_RNG, iv_param(POSITIONAL, OTHER)],
-)
-def test_shifted_bootstrap_test_iv(arg, value, match):
-    good = {"changes": D4, "n_resamples": 50, "rng": 0}
-    run_iv(shifted_bootstrap_test, good, arg, value, match)
-
-
-@pytest.mark.parametrize(
-    "fn, kwargs",
-    [(randomization_test, {}), (shifted_bootstrap_test, {"n_resamples": 20, "rng": 1})],
-    ids=["randomization_test", "shifted_bootstrap_test"],
-)
-def test_the_old_keyword_diffs_still_works_with_a_deprecation_warning(fn, kwargs):
-    with pytest.warns(
-        DeprecationWarning, match=r"\(diffs=\.\.\.\) is deprecated; call it changes="
-    ):
-        old = fn(diffs=D4, **kwargs)
-    assert repr(old) == repr(fn(changes=D4, **kwargs))
+    _refuses_bad_changes_alternatives_counts_and_seeds(shifted_bootstrap_test, good)
