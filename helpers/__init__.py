@@ -11,41 +11,43 @@ the letter B only ever means system B).
 Modules: ``data`` (checking and pairing scores; the rules live in the private
 ``_checks``), ``examples`` (the worked examples), ``resampling`` (the paired
 bootstrap and every bootstrap and enumeration built on it), ``intervals``,
-``grid`` (exact answers on the score grid), ``records`` (saved comparisons),
-``runs`` (reading your own results), ``scoring`` (trec_eval's measures in numpy),
-``report`` (``compare_runs``),
-``significance`` (randomization tests), ``exercises`` (checks on the exercises'
-answers), ``plots`` and ``widgets``. Every public name of each module is
+``grid`` (exact answers on the score grid), ``significance`` (randomization
+tests), ``readers``, ``scoring`` and ``alignment`` (your own results: reading,
+scoring and lining up runs), ``records`` (saved comparisons), ``report``
+(``compare_runs``), ``exercises`` (checks on the exercises' answers), ``plots``
+and ``widgets``. Every public name of each module is
 available here; ``__all__`` lists the ones the chapters and the README use.
 """
 
 # ruff: noqa: F401, F403, F405  (this module re-exports the modules' public names)
 
 from . import (
+    alignment,
     data,
     examples,
     exercises,
     grid,
     intervals,
     plots,
+    readers,
     records,
     report,
     resampling,
-    runs,
     scoring,
     significance,
     widgets,
 )
+from .alignment import *  # noqa: F403
 from .data import *  # noqa: F403
 from .examples import *  # noqa: F403
 from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .plots import *  # noqa: F403
+from .readers import *  # noqa: F403
 from .records import *  # noqa: F403
 from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
-from .runs import *  # noqa: F403
 from .scoring import *  # noqa: F403
 from .significance import *  # noqa: F403
 from .widgets import *  # noqa: F403

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import weakref
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
@@ -102,46 +101,10 @@ def labels(x: object, n: int, name: str) -> list[str]:
     return out
 
 
-#: Arrays this module has checked and frozen (read-only), by id: passing one on
-#: to another public function does not check it again.
-_CHECKED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
-
-
-def frozen(
-    values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
-) -> np.ndarray:
-    """Check ``values`` once and return them read-only, marked as checked.
-
-    A function that hands the same numbers to several public functions (as
-    ``compare_runs`` does) checks them here once; :func:`scores` then accepts
-    the marked array as it is, without checking or copying it again.
-    """
-    arr = scores(values, name, labels=labels)
-    if _CHECKED.get(id(arr)) is not arr:
-        arr.setflags(write=False)
-        _CHECKED[id(arr)] = arr
-    return arr
-
-
-def selected(checked: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """``checked[where]``, marked as checked too (a selection of finite numbers is finite)."""
-    arr = checked[where]
-    if arr.size and _CHECKED.get(id(checked)) is checked:
-        arr.setflags(write=False)
-        _CHECKED[id(arr)] = arr
-    return arr
-
-
 def scores(
     values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
 ) -> np.ndarray:
-    """A new 1-D float64 array of finite real numbers, one per query (see ``helpers.as_scores``).
-
-    An array returned by :func:`frozen` is already checked and read-only: it is returned as is.
-    """
-    if isinstance(values, np.ndarray) and _CHECKED.get(id(values)) is values:
-        if not values.flags.writeable:
-            return values
+    """A new 1-D float64 array of finite real numbers, one per query (see ``helpers.as_scores``)."""
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers, not a single string.")
     if isinstance(values, Mapping):
@@ -248,3 +211,136 @@ def weights(x: ArrayLike, n: int, name: str = "weights", *, zero_allowed: bool) 
             "and list it in exclusions with a reason."
         )
     return w
+
+
+def unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
+    """How the query sets differ, naming up to five queries on each side.
+
+    >>> unmatched(["q2"], ["q3", "q4"])
+    "1 only in A ('q2'); 2 only in B ('q3', 'q4')"
+    """
+    only_a, only_b = list(only_a), list(only_b)
+    parts = []
+    if only_a:
+        parts.append(f"{len(only_a)} only in A ({name_some(only_a)})")
+    if only_b:
+        parts.append(f"{len(only_b)} only in B ({name_some(only_b)})")
+    return "; ".join(parts)
+
+
+def _index_of(values: object) -> list | None:
+    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a
+    method, not labels.
+    """
+    index = getattr(values, "index", None)
+    if index is None or callable(index) or not callable(getattr(values, "to_numpy", None)):
+        return None
+    return list(index)
+
+
+def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.ndarray]:
+    """Two systems' scores paired: by position (sequences) or by query ID (mappings, sorted IDs);
+    see ``helpers.paired_scores``.
+    """
+    a_map, b_map = isinstance(a, Mapping), isinstance(b, Mapping)
+    if a_map != b_map:
+        raise ValueError(
+            "Pass both systems the same way: two sequences (paired by position) "
+            "or two mappings {query_id: score} (paired by query ID); got one of each."
+        )
+    if a_map:
+        assert isinstance(a, Mapping) and isinstance(b, Mapping)
+        if not a and not b:
+            raise ValueError(
+                "Both systems' score mappings are empty: at least one query is needed."
+            )
+        only_a, only_b = set(a) - set(b), set(b) - set(a)
+        if only_a or only_b:
+            raise ValueError(
+                "The two systems were not run on the same queries: "
+                f"{unmatched(only_a, only_b)}. "
+                "Compare on the shared queries only after deciding how to treat the missing ones."
+            )
+        try:
+            ids = sorted(a)
+        except TypeError:
+            ids = sorted(a, key=str)
+        a_arr = scores([a[q] for q in ids], "A's scores", labels=ids)
+        b_arr = scores([b[q] for q in ids], "B's scores", labels=ids)
+        return ids, a_arr, b_arr
+    a_index, b_index = _index_of(a), _index_of(b)
+    if a_index is not None and b_index is not None and a_index != b_index:
+        raise ValueError(
+            "A's and B's scores carry different indexes (query IDs, as pandas Series do), so "
+            "pairing them by "
+            "position would pair different queries. Pair them by query ID: "
+            "paired_differences(a.to_dict(), b.to_dict())."
+        )
+    a_arr = scores(a, "A's scores")
+    b_arr = scores(b, "B's scores")
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(
+            f"A has {a_arr.size} scores and B has {b_arr.size}: paired comparison needs "
+            "one score per query from each system, in the same query order."
+        )
+    return None, a_arr, b_arr
+
+
+def one_of(x: object, name: str, options: Sequence[str]) -> str:
+    """One of a few named options (``alternative``, ``missing``...)."""
+    if not isinstance(x, str) or x not in options:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}; got {x!r}.")
+    return x
+
+
+def clusters(x: object, n: int) -> tuple[list, np.ndarray]:
+    """One cluster label (e.g. a user ID) per query: the distinct labels in order of first
+    appearance, and each query's index into them. At least two clusters.
+    """
+    if isinstance(x, (str, bytes, Mapping, set, frozenset)):
+        raise ValueError(
+            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
+            "order of changes; "
+            f"got a {type(x).__name__} (not a single string, a mapping or a set, which has "
+            "no order)."
+        )
+    if not isinstance(x, (np.ndarray, Sequence)):
+        try:
+            x = list(x)  # type: ignore[call-overload]
+        except TypeError:
+            raise ValueError(
+                "clusters must be a sequence with one cluster label (e.g. a user ID) per query; "
+                f"got {type(x).__name__}."
+            ) from None
+    arr = np.asarray(x, dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"clusters must be one-dimensional (one label per query); got shape {arr.shape}."
+        )
+    if arr.size != n:
+        raise ValueError(
+            f"changes has {n} values but clusters has {arr.size} labels: give exactly one "
+            "cluster label per query, in the same order."
+        )
+    index: dict[Hashable, int] = {}
+    codes = np.empty(n, dtype=np.intp)
+    for i, label in enumerate(arr.tolist()):
+        if label is None or (isinstance(label, float) and label != label):
+            raise ValueError(
+                f"clusters has a missing label ({label!r}) at position {i}; every query needs the "
+                "cluster (user) it came from."
+            )
+        try:
+            codes[i] = index.setdefault(label, len(index))
+        except TypeError:
+            raise ValueError(
+                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} "
+                f"at position {i}."
+            ) from None
+    if len(index) < 2:
+        raise ValueError(
+            f"all {n} queries belong to one cluster ({next(iter(index))!r}); the cluster "
+            "bootstrap needs at least two clusters, "
+            "because resampling a single cluster always gives back the same data."
+        )
+    return list(index), codes

@@ -1,39 +1,21 @@
-"""Per-query scores: checking one system's scores and pairing two systems' scores.
+"""Per-query scores: checking one system's scores, pairing two systems' scores, and showing a
+change with its sign.
 
 The checks themselves live in ``helpers._checks`` (one rule each), so bad input
 fails the same way everywhere: a ``ValueError`` whose message says what is wrong
-and what to fix. The worked examples are in :mod:`helpers.examples`.
+and what to fix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
 
-__all__ = [
-    "as_scores",
-    "paired_scores",
-    "paired_differences",
-]
-
-
-def describe_unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
-    """How the query sets differ, naming up to five queries on each side.
-
-    >>> describe_unmatched(["q2"], ["q3", "q4"])
-    "1 only in A ('q2'); 2 only in B ('q3', 'q4')"
-    """
-    only_a, only_b = list(only_a), list(only_b)
-    parts = []
-    if only_a:
-        parts.append(f"{len(only_a)} only in A ({_checks.name_some(only_a)})")
-    if only_b:
-        parts.append(f"{len(only_b)} only in B ({_checks.name_some(only_b)})")
-    return "; ".join(parts)
+__all__ = ["as_scores", "paired_scores", "paired_differences", "signed"]
 
 
 def as_scores(
@@ -73,18 +55,7 @@ def as_scores(
     ValueError: A's scores contain NaN or infinite values at position 1; remove or fix those queries
     before comparing.
     """
-    arr = _checks.scores(values, name, labels=labels)
-    return arr if arr.flags.writeable else arr.copy()  # always a new array
-
-
-def _index_of(values: object) -> list | None:
-    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a
-    method, not labels.
-    """
-    index = getattr(values, "index", None)
-    if index is None or callable(index) or not callable(getattr(values, "to_numpy", None)):
-        return None
-    return list(index)
+    return _checks.scores(values, name, labels=labels)
 
 
 def paired_scores(
@@ -110,48 +81,7 @@ def paired_scores(
     >>> ids, a.tolist(), b.tolist()
     (['q1', 'q2'], [0.25, 0.5], [0.5, 0.5])
     """
-    a_map, b_map = isinstance(a, Mapping), isinstance(b, Mapping)
-    if a_map != b_map:
-        raise ValueError(
-            "Pass both systems the same way: two sequences (paired by position) "
-            "or two mappings {query_id: score} (paired by query ID); got one of each."
-        )
-    if a_map:
-        assert isinstance(a, Mapping) and isinstance(b, Mapping)
-        if not a and not b:
-            raise ValueError(
-                "Both systems' score mappings are empty: at least one query is needed."
-            )
-        only_a, only_b = set(a) - set(b), set(b) - set(a)
-        if only_a or only_b:
-            raise ValueError(
-                "The two systems were not run on the same queries: "
-                f"{describe_unmatched(only_a, only_b)}. "
-                "Compare on the shared queries only after deciding how to treat the missing ones."
-            )
-        try:
-            ids = sorted(a)
-        except TypeError:
-            ids = sorted(a, key=str)
-        a_arr = as_scores([a[q] for q in ids], "A's scores", labels=ids)
-        b_arr = as_scores([b[q] for q in ids], "B's scores", labels=ids)
-        return ids, a_arr, b_arr
-    a_index, b_index = _index_of(a), _index_of(b)
-    if a_index is not None and b_index is not None and a_index != b_index:
-        raise ValueError(
-            "A's and B's scores carry different indexes (query IDs, as pandas Series do), so "
-            "pairing them by "
-            "position would pair different queries. Pair them by query ID: "
-            "paired_differences(a.to_dict(), b.to_dict())."
-        )
-    a_arr = as_scores(a, "A's scores")
-    b_arr = as_scores(b, "B's scores")
-    if a_arr.shape != b_arr.shape:
-        raise ValueError(
-            f"A has {a_arr.size} scores and B has {b_arr.size}: paired comparison needs "
-            "one score per query from each system, in the same query order."
-        )
-    return None, a_arr, b_arr
+    return _checks.paired(a, b)
 
 
 def paired_differences(
@@ -189,5 +119,15 @@ def paired_differences(
     ValueError: The two systems were not run on the same queries: 1 only in A ('q2'); 1 only in B
     ('q3'). Compare on the shared queries only after deciding how to treat the missing ones.
     """
-    _, a_arr, b_arr = paired_scores(a, b)
+    _, a_arr, b_arr = _checks.paired(a, b)
     return b_arr - a_arr
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """Format a number with an explicit sign, never as "-0.000".
+
+    >>> signed(0.045), signed(-0.06, 2), signed(-1e-17)
+    ('+0.045', '-0.06', '+0.000')
+    """
+    r = round(float(x), digits)
+    return f"{(r if r != 0 else 0.0):+.{digits}f}"

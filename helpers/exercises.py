@@ -1255,7 +1255,7 @@ def _ch7_data() -> Path:
 @_cached
 def _ch7_files() -> dict:
     """Chapter 7's example data: qrels, both runs, and the trec_eval -q files."""
-    from .runs import read_qrels, read_run, read_scores_csv, read_trec_eval
+    from .readers import read_qrels, read_run, read_scores_csv, read_trec_eval
 
     d = _ch7_data()
     return {
@@ -1271,7 +1271,7 @@ def _ch7_files() -> dict:
 
 
 def _ch7_change(measure: str, sign: float = 1.0) -> float:
-    from .runs import evaluate
+    from .scoring import evaluate
 
     f = _ch7_files()
     a, b = (
@@ -1282,7 +1282,7 @@ def _ch7_change(measure: str, sign: float = 1.0) -> float:
 
 
 def _ch7_p5_dropped() -> float:
-    from .runs import read_trec_eval
+    from .readers import read_trec_eval
 
     d = _ch7_data()
     a = read_trec_eval(d / "simulated_A.trec_eval.txt", "P_5").scores
@@ -1375,7 +1375,7 @@ _register(
 @_cached
 def _ch7_slices():
     from .report import slice_summary
-    from .runs import evaluate
+    from .scoring import evaluate
 
     f = _ch7_files()
     a, b = (

@@ -30,7 +30,8 @@ import scipy.fft
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .intervals import PROBABILITY_TOLERANCE, Interval, percentile_interval
+from .intervals import PROBABILITY_TOLERANCE, Interval, _percentile_interval
+from .resampling import _exact_bootstrap_distribution
 
 __all__ = [
     "MAX_GRID_POINTS",
@@ -130,13 +131,19 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
     True
     """
     v = _checks.scores(values, "values")
-    mag = float(np.max(np.abs(v)))
-    if scale is None:
-        scale = mag
-    if not (isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0):
+    if scale is not None and not (
+        isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0
+    ):
         raise ValueError(
             f"scale must be a non-negative number (the size of the scores); got {scale!r}."
         )
+    return _find_grid(v, scale)
+
+
+def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
+    mag = float(np.max(np.abs(v)))
+    if scale is None:
+        scale = mag
     nonzero = np.unique(np.abs(v[v != 0]))
     if nonzero.size == 0:
         return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
@@ -520,8 +527,9 @@ def grid_bootstrap_distribution(
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
     d = _checks.scores(changes, "changes")
+    max_points = _checks.integer(max_points, "max_points")
     if grid is None:
-        grid = find_grid(d)
+        grid = _find_grid(d)
         if grid is None:
             raise ValueError(
                 "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= "
@@ -639,25 +647,29 @@ def exact_bootstrap_interval(
     >>> print(f"[{iv.low:+.4f}, {iv.high:+.4f}]  {iv.method}")
     [+0.0543, +0.1457]  exact bootstrap (FFT on the 0.0001 grid, 364,500 points)
     """
-    from .resampling import exact_bootstrap_distribution  # resampling does not import this module
-
     d = _checks.scores(changes, "changes")
-    lev = _checks.level(level)
-    half_alpha = (1 - lev) / 2
+    half_alpha = (1 - _checks.level(level)) / 2
+    max_points = _checks.integer(max_points, "max_points")
+    return _exact_bootstrap_interval(d, float(level), half_alpha, max_points)
+
+
+def _exact_bootstrap_interval(
+    d: np.ndarray, level: float, half_alpha: Fraction, max_points: int = MAX_GRID_POINTS
+) -> ExactInterval:
     q = d.size
     k = np.unique(d).size
     n_multisets = math.comb(q + k - 1, k - 1)
     if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
-        dist = exact_bootstrap_distribution(d, max_multisets=MAX_MULTISETS_FOR_INTERVAL)
-        iv = percentile_interval(dist.values, level, weights=dist.probabilities)
+        dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
+        iv = _percentile_interval(dist.values, half_alpha, dist.probabilities)
         return ExactInterval(
             iv.low,
             iv.high,
-            float(level),
+            level,
             f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)",
             1e-12,
         )
-    grid = find_grid(d)
+    grid = _find_grid(d)
     if grid is None:
         raise ValueError(
             f"no exact bootstrap for these {q:,} changes: they are on no grid (multiples of 1/k "

@@ -66,8 +66,10 @@ def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, in
     ((125, 4875), (6, 249))
     """
     n_values = _checks.integer(n_values, "n_values")
-    lev = _checks.level(level)
-    half_alpha = (1 - lev) / 2
+    return _order_statistic_indices(n_values, (1 - _checks.level(level)) / 2)
+
+
+def _order_statistic_indices(n_values: int, half_alpha: Fraction) -> tuple[int, int]:
     low = math.floor(half_alpha * n_values)
     high = min(n_values - 1, math.floor((1 - half_alpha) * n_values))
     return low, high
@@ -163,12 +165,17 @@ def percentile_interval(
     Interval(low=1.0, high=2.0)
     """
     v = _checks.scores(values, "values")
-    if weights is None:
-        low_i, high_i = order_statistic_indices(v.size, level)
+    w = None if weights is None else _checks.weights(weights, v.size, zero_allowed=True)
+    return _percentile_interval(v, (1 - _checks.level(level)) / 2, w)
+
+
+def _percentile_interval(
+    v: np.ndarray, half_alpha: Fraction, w: np.ndarray | None = None
+) -> Interval:
+    if w is None:
+        low_i, high_i = _order_statistic_indices(v.size, half_alpha)
         s = np.sort(v)
         return Interval(float(s[low_i]), float(s[high_i]))
-    w = _checks.weights(weights, v.size, zero_allowed=True)
-    half_alpha = (1 - _checks.level(level)) / 2
     order = np.argsort(v, kind="stable")
     low_i, high_i = _weighted_indices(w[order], half_alpha)
     s = v[order]
@@ -257,7 +264,7 @@ def endpoint_distribution(
     v = _checks.scores(values, "values")
     w = _checks.weights(probabilities, v.size, "probabilities", zero_allowed=True)
     n = _checks.integer(n_resamples, "n_resamples")
-    low_k, high_k = order_statistic_indices(n, level)
+    low_k, high_k = _order_statistic_indices(n, (1 - _checks.level(level)) / 2)
     order = np.argsort(v, kind="stable")
     v, p = v[order], w[order] / math.fsum(w.tolist())
     above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # P(X > v_i), summed from the top

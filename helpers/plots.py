@@ -13,10 +13,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
+from .data import signed
 
 __all__ = [
     "PALETTE",
-    "signed",
     "set_style",
     "plot_bootstrap_distribution",
     "plot_exact_distribution",
@@ -32,16 +32,6 @@ PALETTE = {
     "accent": "#D55E00",  # vermillion: interval ends, highlighted draws
     "neutral": "#4D4D4D",  # dark grey: zero, reference lines
 }
-
-
-def signed(x: float, digits: int = 3) -> str:
-    """Format a number with an explicit sign, never as "-0.000".
-
-    >>> signed(0.045), signed(-0.06, 2), signed(-1e-17)
-    ('+0.045', '-0.06', '+0.000')
-    """
-    r = round(float(x), digits)
-    return f"{(r if r != 0 else 0.0):+.{digits}f}"
 
 
 def set_style() -> None:

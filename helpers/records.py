@@ -24,10 +24,16 @@ from typing import Any
 import numpy as np
 
 from . import _checks
-from .data import paired_scores
-from .grid import exact_bootstrap_interval
-from .intervals import CONVENTION, Interval, percentile_interval
-from .resampling import cluster_bootstrap, paired_bootstrap, weighted_bootstrap
+from .grid import _exact_bootstrap_interval
+from .intervals import CONVENTION, Interval, _percentile_interval
+from .resampling import (
+    DEFAULT_MAX_ELEMENTS,
+    _cluster_bootstrap,
+    _cluster_totals,
+    _paired_bootstrap,
+    _weighted_bootstrap,
+)
+from .significance import _ALTERNATIVES, _randomization_test
 
 __all__ = [
     "ComparisonRecord",
@@ -239,9 +245,38 @@ def make_record(
     >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
     (2, True)
     """
+    seed, n_resamples, level, ids, a_arr, b_arr, extras = _make_record_iv(
+        a, b, rng, n_resamples, level, query_ids, clusters, weights, exclusions, config
+    )
+    if clusters is not None:
+        metadata.setdefault("method", METHOD_CLUSTER)
+    if weights is not None:
+        metadata.setdefault("method", METHOD_WEIGHTED)
+    d = b_arr - a_arr
+    users = None if clusters is None else _checks.clusters(extras["clusters"], d.size)
+    w = None if weights is None else np.array(extras["weights"])
+    means = _bootstrap_means(d, w, users, n_resamples, seed)
+    interval = _percentile_interval(means, (1 - level) / 2)
+    return ComparisonRecord(
+        query_ids=ids,
+        scores_a=a_arr.tolist(),
+        scores_b=b_arr.tolist(),
+        seed=seed,
+        n_resamples=n_resamples,
+        level=float(level),
+        interval=(interval.low, interval.high),
+        **metadata,
+        **extras,
+    )
+
+
+def _make_record_iv(
+    a, b, rng, n_resamples, level, query_ids, clusters, weights, exclusions, config
+):
+    """The checked seed, B, level (a Fraction), query IDs as text, scores, and version-2 fields."""
     seed = _checks.seed(rng, "rng", " seed so that the record can be recomputed")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
-    ids, a_arr, b_arr = paired_scores(a, b)
+    ids, a_arr, b_arr = _checks.paired(a, b)
     if ids is None:
         ids = [f"q{i + 1}" for i in range(a_arr.size)] if query_ids is None else list(query_ids)
     elif query_ids is not None:
@@ -252,12 +287,11 @@ def make_record(
         raise ValueError(f"{len(ids)} query IDs were given for {a_arr.size} scores.")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
-    _checks.level(level)
+    level = _checks.level(level)
     str_ids = [str(q) for q in ids]
     extras: dict[str, Any] = {}
     if clusters is not None:
         extras["clusters"] = [str(c) for c in _per_query(clusters, ids, "clusters")]
-        metadata.setdefault("method", METHOD_CLUSTER)
     if weights is not None:
         if clusters is not None:
             raise ValueError(
@@ -267,50 +301,35 @@ def make_record(
         extras["weights"] = _checks.weights(
             _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
         ).tolist()
-        metadata.setdefault("method", METHOD_WEIGHTED)
     if exclusions is not None:
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
     if config is not None:
         extras["config"] = _check_config(config)
-    means = _bootstrap_means(
-        b_arr - a_arr, extras.get("weights"), extras.get("clusters"), n_resamples, int(seed)
-    )
-    interval = percentile_interval(means, level)
-    return ComparisonRecord(
-        query_ids=str_ids,
-        scores_a=a_arr.tolist(),
-        scores_b=b_arr.tolist(),
-        seed=int(seed),
-        n_resamples=int(n_resamples),
-        level=float(level),
-        interval=(interval.low, interval.high),
-        **metadata,
-        **extras,
-    )
+    return seed, n_resamples, level, str_ids, a_arr, b_arr, extras
 
 
 def _bootstrap_means(
-    changes: np.ndarray,
-    weights: Sequence[float] | None,
-    clusters: Sequence[str] | None,
+    d: np.ndarray,
+    w: np.ndarray | None,
+    users: tuple[list, np.ndarray] | None,
     n_resamples: int,
     seed: int,
 ) -> np.ndarray:
-    """The record's bootstrap: paired over queries, over whole clusters, or weighted, all on the one
-    engine.
+    """The record's bootstrap: paired over queries, over whole clusters (``users``: labels and
+    codes), or weighted, all on the one engine.
     """
-    if clusters is not None:
-        if weights is not None:
+    rng = np.random.default_rng(seed)
+    if users is not None:
+        if w is not None:
             raise ValueError(
                 "A record with both clusters and weights cannot be recomputed: a weighted cluster "
                 "bootstrap is not implemented."
             )
-        return cluster_bootstrap(
-            changes, clusters, n_resamples=n_resamples, rng=seed, weighting="query"
-        )
-    if weights is None:
-        return paired_bootstrap(changes, n_resamples=n_resamples, rng=seed)
-    return weighted_bootstrap(changes, weights, n_resamples=n_resamples, rng=seed)
+        totals = _cluster_totals(d, *users)
+        return _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
+    if w is None:
+        return _paired_bootstrap(d, n_resamples, rng)
+    return _weighted_bootstrap(d, w, n_resamples, rng, DEFAULT_MAX_ELEMENTS)
 
 
 def recompute_interval(record: ComparisonRecord) -> Interval:
@@ -328,13 +347,14 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     >>> tuple(recompute_interval(rec)) == rec.interval
     True
     """
-    diffs = np.subtract(record.scores_b, record.scores_a)
+    d = np.subtract(record.scores_b, record.scores_a)
+    half_alpha = (1 - _checks.level(record.level)) / 2
     if record.method == METHOD_EXACT:
-        return exact_bootstrap_interval(diffs, record.level).interval
-    return percentile_interval(
-        _bootstrap_means(diffs, record.weights, record.clusters, record.n_resamples, record.seed),
-        record.level,
-    )
+        return _exact_bootstrap_interval(d, record.level, half_alpha).interval
+    users = None if record.clusters is None else _checks.clusters(record.clusters, d.size)
+    w = None if record.weights is None else np.asarray(record.weights, dtype=float)
+    means = _bootstrap_means(d, w, users, record.n_resamples, record.seed)
+    return _percentile_interval(means, half_alpha)
 
 
 def recompute_pvalue(record: ComparisonRecord) -> float:
@@ -360,26 +380,20 @@ def recompute_pvalue(record: ComparisonRecord) -> float:
     >>> recompute_pvalue(report.to_record()) == report.test.pvalue
     True
     """
-    from .significance import randomization_test  # significance does not import this module
-
     test = record.config.get("test")
     if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
         raise ValueError(
             "this record holds no randomization test (config['test'] is written by compare_runs)."
         )
-    changes = np.subtract(record.scores_b, record.scores_a)
+    d = np.subtract(record.scores_b, record.scores_a)
+    alternative = _checks.one_of(test["alternative"], "alternative", _ALTERNATIVES)
+    users = None if record.clusters is None else _checks.clusters(record.clusters, d.size)
+    totals = None if users is None else _cluster_totals(d, *users)
     if test["exact"]:
-        return randomization_test(
-            changes, alternative=test["alternative"], clusters=record.clusters
-        ).pvalue
+        return _randomization_test(d, totals, None, None, alternative).pvalue
     stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
-    return randomization_test(
-        changes,
-        n_resamples=int(test["n_resamples"]),
-        rng=stream,
-        alternative=test["alternative"],
-        clusters=record.clusters,
-    ).pvalue
+    n_resamples = _checks.integer(test["n_resamples"], "n_resamples")
+    return _randomization_test(d, totals, n_resamples, stream, alternative).pvalue
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:

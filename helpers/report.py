@@ -20,19 +20,26 @@ import html
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _checks
-from .data import paired_scores
-from .grid import exact_bootstrap_interval
-from .intervals import Interval, percentile_interval
-from .plots import signed
+from .alignment import AlignedRuns, _align_runs, _align_runs_iv
+from .data import signed
+from .grid import _exact_bootstrap_interval
+from .intervals import Interval, _percentile_interval
+from .readers import Qrels, RunScores
 from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
-from .resampling import cluster_bootstrap, cluster_totals, paired_bootstrap
-from .runs import AlignedRuns, Qrels, RunScores, align_runs
-from .significance import SignificanceResult, randomization_test
+from .resampling import (
+    DEFAULT_MAX_ELEMENTS,
+    ClusterTotals,
+    _cluster_bootstrap,
+    _cluster_totals,
+    _paired_bootstrap,
+)
+from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
 
 __all__ = [
     "SliceRow",
@@ -227,11 +234,30 @@ def slice_summary(
     y                  3   0.467   0.367        -0.100  (fewer than 4 queries)
     Paired bootstrap percentile intervals, B = 1,000 resamples of each row's queries.
     """
-    _, a_arr, b_arr = paired_scores(a, b)
+    _, a_arr, b_arr = _checks.paired(a, b)
     labels = _checks.labels(slices, a_arr.size, "slice labels")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
-    _checks.level(level)
+    half_alpha = (1 - _checks.level(level)) / 2
     min_queries = _checks.integer(min_queries, "min_queries")
+    names = _slice_order(labels, order)
+    gen = _checks.generator(rng)
+    lab = np.array(labels, dtype=object)
+    rows = []
+    for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
+        sa, sb = a_arr[mask], b_arr[mask]
+        d = sb - sa
+        interval = (
+            _percentile_interval(_paired_bootstrap(d, n_resamples, gen), half_alpha)
+            if d.size >= min_queries
+            else None
+        )
+        means = float(sa.mean()), float(sb.mean()), float(d.mean())
+        rows.append(SliceRow(name, int(d.size), *means, interval))
+    return SliceSummary(tuple(rows), float(level), n_resamples, min_queries)
+
+
+def _slice_order(labels: list[str], order: object) -> list[str]:
+    """The slices in the order to show them: ``order`` if given (every slice once), else sorted."""
     present = sorted(set(labels))
     if order is None:
         names = present
@@ -249,23 +275,7 @@ def slice_summary(
             )
     if OVERALL in names:
         raise ValueError(f"{OVERALL!r} is the label of the overall row; rename that slice.")
-    gen = _checks.generator(rng)
-    lab = np.array(labels, dtype=object)
-    rows = []
-    for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
-        sa, sb = a_arr[mask], b_arr[mask]
-        d = sb - sa
-        interval = (
-            percentile_interval(paired_bootstrap(d, n_resamples=n_resamples, rng=gen), level)
-            if d.size >= min_queries
-            else None
-        )
-        rows.append(
-            SliceRow(
-                name, int(d.size), float(sa.mean()), float(sb.mean()), float(d.mean()), interval
-            )
-        )
-    return SliceSummary(tuple(rows), float(level), n_resamples, int(min_queries))
+    return names
 
 
 class QueryChange(NamedTuple):
@@ -298,12 +308,17 @@ def largest_regressions(
     q2 -0.70
     q3 -0.10
     """
-    _, a_arr, b_arr = paired_scores(a, b)
+    _, a_arr, b_arr = _checks.paired(a, b)
     ids = _checks.labels(query_ids, a_arr.size, "query IDs")
     if len(set(ids)) != len(ids):
         raise ValueError("query IDs must be unique.")
     labels = None if slices is None else _checks.labels(slices, a_arr.size, "slice labels")
-    k = _checks.integer(k, "k")
+    return _largest_regressions(a_arr, b_arr, ids, _checks.integer(k, "k"), labels)
+
+
+def _largest_regressions(
+    a_arr: np.ndarray, b_arr: np.ndarray, ids: list, k: int, labels: list | None
+) -> list[QueryChange]:
     d = b_arr - a_arr
     worst = sorted((i for i in range(d.size) if d[i] < 0), key=lambda i: (d[i], ids[i]))[: int(k)]
     return [
@@ -540,21 +555,58 @@ def compare_runs(
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
+    seed, n_resamples, half_alpha, alternative, top, min_queries = _compare_runs_iv(
+        rng, n_resamples, level, alternative, top, min_queries
+    )
+    runs = _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))
+    _enough_queries(len(runs.query_ids), min_queries)
+    d = runs.b - runs.a
+    users = None if runs.clusters is None else _checks.clusters(runs.clusters, d.size)
+    totals = None if users is None else _cluster_totals(d, *users)
+    boot, interval, method, exact = _interval(d, totals, n_resamples, seed, level, half_alpha)
+    test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    test = _randomization_test(
+        d, totals, None, test_stream, alternative, fallback_resamples=n_resamples
+    )
+    regressions = _largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices)
+    return ComparisonReport(
+        runs=runs,
+        measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
+        mean_a=float(runs.a.mean()),
+        mean_b=float(runs.b.mean()),
+        mean_change=float(d.mean()),
+        interval=interval,
+        interval_method=method,
+        test=test,
+        bootstrap=boot,
+        wins=int((d > 0).sum()),
+        losses=int((d < 0).sum()),
+        ties=int((d == 0).sum()),
+        largest_regressions=regressions,
+        seed=seed,
+        n_resamples=n_resamples,
+        level=float(level),
+        n_clusters=None if totals is None else len(totals.labels),
+        config=_config(runs, a, b, qrels, min_queries),
+        interval_exact=exact,
+    )
+
+
+def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries):
+    """The checked seed, B, alpha/2 (a Fraction), alternative, top and min_queries."""
     seed = _checks.seed(
         rng, "rng", " seed here, so that the report can record it and be recomputed"
     )
     n_resamples = _checks.integer(n_resamples, "n_resamples")
-    _checks.level(level)
+    half_alpha = (1 - _checks.level(level)) / 2
+    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     top = _checks.integer(top, "top", minimum=0)
     min_queries = _checks.integer(min_queries, "min_queries")
-    if clusters is not None and not isinstance(clusters, Mapping):
-        raise ValueError(
-            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
-            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
-            "list of users has no reliable order.)"
-        )
-    runs = align_runs(a, b, missing=missing, qrels=qrels, clusters=clusters)
-    q = len(runs.query_ids)
+    return seed, n_resamples, half_alpha, alternative, top, min_queries
+
+
+def _enough_queries(q: int, min_queries: int) -> None:
+    """Refuse fewer than ``min_queries`` compared queries, saying why so few mislead."""
     if q < min_queries:
         raise ValueError(
             f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than "
@@ -569,39 +621,41 @@ def compare_runs(
             f"{min(1.0, 2 / 2**q):.3g}. "
             "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
         )
-    d = _checks.frozen(runs.b - runs.a, "changes")  # checked once; the calls below reuse it
-    test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
-    totals = None if runs.clusters is None else cluster_totals(d, runs.clusters)  # once
+
+def _interval(
+    d: np.ndarray,
+    totals: ClusterTotals | None,
+    n_resamples: int,
+    seed: int,
+    level: float,
+    half_alpha: Fraction,
+) -> tuple[np.ndarray, Interval, str, bool]:
+    """The bootstrap draws, the interval (exact when the data allow), how it was computed, and
+    whether it is exact.
+    """
+    rng = np.random.default_rng(seed)
     if totals is not None:
-        n_clusters = len(totals.labels)
-        boot = cluster_bootstrap(d, totals, n_resamples=n_resamples, rng=seed, weighting="query")
-        method = f"user-cluster bootstrap, {n_clusters} users resampled whole"
-    else:
-        n_clusters = None
-        boot = paired_bootstrap(d, n_resamples=n_resamples, rng=seed)
-        method = "paired bootstrap over queries"
-    interval = percentile_interval(boot, level)
-    interval_exact = False
-    if totals is None:
-        try:
-            exact_iv = exact_bootstrap_interval(d, level)
-        except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
-            method += " (Monte Carlo: no exact interval for these scores)"
-        else:
-            interval, interval_exact = exact_iv.interval, True
-            method += ", exact " + exact_iv.method.removeprefix("exact bootstrap ")
-    test = randomization_test(
-        d,
-        rng=test_stream,
-        alternative=alternative,
-        clusters=totals,
-        fallback_resamples=n_resamples,
+        boot = _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
+        method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
+        return boot, _percentile_interval(boot, half_alpha), method, False
+    boot = _paired_bootstrap(d, n_resamples, rng)
+    method = "paired bootstrap over queries"
+    try:
+        exact = _exact_bootstrap_interval(d, float(level), half_alpha)
+    except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
+        method += " (Monte Carlo: no exact interval for these scores)"
+        return boot, _percentile_interval(boot, half_alpha), method, False
+    return (
+        boot,
+        exact.interval,
+        method + ", exact " + exact.method.removeprefix("exact bootstrap "),
+        True,
     )
-    regressions = (
-        largest_regressions(runs.a, runs.b, runs.query_ids, top, slices=runs.slices) if top else []
-    )
-    name = next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), "")
+
+
+def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_queries: int) -> dict:
+    """The settings a saved report keeps: the missing-query policy and what it did, the sources."""
     config = {
         "missing_policy": runs.missing_policy,
         "only_in_a": runs.only_in_a,
@@ -615,24 +669,4 @@ def compare_runs(
         )
     if runs.unretrieved_a or runs.unretrieved_b:
         config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
-    return ComparisonReport(
-        runs=runs,
-        measure=name,
-        mean_a=float(runs.a.mean()),
-        mean_b=float(runs.b.mean()),
-        mean_change=float(d.mean()),
-        interval=interval,
-        interval_method=method,
-        test=test,
-        bootstrap=boot,
-        wins=int((d > 0).sum()),
-        losses=int((d < 0).sum()),
-        ties=int((d == 0).sum()),
-        largest_regressions=regressions,
-        seed=seed,
-        n_resamples=int(n_resamples),
-        level=float(level),
-        n_clusters=n_clusters,
-        config=config,
-        interval_exact=interval_exact,
-    )
+    return config

@@ -14,21 +14,18 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .data import paired_scores
-from .examples import FOUR_PAIR_CHANGES
 
 __all__ = [
     "paired_bootstrap",
     "in_chunks",
     "resample",
-    "as_generator",
     "unpaired_bootstrap",
     "paired_bootstrap_statistic",
     "mean_difference",
@@ -69,15 +66,30 @@ def paired_bootstrap(
     ((1000,), True)
     """
     d = _checks.scores(changes, "changes")
-    R = _checks.integer(n_resamples, "n_resamples")
-    rng = _checks.generator(rng)
+    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng, max_elements))
+
+
+def _paired_bootstrap(
+    d: np.ndarray, R: int, rng: np.random.Generator, max_elements: int = DEFAULT_MAX_ELEMENTS
+) -> np.ndarray:
     Q = d.size
 
     def bootstrap_means(R: int) -> np.ndarray:
         idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query indices
         return d[idx].mean(axis=1)  # the mean change of each resample
 
-    return in_chunks(bootstrap_means, R, row_size=Q, max_elements=max_elements)
+    return _in_chunks(bootstrap_means, R, Q, max_elements)
+
+
+def _draws_iv(
+    n_resamples: object, rng: object, max_elements: object
+) -> tuple[int, np.random.Generator, int]:
+    """The checked ``n_resamples``, ``rng`` (as a Generator) and ``max_elements`` of a bootstrap."""
+    return (
+        _checks.integer(n_resamples, "n_resamples"),
+        _checks.generator(rng),
+        _checks.integer(max_elements, "max_elements"),
+    )
 
 
 def in_chunks(
@@ -93,8 +105,15 @@ def in_chunks(
     >>> in_chunks(lambda k: np.arange(k, dtype=float), 5, row_size=2, max_elements=4)
     array([0., 1., 0., 1., 0.])
     """
+    max_elements = _checks.integer(max_elements, "max_elements")
+    return _in_chunks(draw, _checks.integer(n_rows, "n_rows"), row_size, max_elements)
+
+
+def _in_chunks(
+    draw: Callable[[int], np.ndarray], n_rows: int, row_size: int, max_elements: int
+) -> np.ndarray:
     out = np.empty(n_rows, dtype=np.float64)
-    rows = max(1, _checks.integer(max_elements, "max_elements") // row_size)
+    rows = max(1, max_elements // row_size)
     for start in range(0, n_rows, rows):
         k = min(rows, n_rows - start)
         values = np.asarray(draw(k), dtype=np.float64)
@@ -150,9 +169,8 @@ def resample(
     array([0.233, 0.167, 0.233, 0.2  ])
     """
     n = _checks.integer(n, "n")
-    n_resamples = _checks.integer(n_resamples, "n_resamples")
     draws = n if draws is None else _checks.integer(draws, "draws")
-    return _resample(n, statistic, n_resamples, _checks.generator(rng), draws, max_elements)
+    return _resample(n, statistic, *_draws_iv(n_resamples, rng, max_elements), draws)
 
 
 def _resample(
@@ -160,28 +178,13 @@ def _resample(
     statistic: Callable[[np.ndarray], np.ndarray],
     n_resamples: int,
     rng: np.random.Generator,
+    max_elements: int,
     draws: int,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
-    """:func:`resample` on checked arguments."""
-
     def chunk(k: int) -> np.ndarray:
         return statistic(rng.integers(0, n, size=(k, draws)))
 
-    return in_chunks(chunk, n_resamples, row_size=draws, max_elements=max_elements)
-
-
-def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
-    """Turn an int seed or a Generator into a ``numpy.random.Generator``.
-
-    A seed is required: ``None`` (fresh entropy) would make results unrepeatable,
-    so it is refused.
-
-    >>> g = as_generator(7)
-    >>> as_generator(g) is g
-    True
-    """
-    return _checks.generator(rng)
+    return _in_chunks(chunk, n_resamples, draws, max_elements)
 
 
 def unpaired_bootstrap(
@@ -216,9 +219,7 @@ def unpaired_bootstrap(
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return resample(
-        n, diff_of_means, n_resamples=n_resamples, rng=rng, draws=2 * n, max_elements=max_elements
-    )
+    return _resample(n, diff_of_means, *_draws_iv(n_resamples, rng, max_elements), 2 * n)
 
 
 def paired_bootstrap_statistic(
@@ -270,19 +271,15 @@ def paired_bootstrap_statistic(
     >>> bool((same == paired_bootstrap(np.subtract(b, a), n_resamples=50, rng=3)).all())
     True
     """
-    _, a_arr, b_arr = paired_scores(a, b)
+    _, a_arr, b_arr = _checks.paired(a, b)
     if not callable(statistic):
         raise ValueError(
             "statistic must be a function statistic(a_res, b_res) returning one value per row; "
             f"got {type(statistic).__name__}."
         )
-    return resample(
-        a_arr.size,
-        lambda idx: statistic(a_arr[idx], b_arr[idx]),
-        n_resamples=n_resamples,
-        rng=rng,
-        max_elements=max_elements,
-    )
+    draws = _draws_iv(n_resamples, rng, max_elements)
+    Q = a_arr.size
+    return _resample(Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws, Q)
 
 
 def weighted_bootstrap(
@@ -305,15 +302,18 @@ def weighted_bootstrap(
     """
     d = _checks.scores(changes, "changes")
     w = _checks.weights(weights, d.size, zero_allowed=False)
-    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    return _weighted_bootstrap(d, w, *_draws_iv(n_resamples, rng, max_elements))
+
+
+def _weighted_bootstrap(
+    d: np.ndarray, w: np.ndarray, R: int, rng: np.random.Generator, max_elements: int
+) -> np.ndarray:
     wd = w * d
 
     def weighted_means(idx: np.ndarray) -> np.ndarray:
         return wd[idx].sum(axis=1) / w[idx].sum(axis=1)
 
-    return _resample(
-        d.size, weighted_means, n_resamples, _checks.generator(rng), d.size, max_elements
-    )
+    return _resample(d.size, weighted_means, R, rng, max_elements, d.size)
 
 
 def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -400,7 +400,10 @@ def enumerate_resamples(n: int) -> np.ndarray:
     >>> enumerate_resamples(4)[27]  # draw 28 of 256: the original sample
     array([0, 1, 2, 3])
     """
-    n = _checks.integer(n, "n")
+    return _enumerate_resamples(_checks.integer(n, "n"))
+
+
+def _enumerate_resamples(n: int) -> np.ndarray:
     if n > MAX_ENUMERATE_N:
         raise ValueError(
             f"enumerate_resamples(n={n}) would build {n}**{n} = {n**n:,} rows; the limit is n <= "
@@ -410,21 +413,22 @@ def enumerate_resamples(n: int) -> np.ndarray:
     return np.indices((n,) * n, dtype=np.intp).reshape(n, -1).T.copy()
 
 
-def exact_means(
-    changes: ArrayLike = FOUR_PAIR_CHANGES,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def exact_means(changes: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their
     distinct values with probabilities.
 
     Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
     that draws with the same multiset share one value exactly.
 
-    >>> means, values, probs = exact_means()
+    >>> means, values, probs = exact_means([0.10, 0.02, -0.06, 0.04])
     >>> means.size, values.size, float(probs.sum())
     (256, 24, 1.0)
     """
-    d = _checks.scores(changes, "changes")
-    means = np.round(d[enumerate_resamples(d.size)].mean(axis=1), 12)
+    return _exact_means(_checks.scores(changes, "changes"))
+
+
+def _exact_means(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    means = np.round(d[_enumerate_resamples(d.size)].mean(axis=1), 12)
     values, counts = np.unique(means, return_counts=True)
     return means, values, counts / means.size
 
@@ -533,55 +537,12 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     +0.06, -0.06, +0.04
     """
     d = _checks.scores(changes, "changes")
-    if isinstance(clusters, (str, bytes, Mapping, set, frozenset)):
-        raise ValueError(
-            "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
-            "order of changes; "
-            f"got a {type(clusters).__name__} (not a single string, a mapping or a set, which has "
-            "no order)."
-        )
-    if not isinstance(clusters, (np.ndarray, Sequence)):
-        try:
-            clusters = list(clusters)  # type: ignore[call-overload]
-        except TypeError:
-            raise ValueError(
-                "clusters must be a sequence with one cluster label (e.g. a user ID) per query; "
-                f"got {type(clusters).__name__}."
-            ) from None
-    arr = np.asarray(clusters, dtype=object)
-    if arr.ndim != 1:
-        raise ValueError(
-            f"clusters must be one-dimensional (one label per query); got shape {arr.shape}."
-        )
-    if arr.size != d.size:
-        raise ValueError(
-            f"changes has {d.size} values but clusters has {arr.size} labels: give exactly one "
-            "cluster label per query, in the same order."
-        )
-    index: dict[Hashable, int] = {}
-    codes = np.empty(d.size, dtype=np.intp)
-    for i, label in enumerate(arr.tolist()):
-        if label is None or (isinstance(label, float) and label != label):
-            raise ValueError(
-                f"clusters has a missing label ({label!r}) at position {i}; every query needs the "
-                "cluster (user) it came from."
-            )
-        try:
-            codes[i] = index.setdefault(label, len(index))
-        except TypeError:
-            raise ValueError(
-                f"cluster labels must be hashable (strings or numbers); got {type(label).__name__} "
-                f"at position {i}."
-            ) from None
-    if len(index) < 2:
-        raise ValueError(
-            f"all {d.size} queries belong to one cluster ({next(iter(index))!r}); the cluster "
-            "bootstrap needs at least two clusters, "
-            "because resampling a single cluster always gives back the same data."
-        )
-    sums = np.bincount(codes, weights=d, minlength=len(index))
-    counts = np.bincount(codes, minlength=len(index))
-    return ClusterTotals(list(index), sums, counts, codes)
+    return _cluster_totals(d, *_checks.clusters(clusters, d.size))
+
+
+def _cluster_totals(d: np.ndarray, labels: list, codes: np.ndarray) -> ClusterTotals:
+    sums = np.bincount(codes, weights=d, minlength=len(labels))
+    return ClusterTotals(labels, sums, np.bincount(codes, minlength=len(labels)), codes)
 
 
 def _check_weighting(weighting: object) -> str:
@@ -616,9 +577,8 @@ def cluster_bootstrap(
     ----------
     changes : sequence of float
         The per-query changes ``d_q = m_B(q) - m_A(q)``.
-    clusters : sequence of hashable, or ClusterTotals
-        The cluster (user) of each query, one label per entry of ``changes``
-        (or their :func:`cluster_totals`, when already computed).
+    clusters : sequence of hashable
+        The cluster (user) of each query, one label per entry of ``changes``.
     n_resamples : int
         Number of resamples, R.
     rng : int or numpy.random.Generator
@@ -654,17 +614,14 @@ def cluster_bootstrap(
     True
     """
     weighting = _check_weighting(weighting)
-    if isinstance(clusters, ClusterTotals):  # totalled already (compare_runs does it once)
-        if clusters.codes.size != _checks.scores(changes, "changes").size:
-            raise ValueError(
-                f"clusters were totalled over {clusters.codes.size} queries but changes has "
-                f"{_checks.scores(changes, 'changes').size} values; compute cluster_totals on "
-                "these changes."
-            )
-        t = clusters
-    else:
-        t = cluster_totals(changes, clusters)
-    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    d = _checks.scores(changes, "changes")
+    totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng, max_elements))
+
+
+def _cluster_bootstrap(
+    t: ClusterTotals, weighting: str, R: int, rng: np.random.Generator, max_elements: int
+) -> np.ndarray:
     if weighting == "query":
         sums, counts = t.sums, t.counts.astype(np.float64)
 
@@ -677,9 +634,8 @@ def cluster_bootstrap(
         def statistic(idx: np.ndarray) -> np.ndarray:
             return means[idx].mean(axis=1)
 
-    return resample(
-        len(t.labels), statistic, n_resamples=n_resamples, rng=rng, max_elements=max_elements
-    )
+    G = len(t.labels)
+    return _resample(G, statistic, R, rng, max_elements, G)
 
 
 @dataclass(frozen=True, eq=False)
@@ -726,8 +682,9 @@ def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> Clus
     >>> print(f"{e.query_weighted[k]:+.4f} {e.cluster_weighted[k]:+.4f}")
     +0.0250 +0.0133
     """
-    t = cluster_totals(changes, clusters)
-    draws = enumerate_resamples(len(t.labels))
+    d = _checks.scores(changes, "changes")
+    t = _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    draws = _enumerate_resamples(len(t.labels))
     counts = t.counts[draws].sum(axis=1)
     return ClusterDraws(
         labels=t.labels,
@@ -850,7 +807,10 @@ def exact_bootstrap_distribution(
            0.21875   , 0.109375  , 0.03125   , 0.00390625]))
     """
     d = _checks.scores(changes, "changes")
-    max_multisets = _checks.integer(max_multisets, "max_multisets")
+    return _exact_bootstrap_distribution(d, _checks.integer(max_multisets, "max_multisets"))
+
+
+def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDistribution:
     q = d.size
     u, m = np.unique(d, return_counts=True)
     k = u.size

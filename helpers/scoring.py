@@ -23,13 +23,18 @@ pytrec-eval-terrier on thousands of random rankings.
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RankedTopic", "rank_topic", "measure_function", "MEASURES"]
+from . import _checks
+from .readers import Qrels, Run, RunScores
+
+__all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "MEASURES"]
 
 #: The grade of a retrieved document that the qrels do not judge.
 UNJUDGED = -1
@@ -158,3 +163,84 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
         "'ndcg_cut_10', 'P_5'). For other measures, run trec_eval -q and read its output with "
         "read_trec_eval."
     )
+
+
+# --- A run scored against qrels, per query ------------------------------------------
+
+
+def evaluate(
+    qrels: Qrels, run: Run, measure: str, *, level: int = 1, max_docs: int | None = None
+) -> RunScores:
+    """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
+
+    ``measure`` is trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``,
+    ``recip_rank``, ``map``... (:data:`helpers.scoring.MEASURES` lists them). The
+    measures are written in numpy in :mod:`helpers.scoring`, following trec_eval's
+    rules (score ties go to the larger document ID, nDCG's gains are the grades, P_k
+    divides by k), and checked against trec_eval's own test outputs.
+
+    ``level`` is trec_eval's ``-l``: a document is relevant when its grade is at
+    least ``level``. ``max_docs`` is ``-M``: only the first ``max_docs`` documents
+    of each query count. Every topic of the qrels gets a score: a topic the run
+    retrieved nothing for scores 0, as ``trec_eval -c`` counts it, and is listed
+    in the result's ``unretrieved`` (leave those out for trec_eval's average
+    without ``-c``). Queries of the run that the qrels do not judge are left out,
+    as trec_eval leaves them out.
+
+    Examples
+    --------
+    >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
+    >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
+    >>> scores = evaluate(qrels, run, "recip_rank")
+    >>> scores.scores, scores.unretrieved
+    ({'q1': 0.5, 'q2': 0.0}, ['q2'])
+    """
+    if not isinstance(qrels, Qrels):
+        raise ValueError(
+            f"qrels must come from read_qrels(path); got {type(qrels).__name__}."
+            + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else "")
+        )
+    if not isinstance(run, Run):
+        raise ValueError(f"run must come from read_run(path); got {type(run).__name__}.")
+    if not isinstance(measure, str):
+        raise ValueError(
+            f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}."
+        )
+    score = measure_function(measure)
+    level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
+    if max_docs is not None:
+        max_docs = _checks.integer(max_docs, "max_docs (trec_eval's -M)")
+    if not qrels.judgments:
+        raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
+    for what, table, ok, expected in (
+        ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
+        ("run", run.rankings, _is_score, "finite numbers as scores"),
+    ):
+        bad = next(
+            (
+                (q, doc, value)
+                for q, docs in table.items()
+                for doc, value in docs.items()
+                if not (isinstance(q, str) and isinstance(doc, str) and ok(value))
+            ),
+            None,
+        )
+        if bad:
+            raise ValueError(
+                f"{what}: query {bad[0]!r}, document {bad[1]!r} has {bad[2]!r}; evaluate needs "
+                f"text IDs and {expected}. Read the files with read_qrels(path) and read_run(path)."
+            )
+    scores = {
+        q: score(
+            rank_topic(run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs)
+        )
+        for q in qrels.topics
+    }
+    unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
+    return RunScores(scores, measure, run.source, unretrieved=unretrieved)
+
+
+def _is_score(value: object) -> bool:
+    return (
+        type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
+    ) and math.isfinite(value)

@@ -37,13 +37,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .grid import MAX_GRID_POINTS, find_grid, sign_flip_distribution
+from .grid import MAX_GRID_POINTS, _find_grid, sign_flip_distribution
 from .resampling import (
     DEFAULT_MAX_ELEMENTS,
     ClusterTotals,
-    cluster_totals,
-    paired_bootstrap,
-    resample,
+    _cluster_totals,
+    _draws_iv,
+    _paired_bootstrap,
+    _resample,
 )
 
 __all__ = [
@@ -130,15 +131,6 @@ class SignificanceResult:
             f"count={self.count}, n_resamples={self.n_resamples}, "
             f"alternative={self.alternative!r}, method={self.method!r})"
         )
-
-
-def _check_alternative(alternative: object) -> str:
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"alternative must be one of {', '.join(repr(a) for a in _ALTERNATIVES)}; got "
-            f"{alternative!r}."
-        )
-    return str(alternative)
 
 
 def _count_at_least_as_extreme(
@@ -231,7 +223,7 @@ def randomization_test(
     n_resamples: int | None = None,
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
-    clusters: ArrayLike | ClusterTotals | None = None,
+    clusters: ArrayLike | None = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
@@ -276,12 +268,12 @@ def randomization_test(
     max_elements : int
         Signs held in memory at once in the Monte Carlo test; the result does
         not depend on it.
-    clusters : sequence of labels, or ClusterTotals, optional
-        The cluster (user) of each query, as for :func:`helpers.cluster_bootstrap`
-        (or their :func:`helpers.cluster_totals`). The test then flips the sign of
-        each user's *total* change: exchangeability is assumed per user, not per
-        query. The statistic and null distribution stay on the scale of the mean
-        change over queries (sum of signed totals / Q); ``method`` says so.
+    clusters : sequence of labels, optional
+        The cluster (user) of each query, as for :func:`helpers.cluster_bootstrap`.
+        The test then flips the sign of each user's *total* change: exchangeability
+        is assumed per user, not per query. The statistic and null distribution
+        stay on the scale of the mean change over queries (sum of signed totals / Q);
+        ``method`` says so.
     fallback_resamples : int
         B for the Monte Carlo test used when ``n_resamples`` is omitted, no
         exact method applies and ``rng`` is given (default 10,000).
@@ -316,18 +308,27 @@ def randomization_test(
     p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
     d = _checks.scores(changes, "changes")
-    alternative = _check_alternative(alternative)
+    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     if n_resamples is not None:
         n_resamples = _checks.integer(n_resamples, "n_resamples")
-    fallback_resamples = _checks.integer(fallback_resamples, "fallback_resamples")
-    if clusters is None:
+    fallback = _checks.integer(fallback_resamples, "fallback_resamples")
+    gen = None if n_resamples is None and rng is None else _checks.generator(rng)
+    max_elements = _checks.integer(max_elements, "max_elements")
+    totals = None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    return _randomization_test(d, totals, n_resamples, gen, alternative, max_elements, fallback)
+
+
+def _randomization_test(
+    d: np.ndarray,
+    totals: ClusterTotals | None,
+    n_resamples: int | None,
+    rng: np.random.Generator | None,
+    alternative: str,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
+) -> SignificanceResult:
+    if totals is None:
         return _sign_flip_test(d, n_resamples, rng, alternative, max_elements, fallback_resamples)
-    totals = clusters if isinstance(clusters, ClusterTotals) else cluster_totals(d, clusters)
-    if totals.codes.size != d.size:
-        raise ValueError(
-            f"clusters were totalled over {totals.codes.size} queries but there are {d.size} "
-            "changes; compute cluster_totals(changes, clusters) on these changes."
-        )
     test = _sign_flip_test(
         totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples
     )
@@ -346,20 +347,20 @@ def randomization_test(
 def _sign_flip_test(
     d: np.ndarray,
     n_resamples: int | None,
-    rng: int | np.random.Generator | None,
+    rng: np.random.Generator | None,
     alternative: str,
     max_elements: int,
     fallback_resamples: int,
 ) -> SignificanceResult:
     """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
     n = d.size
-    nonzero = _checks.selected(d, d != 0)
+    nonzero = d[d != 0]
     k = nonzero.size
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
 
     if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
-        grid = find_grid(nonzero)
+        grid = _find_grid(nonzero)
         points = None if grid is None else int(np.abs(grid.steps).sum()) + 1
         if grid is not None and points <= MAX_GRID_POINTS:
             return _grid_test(d, grid, observed, alternative)
@@ -389,20 +390,19 @@ def _sign_flip_test(
         pvalue = count / null.size
         exact, method = True, "randomization (exact, all sign assignments)"
     else:
-        gen = _checks.generator(rng)
         if k == 0:
             null = np.zeros(n_resamples)
         else:
             # Each resample is k draws from range(2): 0 keeps a change's sign, 1 flips it.
             # numpy's row sums (not a BLAS product) keep every row's result independent
             # of the chunk it falls in.
-            null = resample(
+            null = _resample(
                 2,
                 lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
-                n_resamples=n_resamples,
-                rng=gen,
-                draws=k,
-                max_elements=max_elements,
+                n_resamples,
+                rng,
+                max_elements,
+                k,
             )
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
         pvalue = (count + 1) / (n_resamples + 1)
@@ -459,11 +459,9 @@ def shifted_bootstrap_test(
     mean +0.025, p = 0.419, centre of the null +0.000
     """
     d = _checks.scores(changes, "changes")
-    alternative = _check_alternative(alternative)
+    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     observed = float(np.mean(d))
-    null = paired_bootstrap(
-        d - observed, n_resamples=n_resamples, rng=rng, max_elements=max_elements
-    )
+    null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng, max_elements))
     count = _count_at_least_as_extreme(
         null, observed, alternative, REL_TOL * float(np.abs(d).mean())
     )

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
+from .data import signed
 from .examples import FOUR_PAIR_CHANGES
 from .intervals import percentile_interval
-from .plots import plot_exact_distribution, signed
-from .resampling import enumerate_resamples, exact_means
+from .plots import plot_exact_distribution
+from .resampling import _enumerate_resamples, _exact_means
 
 __all__ = [
     "Question",
@@ -293,7 +294,7 @@ _DRAWS_CACHE: dict[int, np.ndarray] = {}
 
 def _draws(n: int) -> np.ndarray:
     if n not in _DRAWS_CACHE:
-        _DRAWS_CACHE[n] = enumerate_resamples(n)
+        _DRAWS_CACHE[n] = _enumerate_resamples(n)
     return _DRAWS_CACHE[n]
 
 
@@ -313,7 +314,7 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
         changes, "changes"
     )  # once: a generator is consumed here, not twice below
     _check_draw_number(k, changes.size)
-    means, values, probs = exact_means(changes)
+    means, values, probs = _exact_means(changes)
     fig = Figure(figsize=(7.5, 3.6))
     FigureCanvasAgg(fig)
     ax = fig.subplots()
@@ -382,7 +383,7 @@ def resample_explorer(
     ]
     text = widgets.HTML()
     image = widgets.Image(format="png")
-    highlighted, _, _ = exact_means(d)  # what each draw's picture highlights
+    highlighted, _, _ = _exact_means(d)  # what each draw's picture highlights
     rendered: dict[float, bytes] = {}  # picture by highlighted mean: the title names no draw
 
     def show(k: int) -> None:

@@ -12,7 +12,6 @@ fix; never a bare numpy or Python error, never a silently wrong answer.
   mapping, a scalar, a single string, a set (no order, repeats dropped), a masked array with
   masked entries, complex numbers and an empty input are refused with a message.
 * ``integer``, ``seed``, ``generator``, ``level``, ``labels``, ``weights``: the other rules.
-* ``frozen``: an array checked once is not checked or copied again.
 
 Cluster labels and run mappings have rules of their own, in the module that uses them:
 ``cluster_totals`` (tests/test_resampling.py) and ``align_runs`` (tests/test_runs.py).
@@ -185,16 +184,9 @@ def test_non_finite_scores_are_named_by_query_id_when_labels_are_given():
         _checks.scores([0.1, float("nan")], "changes", labels=["q1", "q2"])
 
 
-def test_a_frozen_array_is_checked_once_and_then_passed_on_as_it_is():
-    checked = _checks.frozen([0.1, 0.2, 0.3], "changes")
-    assert not checked.flags.writeable
-    assert _checks.scores(checked) is checked  # not checked or copied again
-    part = _checks.selected(checked, np.array([True, False, True]))
-    assert _checks.scores(part) is part and part.tolist() == [0.1, 0.3]
-    with pytest.raises(ValueError, match="changes contain NaN"):
-        _checks.frozen([0.1, float("nan")], "changes")
-    writeable = np.array([0.1, 0.2])
-    assert _checks.scores(writeable) is not writeable  # an ordinary array is copied
+def test_scores_returns_a_new_array_every_time():
+    given = np.array([0.1, 0.2])
+    assert _checks.scores(given) is not given
 
 
 # --- the other rules -----------------------------------------------------------------------------

@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import compare_runs
-from helpers.runs import (
+from helpers import (
     Qrels,
     Run,
     align_runs,
+    compare_runs,
     evaluate,
     read_qrels,
     read_run,

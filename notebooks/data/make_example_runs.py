@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from helpers.runs import Qrels, Run, evaluate
+from helpers import Qrels, Run, evaluate
 
 HERE = Path(__file__).resolve().parent
 SEED = 20261130

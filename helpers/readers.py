@@ -1,13 +1,12 @@
-"""Reading your own runs and their scores, and lining two runs up.
+"""Reading your own results: run files, qrels, ``trec_eval -q`` output and CSV.
 
 Four formats are read: a TREC run file (``read_run``) and qrels (``read_qrels``),
-which :func:`evaluate` scores per query by trec_eval's rules (the measures are in
-``helpers.scoring``); the per-query output of ``trec_eval -q`` (``read_trec_eval``);
-and a CSV/TSV file with a header (``read_scores_csv``).
-A file that cannot be read as intended is refused with a ``ValueError`` naming
-the file and the line; nothing is skipped silently except ``trec_eval``'s
-``all`` summary rows, which are not queries, and comment lines starting with
-``#`` in run and qrels files, which trec_eval skips too.
+which :func:`helpers.evaluate` scores per query by trec_eval's rules; the per-query
+output of ``trec_eval -q`` (``read_trec_eval``); and a CSV/TSV file with a header
+(``read_scores_csv``). A file that cannot be read as intended is refused with a
+``ValueError`` naming the file and the line; nothing is skipped silently except
+``trec_eval``'s ``all`` summary rows, which are not queries, and comment lines
+starting with ``#`` in run and qrels files, which trec_eval skips too.
 
 Every reader takes UTF-8 text, with or without a byte-order mark, with LF or
 CRLF line ends, trailing whitespace and with or without a final newline. Other
@@ -21,33 +20,21 @@ import codecs
 import csv
 import io
 import math
-import numbers
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
-
-from . import _checks, scoring
-from .data import describe_unmatched
+from . import _checks
 
 __all__ = [
     "RunScores",
     "Run",
     "Qrels",
-    "AlignedRuns",
     "read_trec_eval",
     "read_scores_csv",
     "read_run",
     "read_qrels",
-    "evaluate",
-    "align_runs",
-    "MISSING_POLICIES",
 ]
-
-#: How :func:`align_runs` treats queries scored in one run only.
-MISSING_POLICIES = ("error", "drop", "zero")
 
 
 @dataclass(frozen=True)
@@ -398,7 +385,7 @@ def _trim_row(row: list[str], keep: int) -> list[str]:
     return row
 
 
-# --- Run files and qrels, scored by trec_eval's rules ----------------------------
+# --- Run files and qrels --------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -567,307 +554,3 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         seen_at[qid, doc] = lineno
         judgments.setdefault(qid, {})[doc] = value
     return Qrels(judgments, name)
-
-
-def evaluate(
-    qrels: Qrels, run: Run, measure: str, *, level: int = 1, max_docs: int | None = None
-) -> RunScores:
-    """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
-
-    ``measure`` is trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``,
-    ``recip_rank``, ``map``... (:data:`helpers.scoring.MEASURES` lists them). The
-    measures are written in numpy in :mod:`helpers.scoring`, following trec_eval's
-    rules (score ties go to the larger document ID, nDCG's gains are the grades, P_k
-    divides by k), and checked against trec_eval's own test outputs.
-
-    ``level`` is trec_eval's ``-l``: a document is relevant when its grade is at
-    least ``level``. ``max_docs`` is ``-M``: only the first ``max_docs`` documents
-    of each query count. Every topic of the qrels gets a score: a topic the run
-    retrieved nothing for scores 0, as ``trec_eval -c`` counts it, and is listed
-    in the result's ``unretrieved`` (leave those out for trec_eval's average
-    without ``-c``). Queries of the run that the qrels do not judge are left out,
-    as trec_eval leaves them out.
-
-    Examples
-    --------
-    >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
-    >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
-    >>> scores = evaluate(qrels, run, "recip_rank")
-    >>> scores.scores, scores.unretrieved
-    ({'q1': 0.5, 'q2': 0.0}, ['q2'])
-    """
-    if not isinstance(qrels, Qrels):
-        raise ValueError(
-            f"qrels must come from read_qrels(path); got {type(qrels).__name__}."
-            + (" (Arguments are evaluate(qrels, run, measure).)" if isinstance(qrels, Run) else "")
-        )
-    if not isinstance(run, Run):
-        raise ValueError(f"run must come from read_run(path); got {type(run).__name__}.")
-    if not isinstance(measure, str):
-        raise ValueError(
-            f"measure must be trec_eval's name of a measure, e.g. 'ndcg_cut_10'; got {measure!r}."
-        )
-    score = scoring.measure_function(measure)
-    level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
-    if max_docs is not None:
-        max_docs = _checks.integer(max_docs, "max_docs (trec_eval's -M)")
-    if not qrels.judgments:
-        raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
-    for what, table, ok, expected in (
-        ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
-        ("run", run.rankings, _is_score, "finite numbers as scores"),
-    ):
-        bad = next(
-            (
-                (q, doc, value)
-                for q, docs in table.items()
-                for doc, value in docs.items()
-                if not (isinstance(q, str) and isinstance(doc, str) and ok(value))
-            ),
-            None,
-        )
-        if bad:
-            raise ValueError(
-                f"{what}: query {bad[0]!r}, document {bad[1]!r} has {bad[2]!r}; evaluate needs "
-                f"text IDs and {expected}. Read the files with read_qrels(path) and read_run(path)."
-            )
-    scores = {
-        q: score(
-            scoring.rank_topic(
-                run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs
-            )
-        )
-        for q in qrels.topics
-    }
-    unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
-    return RunScores(scores, measure, run.source, unretrieved=unretrieved)
-
-
-def _is_score(value: object) -> bool:
-    return (
-        type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
-    ) and math.isfinite(value)
-
-
-@dataclass(frozen=True)
-class AlignedRuns:
-    """Two runs on a common list of queries, and what was done to get there."""
-
-    query_ids: list[str]
-    a: np.ndarray
-    b: np.ndarray
-    missing_policy: str
-    only_in_a: list[str] = field(default_factory=list)
-    only_in_b: list[str] = field(default_factory=list)
-    clusters: list[str] | None = None
-    slices: list[str] | None = None
-    #: Topics of the qrels (when given) that neither run scored.
-    in_neither: list[str] = field(default_factory=list)
-    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the
-    #: qrels' source.
-    topics_from: str = "runs"
-    #: How many topics the qrels judge (None without qrels).
-    n_topics: int | None = None
-    #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
-    unretrieved_a: list[str] = field(default_factory=list)
-    unretrieved_b: list[str] = field(default_factory=list)
-
-    @property
-    def n_affected(self) -> int:
-        """Queries not scored in both runs (dropped, or scored 0 where missing)."""
-        return len(self.only_in_a) + len(self.only_in_b) + len(self.in_neither)
-
-    def summary(self) -> str:
-        """One line saying how many queries were compared and what the missing-query policy did."""
-        text = f"{len(self.query_ids)} queries compared"
-        if self.n_topics is not None:
-            text += f" of the {self.n_topics} judged topics"
-        if self.n_affected:
-            verb = "dropped" if self.missing_policy == "drop" else "scored 0 where missing"
-            text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B"
-            if self.in_neither:
-                text += f" and {len(self.in_neither)} in neither"
-            text += f", {verb} (missing={self.missing_policy!r})"
-        if self.unretrieved_a or self.unretrieved_b:
-            text += (
-                f"; retrieved nothing, scored 0 by evaluate (as trec_eval -c): "
-                f"{len(self.unretrieved_a)} in A, {len(self.unretrieved_b)} in B"
-            )
-        return text
-
-
-def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] | None:
-    present = [t for t in tables if t is not None]
-    if not present:
-        return None
-    out = []
-    for q in ids:
-        values = {t[q] for t in present if q in t}
-        if not values:
-            raise ValueError(f"query {q!r} has no cluster or slice label in either run.")
-        if len(values) > 1:
-            raise ValueError(f"query {q!r} has different labels in the two runs: {sorted(values)}.")
-        out.append(values.pop())
-    return out
-
-
-def _clusters_for(ids: list[str], clusters: object) -> list:
-    """Each compared query's user, from a mapping ``{query_id: user}``."""
-    if not isinstance(clusters, Mapping):
-        raise ValueError(
-            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
-            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
-            "list of users has no reliable order.)"
-        )
-    missing_users = [q for q in ids if q not in clusters]
-    if missing_users:
-        raise ValueError(
-            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
-            f"{missing_users[:5]}."
-        )
-    return [clusters[q] for q in ids]
-
-
-def _sorted_ids(ids: set) -> list:
-    """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
-    try:
-        return sorted(ids)
-    except TypeError:
-        return sorted(ids, key=str)
-
-
-def _same_text_example(only_a: list, only_b: list) -> str | None:
-    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
-    type, else None.
-    """
-    by_text = {str(q): q for q in only_b}
-    for q in only_a:
-        if str(q) in by_text:
-            return f"{q!r} in A and {by_text[str(q)]!r} in B"
-    return None
-
-
-def align_runs(
-    a: RunScores | Mapping[str, float],
-    b: RunScores | Mapping[str, float],
-    *,
-    missing: str = "error",
-    qrels: Qrels | None = None,
-    clusters: Mapping[str, str] | None = None,
-) -> AlignedRuns:
-    """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
-
-    Parameters
-    ----------
-    a, b : RunScores or mapping of query ID to score
-        The baseline A and the candidate B.
-    missing : {"error", "drop", "zero"}
-        ``"error"`` (default) refuses runs whose query sets differ, naming the
-        queries; ``"drop"`` keeps only the shared queries and reports how many were
-        dropped; ``"zero"`` scores a query missing from a run as 0, as
-        ``trec_eval -c`` does. The policy is recorded in the result.
-        Without ``qrels``, the queries are those of the two runs: "zero"
-        compares their union, "drop" their intersection, and a topic that
-        neither run has a row for is not compared at all.
-    qrels : Qrels, optional
-        With the judgments, the queries are exactly the judged topics, as in
-        trec_eval: "zero" also scores 0 a topic missing from both runs (so the
-        comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
-        topics scored in both runs, "error" refuses a topic missing from either.
-        A scored query that the qrels do not judge is refused.
-    clusters : mapping of query ID to user (cluster), optional
-        Each compared query's user; replaces the clusters the runs carry (CSV input).
-        A mapping, because the runs are lined up by sorted query ID.
-
-    Examples
-    --------
-    >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
-    >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
-    (['q1', 'q2', 'q3'], [0.5, 0.3, 0.0], [0.6, 0.0, 0.9])
-    >>> runs.summary()
-    "3 queries compared; 1 only in A and 1 only in B, scored 0 where missing (missing='zero')"
-    """
-    if missing not in MISSING_POLICIES:
-        raise ValueError(
-            f"missing must be one of {', '.join(repr(p) for p in MISSING_POLICIES)}; got "
-            f"{missing!r}."
-        )
-    for side, r in (("A", a), ("B", b)):
-        if not isinstance(r, (RunScores, Mapping)):
-            raise ValueError(
-                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
-                "read_trec_eval or read_scores_csv); "
-                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
-                "pandas Series s.to_dict(); "
-                "for two lists of scores in the same query order, use paired_differences(a, b)."
-            )
-    if qrels is not None and not isinstance(qrels, Qrels):
-        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
-    runs = [r if isinstance(r, RunScores) else RunScores(dict(r), "") for r in (a, b)]
-    sa, sb = runs[0].scores, runs[1].scores
-    if not sa or not sb:
-        raise ValueError("Both runs need at least one scored query.")
-    in_neither: list = []
-    if qrels is not None:
-        topics = set(qrels.judgments)
-        for side, scores in (("A", sa), ("B", sb)):
-            unjudged = _sorted_ids(set(map(str, scores)) - topics)
-            if unjudged:
-                raise ValueError(
-                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
-                    f"({_checks.name_some(unjudged, 5)}); "
-                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
-                    "with, or compare without qrels."
-                )
-        in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
-    only_a = _sorted_ids(set(sa) - set(sb))
-    only_b = _sorted_ids(set(sb) - set(sa))
-    if (only_a or only_b or in_neither) and missing == "error":
-        example = _same_text_example(only_a, only_b)
-        type_hint = (
-            f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both "
-            "sides."
-            if example
-            else ""
-        )
-        neither = (
-            f"; {len(in_neither)} judged topics are in neither run "
-            f"({_checks.name_some(in_neither, 5)})"
-            if in_neither
-            else ""
-        )
-        unmatched = (
-            describe_unmatched(only_a, only_b)
-            if (only_a or only_b)
-            else "every scored query is in both runs"
-        )
-        raise ValueError(
-            f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
-            "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
-            "missing='zero' scores a missing query 0 (as trec_eval -c does)."
-        )
-    if missing == "drop":
-        ids = _sorted_ids(set(sa) & set(sb))
-    else:
-        ids = _sorted_ids(set(sa) | set(sb) | set(in_neither))
-    if not ids:
-        raise ValueError("The runs share no query IDs.")
-    return AlignedRuns(
-        query_ids=ids,
-        a=_checks.frozen([sa.get(q, 0.0) for q in ids], "A's scores", labels=ids),
-        b=_checks.frozen([sb.get(q, 0.0) for q in ids], "B's scores", labels=ids),
-        missing_policy=missing,
-        only_in_a=only_a,
-        only_in_b=only_b,
-        clusters=(
-            _labels_for(ids, runs[0].clusters, runs[1].clusters)
-            if clusters is None
-            else _clusters_for(ids, clusters)
-        ),
-        slices=_labels_for(ids, runs[0].slices, runs[1].slices),
-        in_neither=in_neither,
-        topics_from="runs" if qrels is None else (qrels.source or "qrels"),
-        n_topics=None if qrels is None else len(qrels.judgments),
-        unretrieved_a=list(runs[0].unretrieved or []),
-        unretrieved_b=list(runs[1].unretrieved or []),
-    )

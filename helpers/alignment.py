@@ -1,0 +1,271 @@
+"""Lining two runs up by query ID, with an explicit policy for queries scored in one run only."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _checks
+from .readers import Qrels, RunScores
+
+__all__ = ["AlignedRuns", "align_runs", "MISSING_POLICIES"]
+
+#: How :func:`align_runs` treats queries scored in one run only.
+MISSING_POLICIES = ("error", "drop", "zero")
+
+
+@dataclass(frozen=True)
+class AlignedRuns:
+    """Two runs on a common list of queries, and what was done to get there."""
+
+    query_ids: list[str]
+    a: np.ndarray
+    b: np.ndarray
+    missing_policy: str
+    only_in_a: list[str] = field(default_factory=list)
+    only_in_b: list[str] = field(default_factory=list)
+    clusters: list[str] | None = None
+    slices: list[str] | None = None
+    #: Topics of the qrels (when given) that neither run scored.
+    in_neither: list[str] = field(default_factory=list)
+    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the
+    #: qrels' source.
+    topics_from: str = "runs"
+    #: How many topics the qrels judge (None without qrels).
+    n_topics: int | None = None
+    #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
+    unretrieved_a: list[str] = field(default_factory=list)
+    unretrieved_b: list[str] = field(default_factory=list)
+
+    @property
+    def n_affected(self) -> int:
+        """Queries not scored in both runs (dropped, or scored 0 where missing)."""
+        return len(self.only_in_a) + len(self.only_in_b) + len(self.in_neither)
+
+    def summary(self) -> str:
+        """One line saying how many queries were compared and what the missing-query policy did."""
+        text = f"{len(self.query_ids)} queries compared"
+        if self.n_topics is not None:
+            text += f" of the {self.n_topics} judged topics"
+        if self.n_affected:
+            verb = "dropped" if self.missing_policy == "drop" else "scored 0 where missing"
+            text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B"
+            if self.in_neither:
+                text += f" and {len(self.in_neither)} in neither"
+            text += f", {verb} (missing={self.missing_policy!r})"
+        if self.unretrieved_a or self.unretrieved_b:
+            text += (
+                f"; retrieved nothing, scored 0 by evaluate (as trec_eval -c): "
+                f"{len(self.unretrieved_a)} in A, {len(self.unretrieved_b)} in B"
+            )
+        return text
+
+
+def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] | None:
+    present = [t for t in tables if t is not None]
+    if not present:
+        return None
+    out = []
+    for q in ids:
+        values = {t[q] for t in present if q in t}
+        if not values:
+            raise ValueError(f"query {q!r} has no cluster or slice label in either run.")
+        if len(values) > 1:
+            raise ValueError(f"query {q!r} has different labels in the two runs: {sorted(values)}.")
+        out.append(values.pop())
+    return out
+
+
+def _clusters_for(ids: list[str], clusters: Mapping) -> list:
+    """Each compared query's user, from a mapping ``{query_id: user}``."""
+    missing_users = [q for q in ids if q not in clusters]
+    if missing_users:
+        raise ValueError(
+            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
+            f"{missing_users[:5]}."
+        )
+    return [clusters[q] for q in ids]
+
+
+def _sorted_ids(ids: set) -> list:
+    """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
+    try:
+        return sorted(ids)
+    except TypeError:
+        return sorted(ids, key=str)
+
+
+def _same_text_example(only_a: list, only_b: list) -> str | None:
+    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
+    type, else None.
+    """
+    by_text = {str(q): q for q in only_b}
+    for q in only_a:
+        if str(q) in by_text:
+            return f"{q!r} in A and {by_text[str(q)]!r} in B"
+    return None
+
+
+def align_runs(
+    a: RunScores | Mapping[str, float],
+    b: RunScores | Mapping[str, float],
+    *,
+    missing: str = "error",
+    qrels: Qrels | None = None,
+    clusters: Mapping[str, str] | None = None,
+) -> AlignedRuns:
+    """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
+
+    Parameters
+    ----------
+    a, b : RunScores or mapping of query ID to score
+        The baseline A and the candidate B.
+    missing : {"error", "drop", "zero"}
+        ``"error"`` (default) refuses runs whose query sets differ, naming the
+        queries; ``"drop"`` keeps only the shared queries and reports how many were
+        dropped; ``"zero"`` scores a query missing from a run as 0, as
+        ``trec_eval -c`` does. The policy is recorded in the result.
+        Without ``qrels``, the queries are those of the two runs: "zero"
+        compares their union, "drop" their intersection, and a topic that
+        neither run has a row for is not compared at all.
+    qrels : Qrels, optional
+        With the judgments, the queries are exactly the judged topics, as in
+        trec_eval: "zero" also scores 0 a topic missing from both runs (so the
+        comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
+        topics scored in both runs, "error" refuses a topic missing from either.
+        A scored query that the qrels do not judge is refused.
+    clusters : mapping of query ID to user (cluster), optional
+        Each compared query's user; replaces the clusters the runs carry (CSV input).
+        A mapping, because the runs are lined up by sorted query ID.
+
+    Examples
+    --------
+    >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
+    >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
+    (['q1', 'q2', 'q3'], [0.5, 0.3, 0.0], [0.6, 0.0, 0.9])
+    >>> runs.summary()
+    "3 queries compared; 1 only in A and 1 only in B, scored 0 where missing (missing='zero')"
+    """
+    return _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))
+
+
+def _align_runs_iv(
+    a: object, b: object, missing: object, qrels: object, clusters: object
+) -> tuple[RunScores, RunScores, str, Qrels | None, Mapping | None]:
+    """The runs as RunScores whose scores are checked floats, and the checked settings."""
+    missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
+    for side, r in (("A", a), ("B", b)):
+        if not isinstance(r, (RunScores, Mapping)):
+            raise ValueError(
+                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
+                "read_trec_eval or read_scores_csv); "
+                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
+                "pandas Series s.to_dict(); "
+                "for two lists of scores in the same query order, use paired_differences(a, b)."
+            )
+    if qrels is not None and not isinstance(qrels, Qrels):
+        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
+    if clusters is not None and not isinstance(clusters, Mapping):
+        raise ValueError(
+            "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
+            f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
+            "list of users has no reliable order.)"
+        )
+    runs = [r if isinstance(r, RunScores) else RunScores(dict(r), "") for r in (a, b)]
+    if not runs[0].scores or not runs[1].scores:
+        raise ValueError("Both runs need at least one scored query.")
+    checked = []
+    for side, run in zip("AB", runs, strict=True):
+        ids = list(run.scores)
+        values = _checks.scores(list(run.scores.values()), f"{side}'s scores", labels=ids)
+        checked.append(
+            dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
+        )
+    return checked[0], checked[1], missing, qrels, clusters
+
+
+def _align_runs(
+    ra: RunScores, rb: RunScores, missing: str, qrels: Qrels | None, clusters: Mapping | None
+) -> AlignedRuns:
+    sa, sb = ra.scores, rb.scores
+    ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels)
+    a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
+    a.setflags(write=False)
+    b.setflags(write=False)
+    return AlignedRuns(
+        query_ids=ids,
+        a=a,
+        b=b,
+        missing_policy=missing,
+        only_in_a=only_a,
+        only_in_b=only_b,
+        clusters=(
+            _labels_for(ids, ra.clusters, rb.clusters)
+            if clusters is None
+            else _clusters_for(ids, clusters)
+        ),
+        slices=_labels_for(ids, ra.slices, rb.slices),
+        in_neither=in_neither,
+        topics_from="runs" if qrels is None else (qrels.source or "qrels"),
+        n_topics=None if qrels is None else len(qrels.judgments),
+        unretrieved_a=list(ra.unretrieved or []),
+        unretrieved_b=list(rb.unretrieved or []),
+    )
+
+
+def _query_set(
+    sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None
+) -> tuple[list, list, list, list]:
+    """The compared queries, those only in A, only in B, and the judged topics in neither run."""
+    in_neither: list = []
+    if qrels is not None:
+        topics = set(qrels.judgments)
+        for side, scores in (("A", sa), ("B", sb)):
+            unjudged = _sorted_ids(set(map(str, scores)) - topics)
+            if unjudged:
+                raise ValueError(
+                    f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
+                    f"({_checks.name_some(unjudged, 5)}); "
+                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
+                    "with, or compare without qrels."
+                )
+        in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
+    only_a = _sorted_ids(set(sa) - set(sb))
+    only_b = _sorted_ids(set(sb) - set(sa))
+    if (only_a or only_b or in_neither) and missing == "error":
+        raise ValueError(_unmatched_message(only_a, only_b, in_neither))
+    if missing == "drop":
+        ids = _sorted_ids(set(sa) & set(sb))
+    else:
+        ids = _sorted_ids(set(sa) | set(sb) | set(in_neither))
+    if not ids:
+        raise ValueError("The runs share no query IDs.")
+    return ids, only_a, only_b, in_neither
+
+
+def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:
+    example = _same_text_example(only_a, only_b)
+    type_hint = (
+        f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both "
+        "sides."
+        if example
+        else ""
+    )
+    neither = (
+        f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
+        if in_neither
+        else ""
+    )
+    unmatched = (
+        _checks.unmatched(only_a, only_b)
+        if (only_a or only_b)
+        else "every scored query is in both runs"
+    )
+    return (
+        f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
+        "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
+        "missing='zero' scores a missing query 0 (as trec_eval -c does)."
+    )
