@@ -23,28 +23,6 @@ def as_scores(
 ) -> np.ndarray:
     """Check one system's (or one set of) per-query scores and return them as a float array.
 
-    Parameters
-    ----------
-    values : sequence of numbers
-        A 1-D list, tuple or array of real numbers (booleans count as 0/1),
-        or any iterable of them (a generator is consumed once; a pandas
-        Series is read through ``to_numpy()``).
-    name : str
-        What the values are, used in error messages (``"A's scores"``).
-    labels : sequence, optional
-        Query IDs in the same order, used to name the offending queries in errors.
-
-    Returns
-    -------
-    numpy.ndarray
-        A new 1-D ``float64`` array.
-
-    Raises
-    ------
-    ValueError
-        If the input is empty, not 1-D, not numeric, contains NaN or infinity,
-        or is a set (no order) or a masked array with masked values.
-
     Examples
     --------
     >>> as_scores([1, 0, True])
@@ -68,13 +46,6 @@ def paired_scores(
     paired by query ID and returned in sorted query-ID order. Two pandas Series
     are paired by position only when their indexes are the same.
 
-    Returns
-    -------
-    query_ids : list or None
-        The sorted query IDs when mappings were given, else ``None``.
-    a, b : numpy.ndarray
-        The paired scores as float arrays of equal length.
-
     Examples
     --------
     >>> ids, a, b = paired_scores({"q2": 0.5, "q1": 0.25}, {"q1": 0.5, "q2": 0.5})
@@ -89,23 +60,6 @@ def paired_differences(
     b: Sequence[float] | Mapping[Hashable, float],
 ) -> np.ndarray:
     """Per-query changes ``d_q = m_B(q) - m_A(q)``.
-
-    Parameters
-    ----------
-    a, b : sequence of float or mapping of query ID to float
-        System A's and system B's scores, either two equal-length sequences in
-        the same query order, or two mappings ``{query_id: score}``.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``b - a`` as a 1-D float array (in sorted query-ID order for mappings).
-
-    Raises
-    ------
-    ValueError
-        Different lengths, query IDs present on one side only (up to five named
-        on each side), NaN or infinite scores, empty input, non-numeric scores.
 
     Examples
     --------

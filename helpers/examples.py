@@ -66,12 +66,6 @@ def four_pair_example() -> dict[str, object]:
     (0.600) and the users (q1 and q2 from U1, q3 from U2, q4 from U3). The
     per-query scores here are *illustrative*: chosen to match those figures.
 
-    Returns
-    -------
-    dict
-        ``query_ids``, ``users``, ``a`` and ``b`` (float arrays) and ``changes``
-        (``b - a``, rounded to the two decimals the source states).
-
     Examples
     --------
     >>> ex = four_pair_example()
@@ -107,13 +101,6 @@ def simulated_user_study(
     deviation ``user_sd``, shared by all of that user's queries) and ``e_q`` is
     query-to-query noise (normal, standard deviation ``query_sd``). So the true
     mean change is ``truth``, counted per query or per user.
-
-    Parameters
-    ----------
-    rng : int or numpy.random.Generator
-        Seed or generator (a generator is advanced, so studies can be drawn in turn).
-    n_users, user_sd, query_sd, truth
-        The population; keyword-only.
 
     Returns
     -------

@@ -106,20 +106,6 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
     float error of a difference ``b - a`` of scores of size up to ``scale``
     (default: the largest |value|).
 
-    Parameters
-    ----------
-    values : sequence of float
-        For example the changes ``d_q``.
-    scale : float, optional
-        The size of the scores the values were computed from (for ``b - a``,
-        the largest |a| or |b|).
-
-    Returns
-    -------
-    Grid or None
-        ``steps`` (int64 array), ``step`` (a Fraction) and ``label``; None when
-        the values are on no candidate grid.
-
     Examples
     --------
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
@@ -500,24 +486,6 @@ def grid_bootstrap_distribution(
     :data:`helpers.PROBABILITY_TOLERANCE` (1e-10), which is required to be
     larger than this bound.
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query changes ``d_q``.
-    grid : Grid, optional
-        From :func:`find_grid` (found here if omitted).
-    max_points : int
-        Longest FFT allowed (memory about 40 bytes per point).
-
-    Returns
-    -------
-    GridDistribution
-
-    Raises
-    ------
-    ValueError
-        Changes on no grid, or a grid so fine that the FFT would exceed ``max_points``.
-
     Examples
     --------
     >>> dist = grid_bootstrap_distribution([-1, 0, 0, 1])
@@ -627,16 +595,6 @@ def exact_bootstrap_interval(
     (1e-10) of a threshold counts as equal to it: the stated rule, far above
     the error bound, so the ends do not depend on the last bits of exp, log or
     the FFT on any CPU.
-
-    Returns
-    -------
-    ExactInterval
-        ``low``, ``high``, ``level``, ``method`` (in words) and ``error_bound``.
-
-    Raises
-    ------
-    ValueError
-        Bad changes, or changes that are on no grid and have too many multisets.
 
     Examples
     --------

@@ -149,11 +149,6 @@ def percentile_interval(
         One non-negative weight per value (probabilities or counts); they need
         not sum to 1. Omitted: every value has the same weight.
 
-    Returns
-    -------
-    Interval
-        A named tuple ``(low, high)``.
-
     Examples
     --------
     >>> percentile_interval(range(1, 101), level=0.90)
@@ -239,15 +234,6 @@ def endpoint_distribution(
     interval end ``s[k]`` is at most ``v`` exactly when at least ``k + 1`` of
     the B draws are ``<= v``, and the number of such draws is
     Binomial(B, F(v)). So ``P(s[k] <= v) = P(Binomial(B, F(v)) >= k + 1)``.
-
-    Parameters
-    ----------
-    values, probabilities : sequence of float
-        The distribution (distinct values; non-negative probabilities, normalized here).
-    n_resamples : int
-        The number of Monte Carlo resamples B.
-    level : float
-        Confidence level of the interval.
 
     Returns
     -------

@@ -115,10 +115,6 @@ def plot_bootstrap_distribution(
         Spacing of the possible values (1/Q for hit@k): bars are then centred on
         the lattice points instead of falling across them.
 
-    Returns
-    -------
-    matplotlib.axes.Axes
-
     Examples
     --------
     >>> import matplotlib

@@ -183,25 +183,6 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     Each line is ``measure <whitespace> query_id <whitespace> value``. Rows whose
     query ID is ``all`` are trec_eval's summary over all queries and are skipped.
 
-    Parameters
-    ----------
-    path : path-like
-        The file ``trec_eval -q qrels run > path`` wrote.
-    measure : str
-        The measure to read, as trec_eval names it (``ndcg_cut_10``, ``P_5``, ``map``...).
-
-    Returns
-    -------
-    RunScores
-        Scores keyed by query ID, in file order.
-
-    Raises
-    ------
-    ValueError
-        Empty file, a line without three fields, a non-numeric or non-finite value,
-        a query repeated with a different value, or a measure not in the file;
-        the message names the file and the line.
-
     Examples
     --------
     >>> import tempfile, pathlib
@@ -281,18 +262,6 @@ def read_scores_csv(
     cluster, slice : str, optional
         Names of a user/cluster column and a slice (e.g. query type) column.
 
-    Returns
-    -------
-    RunScores
-        Scores keyed by query ID, with clusters and slices when their columns are given.
-
-    Raises
-    ------
-    ValueError
-        Empty file, missing column, a row with the wrong number of fields, an empty
-        query ID, a non-numeric or non-finite score, or a query repeated with a
-        different score, cluster or slice; the message names the file and the line.
-
     Examples
     --------
     >>> import tempfile, pathlib
@@ -313,27 +282,7 @@ def read_scores_csv(
     text = _read_text(path)
     with io.StringIO(text, newline="") as fh:
         reader = csv.reader(fh, delimiter=delimiter)
-        header = None
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                header = _trim_row([cell.strip() for cell in row], 0)
-                break
-        if header is None:
-            raise ValueError(
-                f"{name}: the file is empty; expected a header row naming the columns."
-            )
-        missing = [col for col in wanted.values() if col is not None and col not in header]
-        if missing:
-            kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
-            if kind is not None:
-                raise ValueError(
-                    f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a "
-                    "header."
-                )
-            raise ValueError(
-                f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the "
-                f"header; it has {', '.join(repr(c) for c in header)}."
-            )
+        header = _csv_header(reader, name, wanted)
         pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
         for row in reader:
             lineno = reader.line_num
@@ -373,6 +322,29 @@ def read_scores_csv(
         clusters=labels["cluster"] if cluster else None,
         slices=labels["slice"] if slice else None,
     )
+
+
+def _csv_header(reader, name: str, wanted: dict[str, str | None]) -> list[str]:
+    """The first non-blank row, which must name every wanted column."""
+    header = None
+    for row in reader:
+        if any(cell.strip() for cell in row):
+            header = _trim_row([cell.strip() for cell in row], 0)
+            break
+    if header is None:
+        raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+    missing = [col for col in wanted.values() if col is not None and col not in header]
+    if missing:
+        kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
+        if kind is not None:
+            raise ValueError(
+                f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header."
+            )
+        raise ValueError(
+            f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the "
+            f"header; it has {', '.join(repr(c) for c in header)}."
+        )
+    return header
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
@@ -515,13 +487,6 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
 
     Grades are integers (0 = judged not relevant; higher = more relevant).
     Lines starting with ``#`` are comments.
-
-    Raises
-    ------
-    ValueError
-        Empty file, a line without four fields (naming the kind of file it looks
-        like and the reader to use), a grade that is not an integer, or a
-        document judged twice for the same query; the message names the file and the line.
 
     Examples
     --------

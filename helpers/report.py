@@ -214,11 +214,6 @@ def slice_summary(
         The slices in the order to show them (default: sorted labels). Must
         name every slice exactly once.
 
-    Returns
-    -------
-    SliceSummary
-        ``rows`` (overall first), printable as a table (``print(summary)``).
-
     Examples
     --------
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]

@@ -142,26 +142,6 @@ def resample(
     ``k`` values. The draws are the same as :func:`paired_bootstrap`'s for the
     same seed.
 
-    Parameters
-    ----------
-    n : int
-        Number of units to draw from (queries, users, ...).
-    statistic : callable
-        Maps an index matrix ``(k, draws)`` to an array of ``k`` statistics.
-    n_resamples : int
-        Number of resamples, R.
-    rng : int or numpy.random.Generator
-        Seed or generator; the same seed always gives the same result.
-    draws : int, optional
-        Indices per resample, if not ``n``.
-    max_elements : int
-        Upper bound on the indices held in memory at once (see :func:`in_chunks`).
-
-    Returns
-    -------
-    numpy.ndarray
-        The ``n_resamples`` statistics, in draw order.
-
     Examples
     --------
     >>> d = np.array([0.1, 0.2, 0.3])
@@ -241,25 +221,6 @@ def paired_bootstrap_statistic(
     write it with ``axis=-1`` so that it also works on the original 1-D vectors.
     :func:`mean_difference`, :func:`relative_change` and
     :func:`quantile_difference` are ready-made statistics.
-
-    Parameters
-    ----------
-    a, b : sequence of float
-        System A's and system B's per-query scores (or any per-query
-        measurement, such as latency), in the same query order.
-    statistic : callable
-        ``statistic(a_res, b_res) -> array of k values``, vectorized over rows.
-    n_resamples : int
-        Number of resamples, R.
-    rng : int or numpy.random.Generator
-        Seed or generator (required).
-    max_elements : int
-        Indices held in memory at once; the result does not depend on it.
-
-    Returns
-    -------
-    numpy.ndarray
-        The ``n_resamples`` resampled statistics, in draw order.
 
     Examples
     --------
@@ -385,11 +346,6 @@ def enumerate_resamples(n: int) -> np.ndarray:
         Sample size, 1 to 7 (7**7 = 823,543 rows take 46 MB; n = 8 would take
         over 1 GB and is refused, as is anything larger).
 
-    Returns
-    -------
-    numpy.ndarray
-        Integer array of shape ``(n**n, n)``.
-
     Examples
     --------
     >>> enumerate_resamples(2)
@@ -446,14 +402,6 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
         Integer array of shape ``(k, m)``, one draw per row.
     n : int, optional
         Number of units (default: largest index + 1).
-
-    Returns
-    -------
-    counts : numpy.ndarray
-        One row per distinct multiset, ``counts[j, i]`` = times unit ``i`` is in
-        it; rows in descending lexicographic order of the counts.
-    frequency : numpy.ndarray
-        How many of the ordered draws give each multiset.
 
     Examples
     --------
@@ -515,18 +463,6 @@ def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     clusters : sequence of hashable
         The cluster (user) of each query, same length and order as ``changes``.
         Any hashable labels work (strings, ints); ``None`` and NaN are refused.
-
-    Returns
-    -------
-    ClusterTotals
-        ``labels``, ``sums``, ``counts`` and ``codes``, clusters in order of
-        first appearance; ``.means`` gives each cluster's mean change.
-
-    Raises
-    ------
-    ValueError
-        Empty, NaN or non-numeric changes; ``clusters`` not one label per
-        query; a missing label (``None`` or NaN); only one cluster.
 
     Examples
     --------
@@ -591,18 +527,6 @@ def cluster_bootstrap(
     max_elements : int
         Indices held in memory at once; the result does not depend on it.
 
-    Returns
-    -------
-    numpy.ndarray
-        The ``n_resamples`` resampled statistics, in draw order.
-
-    Raises
-    ------
-    ValueError
-        ``clusters`` of a different length from ``changes``, a single cluster,
-        NaN changes, an unknown ``weighting`` (and the checks of
-        :func:`cluster_totals` and :func:`resample`).
-
     Examples
     --------
     >>> d, users = [0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"]
@@ -660,16 +584,6 @@ def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> Clus
     ``k - 1`` in the same lexicographic order. Every draw is equally likely, so
     the rows *are* the exact bootstrap distribution that
     :func:`cluster_bootstrap` samples from.
-
-    Parameters
-    ----------
-    changes, clusters
-        As for :func:`cluster_bootstrap`; at most 7 clusters (7**7 draws).
-
-    Returns
-    -------
-    ClusterDraws
-        ``labels``, ``draws``, ``n_rows``, ``query_weighted`` and ``cluster_weighted``.
 
     Examples
     --------
@@ -773,13 +687,6 @@ def exact_bootstrap_distribution(
     Q = 120 gives 7,381 count vectors) or the sample tiny (four distinct
     values: C(7, 3) = 35 multisets, the 256 ordered draws grouped).
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query differences ``d_q``.
-    max_multisets : int
-        Refuse inputs with more count vectors than this (default 1,000,000).
-
     Returns
     -------
     ExactDistribution
@@ -787,12 +694,6 @@ def exact_bootstrap_distribution(
         ``probabilities``: their probabilities, summing to 1 (accurate to about
         1e-12). Means too unlikely for a float (below about 1e-308) get
         probability 0.
-
-    Raises
-    ------
-    ValueError
-        Bad differences (empty, NaN, ...), or more count vectors than
-        ``max_multisets``.
 
     Examples
     --------

@@ -278,17 +278,6 @@ def randomization_test(
         B for the Monte Carlo test used when ``n_resamples`` is omitted, no
         exact method applies and ``rng`` is given (default 10,000).
 
-    Returns
-    -------
-    SignificanceResult
-
-    Raises
-    ------
-    ValueError
-        Bad changes (empty, NaN, ...), a bad ``alternative`` or ``n_resamples``,
-        a Monte Carlo test without ``rng``, or more than 20 non-zero changes
-        on no grid with neither ``n_resamples`` nor ``rng``.
-
     Examples
     --------
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
@@ -433,24 +422,6 @@ def shifted_bootstrap_test(
     :func:`randomization_test`). It is a plain fraction, count / B: it can be
     0, which then reads "below 1/B".
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query changes ``d_q``.
-    n_resamples : int
-        B.
-    rng : int or numpy.random.Generator
-        Seed or generator (required); the same seed gives the same result.
-    alternative : {"two-sided", "greater", "less"}
-        As for :func:`randomization_test`.
-    max_elements : int
-        Passed on to the resampling engine; the result does not depend on it.
-
-    Returns
-    -------
-    SignificanceResult
-        ``null_distribution`` holds the B bootstrap means of the centred changes.
-
     Examples
     --------
     >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
@@ -524,25 +495,6 @@ def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
     rejecting while ``p_(i) <= alpha / (m - i + 1)`` and stopping at the first
     that is not. Whatever the dependence between the tests, the chance of one
     or more false rejections is at most ``alpha``.
-
-    Parameters
-    ----------
-    pvalues : sequence of float
-        One p-value per test, each in [0, 1].
-    alpha : float
-        Family-wise error rate to control, strictly between 0 and 1.
-
-    Returns
-    -------
-    HolmResult
-        ``pvalues`` (as given), ``adjusted`` (same order), ``rejected`` (bool
-        array, ``adjusted <= alpha``) and ``alpha``. ``print`` shows a table.
-
-    Raises
-    ------
-    ValueError
-        Empty input, a value that is not a number in [0, 1] (NaN included), or
-        ``alpha`` outside (0, 1).
 
     Examples
     --------
