@@ -43,7 +43,7 @@ from helpers import (
     unpaired_bootstrap,
     weighted_bootstrap,
 )
-from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS
+from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS, in_chunks
 
 
 def test_same_seed_same_means_and_a_generator_works_too():
@@ -126,6 +126,18 @@ def test_resample_iv():
         resample(**good | {"rng": None})
     with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
         resample(**good | {"max_elements": "many"})
+
+
+def test_in_chunks_iv():
+    def draw(k):
+        return np.zeros(k)
+
+    with pytest.raises(ValueError, match=r"^n_rows must be a positive integer"):
+        in_chunks(draw, 0, row_size=2, max_elements=4)
+    with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
+        in_chunks(draw, 5, row_size=2, max_elements=2.5)
+    with pytest.raises(ValueError, match=r"statistic must return one value per resample"):
+        in_chunks(lambda k: np.zeros(k + 1), 5, row_size=2, max_elements=4)
 
 
 def test_weighted_bootstrap_is_the_engine_with_the_weighted_mean():

@@ -469,6 +469,8 @@ def test_randomization_test_iv(mode):
     assert plain(randomization_test(**good | {"clusters": users})) == same
     with pytest.raises(ValueError, match=r"^fallback_resamples must be a positive integer"):
         randomization_test(**good | {"fallback_resamples": 0})
+    with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
+        randomization_test(**good | {"max_elements": "many"})
 
 
 def test_shifted_bootstrap_test_iv():
