@@ -1,0 +1,157 @@
+"""helpers.alignment: two runs lined up by query ID, the missing-query policies, and the rule
+for runs (mappings {query_id: score} or RunScores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from helpers import align_runs, read_scores_csv, read_trec_eval
+
+DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+
+def test_missing_queries_are_refused_and_named_by_default():
+    with pytest.raises(
+        ValueError, match=r"2 only in A \('q047', 'q121'\).*missing='drop'.*missing='zero'"
+    ):
+        align_runs(
+            read_trec_eval(DATA / "simulated_A.trec_eval.txt", "P_5"),
+            read_trec_eval(DATA / "simulated_B.trec_eval.txt", "P_5"),
+        )
+
+
+def test_missing_query_policies_are_applied_and_recorded():
+    a = {"q1": 0.5, "q2": 0.3, "q3": 0.1}
+    b = {"q1": 0.6, "q3": 0.2, "q4": 0.9}
+    dropped = align_runs(a, b, missing="drop")
+    assert dropped.query_ids == ["q1", "q3"] and dropped.n_affected == 2
+    assert dropped.missing_policy == "drop" and (dropped.only_in_a, dropped.only_in_b) == (
+        ["q2"],
+        ["q4"],
+    )
+    assert (
+        "2 queries compared; 1 only in A and 1 only in B, dropped (missing='drop')"
+        == dropped.summary()
+    )
+    zero = align_runs(a, b, missing="zero")
+    assert zero.query_ids == ["q1", "q2", "q3", "q4"]
+    assert zero.a.tolist() == [0.5, 0.3, 0.1, 0.0] and zero.b.tolist() == [0.6, 0.0, 0.2, 0.9]
+    assert align_runs(a, a).summary() == "3 queries compared"
+
+
+def test_clusters_and_slices_follow_the_alignment():
+    run = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv",
+        score="ndcg_cut_10_B",
+        cluster="user",
+        slice="query_type",
+    )
+    other = read_scores_csv(
+        DATA / "simulated_users_and_slices.csv",
+        score="ndcg_cut_10_A",
+        cluster="user",
+        slice="query_type",
+    )
+    aligned = align_runs(other, run)
+    assert len(aligned.clusters) == len(aligned.slices) == 150
+    assert aligned.clusters[0] == run.clusters["q001"]
+
+
+# --- input validation: align_runs holds the rule for runs, mappings {query_id: score} ----------
+
+RUN_A = {"q1": 0.5, "q2": 0.25, "q3": 0.75}
+RUN_B = {"q1": 0.6, "q2": 0.3, "q3": 0.7}
+NOT_A_RUN = (
+    r"run SIDE must be a mapping \{query_id: score\} or a RunScores "
+    r".*got TYPE\..*dict\(pairs\).*paired_differences\(a, b\)"
+)
+RUNS_REFUSED = {
+    "list of scores": ([0.5, 0.25, 0.75], "list"),
+    "2-D array": (np.array([[0.5, 0.25], [0.75, 0.5]]), "ndarray"),  # dict() would read it
+    "list of (id, score) pairs": ([("q1", 0.5), ("q2", 0.25), ("q3", 0.75)], "list"),
+    "generator": ((v for v in [0.5, 0.25, 0.75]), "generator"),  # refused before being read
+    "None": (None, "NoneType"),
+    "scalar": (0.5, "float"),
+    "string": ("q1 0.5", "str"),
+}
+SCORES_REFUSED = {
+    "text scores": (
+        {"q1": "0.5", "q2": "0.25", "q3": "0.75"},
+        r"^SIDE's scores must be numbers; found non-numeric value\(s\) .*convert text to numbers",
+    ),
+    "a missing score (None)": (
+        {"q1": 0.5, "q2": None, "q3": 0.75},
+        r"^SIDE's scores must be numbers; found non-numeric value\(s\) None",
+    ),
+    "a NaN score": (
+        {"q1": 0.5, "q2": float("nan"), "q3": 0.75},
+        r"^SIDE's scores contain NaN or infinite values at query 'q2'",
+    ),
+    "list-valued scores": (
+        {"q1": [0.5], "q2": [0.25], "q3": [0.75]},
+        r"^SIDE's scores must be one-dimensional",
+    ),
+}
+
+
+def test_align_runs_iv():
+    good = {"a": RUN_A, "b": RUN_B}
+    for side in ("a", "b"):
+        for value, type_name in RUNS_REFUSED.values():
+            match = NOT_A_RUN.replace("SIDE", side.upper()).replace("TYPE", type_name)
+            with pytest.raises(ValueError, match=match):
+                align_runs(**good | {side: value})
+        for value, match in SCORES_REFUSED.values():
+            with pytest.raises(ValueError, match=match.replace("SIDE", side.upper())):
+                align_runs(**good | {side: value})
+    with pytest.raises(ValueError, match=r"Both runs need at least one scored query"):
+        align_runs(**good | {"a": {}})
+    with pytest.raises(ValueError, match=r"3 only in A \('q1', 'q2', 'q3'\); 1 only in B \('q4'\)"):
+        align_runs(**good | {"b": {"q4": 1.0}})
+    with pytest.raises(ValueError, match=r"missing must be one of 'error', 'drop', 'zero'"):
+        align_runs(**good | {"missing": "ignore"})
+    with pytest.raises(ValueError, match=r"qrels must come from read_qrels\(path\); got dict"):
+        align_runs(**good | {"qrels": {"q1": {"d1": 1}}})
+    with pytest.raises(ValueError, match=r"clusters must map each query ID to its user"):
+        align_runs(**good | {"clusters": ["U1", "U1", "U2"]})
+    with pytest.raises(ValueError, match=r"clusters has no user for 2 compared queries"):
+        align_runs(**good | {"clusters": {"q1": "U1"}})
+
+
+def test_runs_that_share_no_query_are_refused_even_when_dropping():
+    with pytest.raises(ValueError, match="share no query IDs"):
+        align_runs({"q1": 1.0}, {"q2": 1.0}, missing="drop")
+
+
+def test_a_pandas_series_is_not_a_run():
+    pd = pytest.importorskip("pandas")  # not a dependency of the series; checked where installed
+    a = pd.Series([0.5, 0.25], index=["q1", "q2"])
+    b = pd.Series([0.25, 0.75], index=["q2", "q1"])
+    with pytest.raises(ValueError, match=r"got Series\. .*s\.to_dict\(\)"):
+        align_runs(a, b)
+    assert align_runs(a.to_dict(), b.to_dict()).b.tolist() == [0.75, 0.25]
+
+
+@pytest.mark.parametrize(
+    "a",
+    [
+        {"q1": 1, "q2": 0, "q3": 1},
+        {"q1": True, "q2": False, "q3": True},
+        {"q1": np.int64(1), "q2": np.int8(0), "q3": np.uint8(1)},
+    ],
+    ids=["int scores", "bool scores", "numpy integer scores"],
+)
+def test_integer_and_boolean_run_scores_are_numbers(a):
+    runs = align_runs(a, RUN_B)
+    assert runs.a.dtype == np.float64 and runs.a.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_query_ids_of_mixed_types_are_sorted_by_their_text():
+    runs = align_runs({1: 0.5, "q2": 0.25}, {"q2": 0.5, 1: 0.75})
+    assert runs.query_ids == [1, "q2"] and runs.b.tolist() == [0.75, 0.5]
+    # the same IDs as int in one run and str in the other are named as such
+    with pytest.raises(ValueError, match=r"differ only in type \(e\.g\. 1 in A and '1' in B\)"):
+        align_runs({1: 0.5, 2: 0.25, 3: 0.75}, {"1": 0.6, "2": 0.3, "3": 0.7})
