@@ -1,4 +1,5 @@
 """Readers for per-query run results (helpers.readers) and evaluate (helpers.scoring).
+
 Files as people have them: every encoding variant, run files and qrels, scores from trec_eval's
 code.
 
