@@ -203,34 +203,16 @@ def make_record(
 ) -> ComparisonRecord:
     """Run the paired bootstrap and capture it, inputs and result, as a record.
 
-    Parameters
-    ----------
-    a, b : sequences or mappings of query ID to score
-        As for :func:`helpers.paired_differences`.
-    rng : int
-        The seed passed to :func:`helpers.paired_bootstrap`, kept in the record as
-        ``seed`` (an int, not a Generator, so that the record can be recomputed).
-    n_resamples : int
-        B.
-    level : float
-        Confidence level of the percentile interval.
-    query_ids : sequence, optional
-        Query IDs for sequence input (default ``q1``, ``q2``, ...).
-    clusters : sequence or mapping, optional
-        Each query's cluster (e.g. the user who issued it), in query order or
-        keyed by query ID. The interval then resamples whole clusters
-        (:func:`helpers.cluster_bootstrap`, query-weighted), as chapter 4 teaches.
-    weights : sequence or mapping of positive float, optional
-        Per-query weights. The estimate becomes the weighted mean change
-        ``sum(w d) / sum(w)`` and the bootstrap resamples each query with its
-        weight.
-    exclusions : mapping, optional
-        ``{query_id: reason}`` for queries left out of the comparison.
-    config : mapping, optional
-        The evaluation configuration, free-form plain JSON: metric, cutoff,
-        qrels version, run IDs, other seeds, tool versions...
-    **metadata
-        ``metric``, ``system_a``, ``system_b``, ``notes`` or ``extra``.
+    ``a`` and ``b`` are as for :func:`helpers.paired_differences`; ``rng`` is the int
+    seed of :func:`helpers.paired_bootstrap`, kept as ``seed`` so that the record can be
+    recomputed; ``query_ids`` names sequence input (default ``q1``, ``q2``, ...).
+    The version-2 fields, each in query order or keyed by query ID: ``clusters``
+    (each query's user: the interval then resamples whole clusters,
+    :func:`helpers.cluster_bootstrap`, query-weighted); ``weights`` (positive: the
+    estimate becomes ``sum(w d) / sum(w)`` and each query is resampled with its
+    weight); ``exclusions`` (``{query_id: reason}`` for queries left out); ``config``
+    (the evaluation's settings as plain JSON: metric, cutoff, qrels version, run IDs...).
+    ``**metadata`` sets ``metric``, ``system_a``, ``system_b``, ``notes`` or ``extra``.
 
     Examples
     --------

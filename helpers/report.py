@@ -194,25 +194,11 @@ def slice_summary(
     convention). One generator is used for all rows, in table order (overall
     first, then the slices), so one seed reproduces the whole table.
 
-    Parameters
-    ----------
-    a, b : sequence of float
-        System A's and system B's per-query scores, in the same query order.
-    slices : sequence
-        The slice of each query (e.g. its query type), same order as the scores.
-    n_resamples : int
-        B, per row.
-    rng : int or numpy.random.Generator
-        Seed or generator (required).
-    level : float
-        Confidence level of the intervals.
-    min_queries : int
-        Slices with fewer queries get no interval (a bootstrap of one or two
-        queries has almost no spread, which would look like certainty); they are
-        still counted and their mean change shown.
-    order : sequence, optional
-        The slices in the order to show them (default: sorted labels). Must
-        name every slice exactly once.
+    ``slices`` gives each query's slice (e.g. its query type), in the order of the
+    scores; ``order`` the slices in the order to show them (default: sorted; it must
+    name every slice once). Slices with fewer than ``min_queries`` queries get no
+    interval (a bootstrap of one or two queries has almost no spread, which would look
+    like certainty); they are still counted and their mean change shown.
 
     Examples
     --------
@@ -486,54 +472,29 @@ def compare_runs(
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
-    Parameters
-    ----------
-    a, b : RunScores or mapping of query ID to score
-        Baseline A and candidate B, e.g. from :func:`helpers.read_trec_eval`.
-    clusters : mapping of query ID to user (cluster), optional
-        When given, the interval resamples whole users (query-weighted mean
-        change, :func:`helpers.cluster_bootstrap`) and the randomization test flips
-        the sign of each user's total change. Clusters carried by the runs
-        (CSV input) are used when this is omitted.
-    n_resamples : int
-        B, for the Monte Carlo bootstrap (kept in ``report.bootstrap`` for
-        plots, and the interval when no exact one is available) and the Monte
-        Carlo randomization test (when no exact test is available).
-    rng : int
-        Seed. A Monte Carlo interval is exactly what ``paired_bootstrap(d, B,
-        rng=seed)`` (or ``cluster_bootstrap``) gives; a Monte Carlo test uses an
-        independent stream spawned from the same seed.
+    The steps: line the runs up by query ID (:func:`helpers.align_runs`, with the
+    ``missing`` policy and the ``qrels``' topics), refuse fewer than ``min_queries``
+    queries, take the per-query changes, bootstrap their mean (over whole users when
+    there are clusters), read the interval, run the randomization test, and list the
+    ``top`` largest regressions. The report keeps the seed and settings, so that it can
+    be saved (:meth:`ComparisonReport.save`) and recomputed.
 
-    Exact whenever the data allow. Without clusters, the interval is the
-    exact percentile interval of the bootstrap of the mean
-    (:func:`helpers.exact_bootstrap_interval`: multiset enumeration, or FFT
-    when the scores lie on a grid such as trec_eval's four decimals or hit@k),
-    with no resampling error; the report says "exact". The randomization test
-    is exact by enumeration (up to 20 non-zero changes) or on the grid (see
-    :func:`helpers.randomization_test`). Otherwise each falls back to Monte
-    Carlo with B resamples and says so. With clusters, the interval resamples
-    users (Monte Carlo); the test flips user totals, exactly when they allow.
-    level : float
-        Confidence level.
-    missing : {"error", "drop", "zero"}
-        Policy for queries scored in one run only (see :func:`helpers.align_runs`).
-    qrels : Qrels, optional
-        The judgments (:func:`helpers.read_qrels`): the compared queries are then
-        exactly the judged topics, and with ``missing="zero"`` a topic missing
-        from both runs also scores 0, as in ``trec_eval -c``.
-    alternative : {"two-sided", "greater", "less"}
-        For the randomization test.
-    top : int
-        How many of the largest regressions to list.
-    min_queries : int
-        Fewest compared queries accepted (default 5, as in :func:`slice_summary`).
-        With fewer, the bootstrap interval is far too narrow (one query gives an
-        interval of width 0) and the randomization test cannot reach small
-        p-values; lower it only knowingly. It is kept in the record.
+    Exact whenever the data allow. Without clusters, the interval is the exact
+    percentile interval of the bootstrap of the mean
+    (:func:`helpers.exact_bootstrap_interval`: multiset enumeration, or FFT when the
+    scores lie on a grid such as trec_eval's four decimals or hit@k), and the report
+    says "exact". The randomization test is exact by enumeration (up to 20 non-zero
+    changes) or on the grid (:func:`helpers.randomization_test`). Otherwise each falls
+    back to Monte Carlo with ``n_resamples`` resamples and says so. With clusters
+    (a mapping query ID -> user, or the users a CSV run carries), the interval
+    resamples whole users (Monte Carlo) and the test flips each user's total change.
 
-    Returns
-    -------
-    ComparisonReport
+    ``rng`` is an int seed: a Monte Carlo interval is exactly what
+    ``paired_bootstrap(d, n_resamples=B, rng=seed)`` (or ``cluster_bootstrap``) gives,
+    and the draws are kept in ``report.bootstrap`` for plots; a Monte Carlo test uses
+    an independent stream spawned from the same seed. ``min_queries`` (default 5, as
+    in :func:`slice_summary`) guards against intervals far too narrow to trust (one
+    query gives width 0); lower it only knowingly: the record keeps it.
 
     Examples
     --------
@@ -553,12 +514,13 @@ def compare_runs(
     seed, n_resamples, half_alpha, alternative, top, min_queries = _compare_runs_iv(
         rng, n_resamples, level, alternative, top, min_queries
     )
-    runs = _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))
+    runs = _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))  # the compared queries
     _enough_queries(len(runs.query_ids), min_queries)
-    d = runs.b - runs.a
+    d = runs.b - runs.a  # the per-query changes
     users = None if runs.clusters is None else _checks.clusters(runs.clusters, d.size)
     totals = None if users is None else _cluster_totals(d, *users)
     boot, interval, method, exact = _interval(d, totals, n_resamples, seed, level, half_alpha)
+    # the test draws (when Monte Carlo) from its own stream, spawned from the same seed
     test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
         d, totals, None, test_stream, alternative, fallback_resamples=n_resamples

@@ -509,23 +509,11 @@ def cluster_bootstrap(
     resample's statistic comes from per-cluster sums and counts, so no query
     rows are copied.
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query changes ``d_q = m_B(q) - m_A(q)``.
-    clusters : sequence of hashable
-        The cluster (user) of each query, one label per entry of ``changes``.
-    n_resamples : int
-        Number of resamples, R.
-    rng : int or numpy.random.Generator
-        Seed or generator (required); the same seed gives the same array.
-    weighting : {"query", "cluster"}
-        ``"query"``: total change divided by total query count of each resample
-        (every query row counts once, the target of the plain mean change).
-        ``"cluster"``: the average of the drawn clusters' mean changes (every
-        user counts once, however many queries they sent).
-    max_elements : int
-        Indices held in memory at once; the result does not depend on it.
+    ``clusters`` gives the cluster (user) of each query, one label per change.
+    ``weighting="query"`` (default) takes each resample's total change over its total
+    query count (every query row counts once: the target of the plain mean change);
+    ``"cluster"`` averages the drawn clusters' mean changes (every user counts once,
+    however many queries they sent).
 
     Examples
     --------
