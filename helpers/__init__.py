@@ -19,24 +19,9 @@ and ``widgets``. Every public name of each module is
 available here; ``__all__`` lists the ones the chapters and the README use.
 """
 
-# ruff: noqa: F401, F403, F405  (this module re-exports the modules' public names)
+# ruff: noqa: F401, F403, F405  (this module re-exports the modules' public names; importing
+# each module also makes it helpers.<module>)
 
-from . import (
-    alignment,
-    data,
-    examples,
-    exercises,
-    grid,
-    intervals,
-    plots,
-    readers,
-    records,
-    report,
-    resampling,
-    scoring,
-    significance,
-    widgets,
-)
 from .alignment import *  # noqa: F403
 from .data import *  # noqa: F403
 from .examples import *  # noqa: F403
