@@ -530,7 +530,8 @@ def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POI
     24
     """
     d = _checks.scores(changes, "changes")
-    grid = find_grid(d)
+    max_points = _checks.integer(max_points, "max_points")
+    grid = _find_grid(d)
     if grid is None:
         raise ValueError(
             "the changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p for p <= 6)."
