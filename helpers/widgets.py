@@ -12,13 +12,14 @@ import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from . import _checks
 from .data import signed
 from .examples import FOUR_PAIR_CHANGES
-from .intervals import percentile_interval
+from .intervals import _percentile_interval
 from .plots import plot_exact_distribution
 from .resampling import _enumerate_resamples, _exact_means
 
@@ -261,20 +262,29 @@ def describe_draw(
     >>> describe_draw(28).text
     'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
+    d, ids = _changes_and_ids_iv(changes, query_ids)
+    _check_draw_number(k, d.size)
+    return _describe_draw(int(k), d, ids)
+
+
+def _changes_and_ids_iv(changes: object, query_ids: object) -> tuple[np.ndarray, list]:
     d = _checks.scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
         raise ValueError(
             "query_ids must be a sequence of query IDs, one per change, not a single string."
         )
-    query_ids = list(query_ids)
+    query_ids = list(query_ids)  # type: ignore[call-overload]
     if len(query_ids) != d.size:
         raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
-    total = _check_draw_number(k, d.size)
-    row = _draws(d.size)[int(k) - 1]
+    return d, query_ids
+
+
+def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
+    row = _draws(d.size)[k - 1]
     picked = d[row]
     return DrawDescription(
-        k=int(k),
-        n_draws=total,
+        k=k,
+        n_draws=d.size**d.size,
         indices=tuple(int(i) for i in row),
         queries=", ".join(query_ids[i] for i in row),
         changes=", ".join(signed(x, 2) for x in picked),
@@ -307,14 +317,16 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
     draw. Draws with the same mean therefore have the same picture, which is
     what lets the explorer cache pictures by the highlighted mean.
     """
+    d = _checks.scores(changes, "changes")
+    _check_draw_number(k, d.size)
+    return _explorer_png(d, k, (1 - _checks.level(level)) / 2)
+
+
+def _explorer_png(d: np.ndarray, k: int, half_alpha: Fraction) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    changes = _checks.scores(
-        changes, "changes"
-    )  # once: a generator is consumed here, not twice below
-    _check_draw_number(k, changes.size)
-    means, values, probs = _exact_means(changes)
+    means, values, probs = _exact_means(d)
     fig = Figure(figsize=(7.5, 3.6))
     FigureCanvasAgg(fig)
     ax = fig.subplots()
@@ -322,8 +334,8 @@ def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes
         values,
         probs,
         highlight=means[k - 1],
-        interval=percentile_interval(means, level),
-        observed=float(np.mean(changes)),
+        interval=_percentile_interval(means, half_alpha),
+        observed=float(np.mean(d)),
         ax=ax,
         title=f"All {means.size} resamples: where the selected draw's mean lands",
         ylabel=f"Share of the {means.size} draws",
@@ -359,9 +371,9 @@ def resample_explorer(
     """
     import ipywidgets as widgets
 
-    d = _checks.scores(changes, "changes")
-    total = d.size**d.size
-    describe_draw(start, d, query_ids)  # validates start, changes and query_ids
+    d, query_ids = _changes_and_ids_iv(changes, query_ids)
+    total = _check_draw_number(start, d.size)
+    half_alpha = (1 - _checks.level(level)) / 2
     slider = widgets.IntSlider(
         value=start,
         min=1,
@@ -387,10 +399,10 @@ def resample_explorer(
     rendered: dict[float, bytes] = {}  # picture by highlighted mean: the title names no draw
 
     def show(k: int) -> None:
-        text.value = describe_draw(k, d, query_ids).html
+        text.value = _describe_draw(k, d, query_ids).html
         key = float(highlighted[k - 1])
         if key not in rendered:
-            rendered[key] = explorer_png(d, k, level)
+            rendered[key] = _explorer_png(d, k, half_alpha)
         image.value = rendered[key]
 
     for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
