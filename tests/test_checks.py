@@ -11,10 +11,12 @@ fix; never a bare numpy or Python error, never a silently wrong answer.
   is installed) give exactly the floats; lists of strings, 2-D arrays, ragged lists, None, a
   mapping, a scalar, a single string, a set (no order, repeats dropped), a masked array with
   masked entries, complex numbers and an empty input are refused with a message.
-* ``integer``, ``seed``, ``generator``, ``level``, ``labels``, ``weights``: the other rules.
-
-Cluster labels and run mappings have rules of their own, in the module that uses them:
-``cluster_totals`` (tests/test_resampling.py) and ``align_runs`` (tests/test_runs.py).
+* ``clusters``: one cluster label per query, every kind of labels (behind ``cluster_totals``,
+  ``cluster_bootstrap``, ``enumerate_cluster_resamples`` and ``randomization_test``).
+* ``integer``, ``seed``, ``generator``, ``level``, ``one_of``, ``labels``, ``weights``: the other
+  rules. Pairing two systems' scores (``paired``) is tried in tests/test_data.py, through
+  ``paired_differences``; the rule for runs (mappings ``{query_id: score}``) in
+  tests/test_alignment.py.
 """
 
 from __future__ import annotations
@@ -320,3 +322,64 @@ def test_weights_may_be_zero_only_where_they_are_probabilities():
 def test_name_some_names_up_to_five_in_order():
     assert _checks.name_some(["b", "a"]) == "'a', 'b'"
     assert _checks.name_some(range(8), 3) == "0, 1, 2 and 5 more"
+
+
+# --- cluster labels ------------------------------------------------------------------------------
+
+LABELS_REFUSED = {
+    "None": (
+        None,
+        r"clusters must be a sequence with one cluster label .* per query; got NoneType",
+    ),
+    "scalar": (3.0, r"clusters must be a sequence with one cluster label .* per query; got float"),
+    "single string": ("aabc", r"not a single string, a mapping or a set"),
+    "dict": (
+        {"q1": "a", "q2": "a", "q3": "b", "q4": "c"},
+        r"got a dict \(not a single string, a mapping or a set",
+    ),
+    "set": (
+        {"a", "b", "c", "d"},
+        r"got a set \(not a single string, a mapping or a set, which has no order\)",
+    ),
+    "2-D array": (
+        np.array([["a", "a"], ["b", "c"]]),
+        r"clusters must be one-dimensional .*got shape \(2, 2\)",
+    ),
+    "wrong length": (["a", "b"], r"changes has 4 values but clusters has 2 labels"),
+    "label None": (["a", None, "b", "c"], r"missing label \(None\) at position 1"),
+    "label NaN": ([1.0, float("nan"), 2.0, 3.0], r"missing label \(nan\) at position 1"),
+    "labels as lists": (
+        [["a"], ["a"], ["b"], ["c"]],
+        r"clusters must be one-dimensional .*got shape \(4, 1\)",
+    ),
+    "unhashable labels": (
+        [{"u": 1}, {"u": 1}, {"u": 2}, {"u": 3}],
+        r"cluster labels must be hashable .* got dict at position 0",
+    ),
+    "one cluster": (["u1"] * 4, r"all 4 queries belong to one cluster \('u1'\)"),
+}
+
+LABELS_WORKING = {  # kind: (a function making the labels afresh, the same grouping as strings)
+    "list of strings": (lambda: ["a", "a", "b", "c"], ["x", "x", "y", "z"]),
+    "integer array": (lambda: np.array([7, 7, 1, 2]), ["x", "x", "y", "z"]),
+    "boolean array": (lambda: np.array([True, True, False, False]), ["x", "x", "y", "y"]),
+    "generator": (lambda: (u for u in ["a", "a", "b", "c"]), ["x", "x", "y", "z"]),
+    "tuple": (lambda: ("a", "a", "b", "c"), ["x", "x", "y", "z"]),
+}
+
+
+def test_clusters_are_numbered_by_first_appearance_and_refused_with_a_message():
+    for make, same in LABELS_WORKING.values():
+        assert _checks.clusters(make(), 4)[1].tolist() == _checks.clusters(same, 4)[1].tolist()
+    labels, codes = _checks.clusters(["b", "a", "b", "c"], 4)
+    assert (labels, codes.tolist()) == (["b", "a", "c"], [0, 1, 0, 2])
+    for value, match in LABELS_REFUSED.values():
+        with pytest.raises(ValueError, match=match):
+            _checks.clusters(value, 4)
+
+
+def test_one_of_names_the_argument_and_the_options():
+    assert _checks.one_of("drop", "missing", ("error", "drop")) == "drop"
+    for value in ["Drop", None, 1, ["drop"]]:
+        with pytest.raises(ValueError, match=r"^missing must be one of 'error', 'drop'; got "):
+            _checks.one_of(value, "missing", ("error", "drop"))
