@@ -380,6 +380,6 @@ def test_clusters_are_numbered_by_first_appearance_and_refused_with_a_message():
 
 def test_one_of_names_the_argument_and_the_options():
     assert _checks.one_of("drop", "missing", ("error", "drop")) == "drop"
-    for value in ["Drop", None, 1, ["drop"]]:
+    for value in ["Drop", None, 1, ["drop"], np.array(["drop", "error"])]:
         with pytest.raises(ValueError, match=r"^missing must be one of 'error', 'drop'; got "):
             _checks.one_of(value, "missing", ("error", "drop"))
