@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers.runs import Qrels, Run, evaluate, read_qrels, read_run
-from helpers.scoring import MEASURES, measure_function, rank_topic
+from helpers.readers import Qrels, Run, read_qrels, read_run
+from helpers.scoring import MEASURES, evaluate, measure_function, rank_topic
 
 ROOT = Path(__file__).resolve().parent.parent
 TREC_EVAL_TEST = ROOT.parent / "shared" / "trec_eval-test"
