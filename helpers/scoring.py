@@ -1,4 +1,5 @@
-"""trec_eval's measures, written in numpy over one array per topic.
+"""Scoring a run against qrels per query (:func:`evaluate`), with trec_eval's measures written in
+numpy over one array per topic.
 
 trec_eval (NIST's evaluator for TREC) turns a run and the qrels into one array per
 topic: the grades of the retrieved documents, in rank order. Every measure is then a
