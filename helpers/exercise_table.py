@@ -248,15 +248,14 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
             ([19 / 33], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
         ],
         "solution": '''five = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
-observed = abs(five.mean())
+far = abs(five.mean())
 count = 0
 for signs in itertools.product((+1, -1), repeat=5):
-    mean = np.mean(np.array(signs) * five)
-    count += abs(mean) >= observed - 1e-12  # ties count, within a rounding tolerance
+    count += abs(np.mean(np.array(signs) * five)) >= far - 1e-12  # ties count, within a tolerance
 p_five = count / 2**5
 print(f"{count} of 32 assignments at least as extreme: p = {p_five:.4f}")
-# Besides the observed signs and their mirror image, flipping +0.20 and -0.30 (or +0.30 and -0.30
-# with +0.10 ...) gives means exactly as far from zero: ties, which belong in the p-value.''',
+# Several assignments besides the observed signs and their mirror image have a mean exactly as far
+# from zero (flipping -0.30 and +0.30 together, for one): ties, which belong in the p-value.''',
     },
     "5.2": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
