@@ -21,8 +21,7 @@ from test_html import _stream_lines
 from helpers.exercise_table import EXERCISES, QUIZZES
 
 ROOT = Path(__file__).resolve().parent.parent
-HAS_TREC_EVAL = __import__("importlib.util").util.find_spec("pytrec_eval") is not None
-CHAPTERS = [p for p in NOTEBOOKS if HAS_TREC_EVAL or not p.name.startswith("07_")]
+CHAPTERS = NOTEBOOKS
 
 
 @pytest.fixture(scope="module")
