@@ -24,7 +24,7 @@ import numpy as np
 
 from .exercise_table import EXERCISES, QUIZZES
 
-__all__ = ["check", "CheckResult", "solution_markdown", "quiz_data"]
+__all__ = ["check", "CheckResult"]
 
 UNANSWERED = (
     "not answered yet: run the answer cell above first, then this one (if you have not written "
@@ -162,11 +162,9 @@ SUMMARY = "Solution (click to open it; try the exercise first)"
 
 def solution_markdown(key: str) -> str:
     """The solution cell of exercise ``key``: its code from the table, in a closed <details>."""
-    ex = EXERCISES[key]
-    note = f"\n\n{ex['note']}" if ex.get("note") else ""
     return (
         f"<details><summary><b>{SUMMARY}</b></summary>\n\n"
-        f"```python\n{ex['solution'].strip()}\n```{note}\n\n</details>"
+        f"```python\n{EXERCISES[key]['solution'].strip()}\n```\n\n</details>"
     )
 
 
