@@ -43,7 +43,6 @@ from .widgets import *  # noqa: F403
 __all__ = [
     "FOUR_PAIR_CHANGES",
     "PALETTE",
-    "Question",
     "align_runs",
     "check",
     "cluster_bootstrap",

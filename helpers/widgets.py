@@ -19,6 +19,7 @@ import numpy as np
 from . import _checks
 from .data import signed
 from .examples import FOUR_PAIR_CHANGES
+from .exercises import quiz_data
 from .intervals import _percentile_interval
 from .plots import plot_exact_distribution
 from .resampling import _enumerate_resamples, _exact_means
@@ -28,6 +29,7 @@ __all__ = [
     "Feedback",
     "grade",
     "quiz",
+    "table_question",
     "quiz_snapshot_html",
     "DrawDescription",
     "describe_draw",
@@ -161,10 +163,23 @@ def _feedback_html(fb: Feedback) -> str:
     return f'<span style="color:{_COLOURS[fb.correct]}">{html.escape(fb.message)}</span>'
 
 
-def quiz(question: Question):  # -> ipywidgets.VBox
+def table_question(key: str, **values: object) -> Question:
+    """Quiz ``key`` of the exercise table (``"1.q1"``), its prompt filled in with ``values``.
+
+    >>> table_question("0.q1").options[1]
+    'd_q = -0.05; A did better.'
+    """
+    data = quiz_data(key)
+    return Question(
+        data["prompt"].format(**values), data["options"], data["answer"], data["explanations"]
+    )
+
+
+def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     """A multiple-choice check with immediate feedback, built from ipywidgets.
 
-    Selecting an option shows at once whether it is right and why.
+    Selecting an option shows at once whether it is right and why. The chapters pass
+    a quiz's key (``helpers.quiz("1.q1")``), so that its answer is not in their source.
 
     Examples
     --------
@@ -176,6 +191,8 @@ def quiz(question: Question):  # -> ipywidgets.VBox
     """
     import ipywidgets as widgets
 
+    if isinstance(question, str):
+        question = table_question(question, **values)
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
         options=list(question.options), value=None, layout=widgets.Layout(width="max-content")

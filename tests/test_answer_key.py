@@ -1,7 +1,11 @@
-"""The answer key (make answers): every chapter with every solution shown, outside site/.
+"""The answer key (make answers): every solution run in its chapter, and checked, outside site/.
 
-Apart from tests/test_html.py (the static edition) so that the two exports, the slowest
-fixtures of the suite, run at the same time on two workers (make test: --dist loadfile).
+Each chapter's answer key is the chapter with every solution turned into a code cell that
+ends by checking itself (from helpers/exercise_table.py), executed top to bottom in a fresh
+kernel: a solution that has gone stale, or an expected value that no longer matches the
+chapter, fails here. The tests run only the cells the solutions need (the rest of each
+chapter is what nbval runs). Apart from tests/test_html.py (the static edition) so that the two
+exports, the slowest fixtures of the suite, run at the same time on two workers.
 """
 
 import html
@@ -11,16 +15,19 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from notebook_tools import MATHJAX_DIR, NOTEBOOKS, export_html
+from notebook_tools import MATHJAX_DIR, NOTEBOOKS, export_html, solution_keys, write_answer_key
 from test_html import _stream_lines
 
+from helpers.exercise_table import EXERCISES, QUIZZES
+
 ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = NOTEBOOKS
 
 
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory):
     out = tmp_path_factory.mktemp("answers")
-    export_html(NOTEBOOKS, out, answer_key=True)
+    export_html(write_answer_key(out, CHAPTERS, only_needed=True), out, answer_key=True)
     return out
 
 
@@ -32,29 +39,38 @@ def test_make_answers_writes_the_answer_key_outside_the_static_site():
     assert "tools/notebook_tools.py --answers answer-key" in dry.stdout
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_answer_key_shows_every_solution_unfolded(answers, path):
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_every_solution_runs_in_its_chapter_and_passes_its_check(answers, path):
+    nb = nbformat.read(answers / path.name, as_version=4)
+    keys = solution_keys(path, nb)
+    assert [k for _, k in keys] == sorted(
+        (k for k in EXERCISES if k.startswith(f"{int(path.name[:2])}.")),
+        key=lambda k: int(k.split(".")[1]),
+    )
+    for i, key in keys:
+        cell = nb.cells[i]
+        assert cell.cell_type == "code", key
+        said = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        assert f"Exercise {key}: correct." in said, f"{key}'s solution: {said!r}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_answer_key_page_shows_every_solution_and_quiz_answer(answers, path):
     page = (answers / f"{path.stem}.html").read_text()
-    nb = nbformat.read(path, as_version=4)
+    nb = nbformat.read(answers / path.name, as_version=4)
     solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
-    assert "<details" not in page, "the answer key folds nothing away"
+    assert "<details" not in page, "the answer key closes nothing"
     assert page.count('<div class="solution-shown">') == len(solutions)
     plain = html.unescape(re.sub(r"<[^>]+>", "", page))
     for cell in solutions:
-        # the source, line by line (highlighting splits it into spans), and every line it printed
         for line in (ln.strip() for ln in cell.source.splitlines()):
             if line:
-                assert line in plain, (
-                    f"{path.stem}: solution line {line!r} is not on the answer-key page"
-                )
+                assert line in plain, f"{path.stem}: solution line {line!r} is not on the page"
         for text in _stream_lines(cell):
-            assert text in page, (
-                f"{path.stem}: solution output {text!r} is not on the answer-key page"
-            )
+            assert text in page, f"{path.stem}: solution output {text!r} is not on the page"
+    chapter = int(path.name[:2])
+    for key, q in QUIZZES.items():
+        if key.startswith(f"{chapter}.q"):
+            assert html.unescape(q["explanations"][q["answer"]]) in plain, key
     assert (answers / MATHJAX_DIR / "MathJax.js").is_file()
     assert "Answer key" in (answers / "index.html").read_text()
-
-
-def test_answer_key_shows_each_quiz_with_its_code(answers):
-    page = (answers / f"{NOTEBOOKS[0].stem}.html").read_text()
-    assert "helpers.quiz(" in html.unescape(re.sub(r"<[^>]+>", "", page))

@@ -137,15 +137,28 @@ EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
 CHECK = re.compile(r'^helpers\.check\("(\d+\.\d+)", ', re.M)
 
 
-def _hidden(cell, what):
-    return cell.metadata.get("jupyter", {}).get(what) is True
+QUIZ = re.compile(r'^helpers\.quiz\("(\d+\.q\d+)"(, [^\n]+)?\)$')
+
+
+def _assigned_names(source):
+    import ast
+
+    return {
+        n.id
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    } | {n.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef)}
 
 
 def test_chapter_shape(nb, request):
     """Title; 3-4 objectives, core and full time, what it builds on; numbered sections
-    marked core or optional (heading and cell metadata); a quiz; exercises (one in
-    chapter 0, 2-4 elsewhere), each an answer cell, a check cell and a fully folded
-    solution; key points; further reading last."""
+    marked core or optional (heading and cell metadata); quizzes by key, their answers not in
+    the source; exercises (one in chapter 0, 2-5 elsewhere), each an answer cell, a check cell
+    and a closed solution generated from the exercise table, never run; key points that give
+    no solution line; further reading last."""
+    from helpers.exercise_table import EXERCISES
+    from helpers.exercises import UNANSWERED, solution_markdown
+
     cells = nb.cells
     first = cells[0]
     assert first.cell_type == "markdown" and CHAPTER_TITLE.match(first.source), (
@@ -162,9 +175,11 @@ def test_chapter_shape(nb, request):
     assert "**Builds on:**" in first.source
     quizzes = [c for c in cells if c.cell_type == "code" and "helpers.quiz(" in c.source]
     assert quizzes, "no quiz"
-    assert all(_hidden(c, "source_hidden") for c in quizzes), (
-        "fold a quiz's code: it holds the answer"
-    )
+    for k, c in enumerate(quizzes, start=1):
+        match = QUIZ.match(c.source)
+        assert match and match.group(1) == f"{number}.q{k}", (
+            f"quiz {k}: helpers.quiz({number}.q{k!r}) only: its answer lives in the exercise table"
+        )
 
     # sections: every cell says core or optional, and agrees with its section heading
     current = "core"
@@ -192,53 +207,54 @@ def test_chapter_shape(nb, request):
     if number == 0:
         assert len(exercises) == 1, "chapter 0 has one warm-up exercise"
     else:
-        assert 2 <= len(exercises) <= 4, f"{len(exercises)} exercises; want 2 to 4"
+        assert 2 <= len(exercises) <= 5, f"{len(exercises)} exercises; want 2 to 5"
+    assert any(cells[i].metadata["section"] == "core" for i in exercises), "no core exercise"
     solutions = [i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", [])]
     assert solutions == [i + 3 for i in exercises], (
         "each exercise: prompt, answer cell, check cell, solution"
     )
+    key_points = cells[-2].source
     for n, i in enumerate(exercises, start=1):
         key = f"{number}.{n}"
+        name = EXERCISES[key]["name"]
         answer, check, solution = cells[i + 1], cells[i + 2], cells[i + 3]
         assert answer.cell_type == "code" and "answer" in answer.metadata.get("tags", []), (
             f"{key}: answer cell tagged 'answer'"
         )
-        assert re.search(r"= \.\.\.", answer.source), (
-            f"{key}: the answer cell is committed unanswered (name = ...)"
+        assert re.search(rf"^{name} = \.\.\.", answer.source, re.M), (
+            f"{key}: the answer cell is committed unanswered ({name} = ...)"
         )
-        assert (
-            check.cell_type == "code"
-            and CHECK.search(check.source)
-            and CHECK.search(check.source).group(1) == key
-        ), f"{key}: the check cell calls helpers.check({key!r}, ...)"
-        assert "not answered yet" in "".join(_texts(check)), (
-            f"{key}: the stored check output says 'not answered yet'"
+        assert check.cell_type == "code" and check.source == f'helpers.check("{key}", {name})', (
+            f"{key}: the check cell is helpers.check({key!r}, {name})"
         )
-        assert (
-            solution.cell_type == "code"
-            and _hidden(solution, "source_hidden")
-            and _hidden(solution, "outputs_hidden")
-        ), f"{key}: solution folded with source and output hidden"
-        assert solution.source.startswith("# Solution"), (
-            f"{key}: the solution's first line is '# Solution ...' (JupyterLab shows a folded "
-            "cell's first line)"
+        assert UNANSWERED in "".join(_texts(check)), (
+            f"{key}: the stored check output says to run the answer cell first"
         )
-        assert (
-            f'helpers.check("{key}", ' in solution.source
-            and f"Exercise {key}: correct." in "".join(_texts(solution))
-        ), f"{key}: the solution ends by checking itself, and the check says correct"
-    key_points = [
-        i
-        for i, c in enumerate(cells)
-        if c.cell_type == "markdown" and c.source.startswith("## Key points")
-    ]
-    assert key_points == [len(cells) - 2], "key points, then further reading, end the chapter"
+        assert solution.cell_type == "markdown" and solution.source == solution_markdown(key), (
+            f"{key}: the solution cell is the closed block generated from the exercise table "
+            "(python tools/notebook_tools.py --solutions)"
+        )
+        assert solution.source.startswith("<details><summary>"), f"{key}: closed <details>"
+        # no later code cell sets the learner's answer: Run All leaves it at ...
+        for c in cells[i + 2 :]:
+            if c.cell_type == "code":
+                assert name not in _assigned_names(c.source), (
+                    f"{key}: a cell after the answer cell sets {name}: {c.source[:60]}"
+                )
+        # the key points summarise ideas; they do not print a solution's lines
+        for line in EXERCISES[key]["solution"].splitlines():
+            code = line.split("#")[0].strip()
+            assert len(code) < 12 or code not in key_points, f"{key}: key points give {code!r}"
+    assert cells[-2].cell_type == "markdown" and key_points.startswith("## Key points")
+    assert not any("correct." in t for c in cells if c.cell_type == "code" for t in _texts(c)), (
+        "no stored output says an exercise is correct"
+    )
     assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Further reading")
 
 
 def test_every_registered_exercise_is_in_its_chapter():
     """The checks in helpers and the exercises in the notebooks are the same set."""
-    from helpers.exercises import _EXERCISES
+    from helpers.exercise_table import EXERCISES
 
     in_notebooks = set()
     for path in NOTEBOOKS:
@@ -249,7 +265,7 @@ def test_every_registered_exercise_is_in_its_chapter():
                 and "solution" not in c.metadata.get("tags", [])
             ):
                 in_notebooks.update(CHECK.findall(c.source))
-    assert in_notebooks == set(_EXERCISES)
+    assert in_notebooks == set(EXERCISES)
 
 
 def test_stated_times_match_the_model():

@@ -4,7 +4,7 @@ The model (documented in docs/instructor-guide.md): prose is read at 110 words
 a minute; each visible code line takes 15 seconds (read, run, look at the
 output); each exercise takes 6 minutes and each multiple-choice check 2, so the
 lines of answer, check, solution and quiz cells are not counted again. Hidden
-cells (folded solutions) cost nothing. A cell belongs to the core when its
+cells and closed solutions cost nothing. A cell belongs to the core when its
 ``metadata["section"]`` is ``"core"``.
 
 ``python tools/chapter_times.py`` prints the table for every chapter;
@@ -43,6 +43,8 @@ class ChapterTime:
 def _cell_minutes(cell) -> float:
     tags = cell.metadata.get("tags", [])
     hidden = cell.metadata.get("jupyter", {}).get("source_hidden", False)
+    if "solution" in tags:  # a closed solution block costs nothing until opened
+        return 0.0
     if cell.cell_type == "markdown":
         text = re.sub(r"\$[^$]*\$", " x ", cell.source)  # a formula reads as about one word
         minutes = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text)) / WORDS_PER_MINUTE
@@ -204,7 +206,7 @@ PLANS = (
         name="half-day",
         hours=4,
         chapters=(0, 1, 2, 3, 4, 5, 6),
-        breaks=(Break("Break", 15, 75), Break("Break", 10, 150)),
+        breaks=(Break("Break", 15, 75), Break("Stretch", 5, 150)),
         closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
         homework="Chapter 7 (your own runs), and every optional section, as homework.",
     ),

@@ -8,12 +8,18 @@ execution counts 1, 2, 3..., widget state saved, no timing metadata.
 ``python tools/notebook_tools.py --html SITE`` (what ``make html`` runs) writes
 every chapter, with its stored outputs, as a page in SITE, plus an index page.
 Each widget appears as the static picture of its first view that the helpers
-put in its display data, and each solution, code and output, is folded away
-behind "Solution". The pages need no network: MathJax is copied from the
-jupyter-server-mathjax package into SITE/mathjax/ and loaded from there.
+put in its display data; each solution is the chapter's closed "Solution" block.
+The pages need no network: MathJax is copied from the jupyter-server-mathjax
+package into SITE/mathjax/ and loaded from there.
+
+``python tools/notebook_tools.py --solutions`` rewrites each chapter's solution
+cells (closed ``<details>`` blocks, never executed) from the exercise table,
+``helpers/exercise_table.py``, the one place a solution is written.
 
 ``python tools/notebook_tools.py --answers DIR`` (what ``make answers`` runs)
-writes the same pages with every solution shown: the instructors' answer key.
+writes the instructors' answer key: each chapter with every solution turned into
+a code cell that ends by checking itself, and each quiz's answer under it,
+executed top to bottom (DIR/NN_*.ipynb) and exported as pages (DIR/NN_*.html).
 """
 
 from __future__ import annotations
@@ -46,16 +52,15 @@ def coalesce_streams(outputs: list) -> list:
     return merged
 
 
-def execute(path: Path, timeout: int = 300) -> float:
-    """Execute one notebook in place; return the wall time in seconds."""
+def run(nb, folder: Path, timeout: int = 300) -> float:
+    """Execute a notebook top to bottom in a fresh kernel in ``folder``; return the seconds."""
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
         kernel_name="python3",
         timeout=timeout,
-        resources={"metadata": {"path": str(path.parent)}},
+        resources={"metadata": {"path": str(folder)}},
         record_timing=False,
         store_widget_state=True,
     )
@@ -65,8 +70,116 @@ def execute(path: Path, timeout: int = 300) -> float:
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = coalesce_streams(cell.outputs)
+    return elapsed
+
+
+def execute(path: Path, timeout: int = 300) -> float:
+    """Execute one notebook in place; return the wall time in seconds."""
+    nb = nbformat.read(path, as_version=4)
+    elapsed = run(nb, path.parent, timeout)
     nbformat.write(nb, path)
     return elapsed
+
+
+def solution_keys(path: Path, nb) -> list[tuple[int, str]]:
+    """(cell index, exercise key) of each solution cell: the n-th of chapter N is "N.n"."""
+    cells = [i for i, c in enumerate(nb.cells) if "solution" in c.metadata.get("tags", [])]
+    return [(i, f"{int(path.name[:2])}.{n}") for n, i in enumerate(cells, start=1)]
+
+
+def sync_solutions(path: Path) -> bool:
+    """Rewrite a chapter's solution cells from the exercise table; True if any changed."""
+    from helpers.exercises import solution_markdown
+
+    nb = nbformat.read(path, as_version=4)
+    changed = False
+    for i, key in solution_keys(path, nb):
+        if nb.cells[i].source != solution_markdown(key):
+            nb.cells[i].source, changed = solution_markdown(key), True
+    if changed:
+        nbformat.write(nb, path)
+    return changed
+
+
+def answer_key_notebook(path: Path):
+    """A chapter with each solution as a code cell that checks itself, each quiz's answer shown."""
+    from helpers.exercise_table import EXERCISES
+    from helpers.exercises import quiz_data
+
+    nb = nbformat.read(path, as_version=4)
+    for i, key in solution_keys(path, nb):
+        ex = EXERCISES[key]
+        cell = nbformat.v4.new_code_cell(
+            f'{ex["solution"].strip()}\nhelpers.check("{key}", {ex["name"]})'
+        )
+        cell.metadata.update(nb.cells[i].metadata)
+        nb.cells[i] = cell
+    quizzes = [i for i, c in enumerate(nb.cells) if "helpers.quiz(" in c.source]
+    for n, i in reversed(list(enumerate(quizzes, start=1))):
+        q = quiz_data(f"{int(path.name[:2])}.q{n}")
+        answer = nbformat.v4.new_markdown_cell(
+            f"**Answer:** {q['options'][q['answer']]} {q['explanations'][q['answer']]}"
+        )
+        answer.metadata.update(section=nb.cells[i].metadata.get("section"), tags=["quiz-answer"])
+        nb.cells.insert(i + 1, answer)
+    return nb
+
+
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """(names a cell sets or changes, names it reads) -- a subscript or attribute target counts
+    as changing its base name, an import as setting it."""
+    import ast
+
+    sets, reads = set(), set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            (reads if isinstance(node.ctx, ast.Load) else sets).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            sets.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            sets.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                sets.add(base.id)
+    return sets, reads
+
+
+def needed_cells(nb) -> list[int]:
+    """The code cells the solutions need: each solution, and walking back, every cell that sets
+    or changes a name a needed cell reads."""
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    keep = {i for i in code if "solution" in nb.cells[i].metadata.get("tags", [])}
+    wanted: set[str] = set()
+    for i in reversed(code):
+        sets, reads = _names(nb.cells[i].source)
+        if i in keep or sets & wanted:
+            keep.add(i)
+            wanted |= reads
+    return sorted(keep)
+
+
+def write_answer_key(
+    folder: Path, notebooks: list[Path] = NOTEBOOKS, *, only_needed: bool = False
+) -> list[Path]:
+    """Execute every chapter's answer key into ``folder`` (run in notebooks/, for its data).
+
+    ``only_needed`` (for the tests) runs only the cells the solutions need, in order, and
+    keeps the others unrun: the same checks, in a fraction of the time.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in notebooks:
+        nb = answer_key_notebook(path)
+        if only_needed:
+            keep = set(needed_cells(nb))
+            nb.cells = [c for i, c in enumerate(nb.cells) if c.cell_type != "code" or i in keep]
+        run(nb, path.parent)
+        nbformat.write(nb, folder / path.name)
+        written.append(folder / path.name)
+    return written
 
 
 #: Where the static edition keeps its copy of MathJax, relative to the pages.
@@ -101,35 +214,21 @@ MathJax.Hub.Config({
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}
 <style type="text/css">
-details.solution > summary { cursor: pointer; margin: 0.5em 0;
+details > summary { cursor: pointer; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
 div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
 </style>
 {% endblock extra_css %}
 {% block codecell -%}
-{%- if 'solution' in cell.metadata.get('tags', []) -%}
-{%- if resources.answer_key -%}
+{%- if 'solution' in cell.metadata.get('tags', []) and resources.answer_key -%}
 <div class="solution-shown"><p><b>Solution</b></p>
 {{ super() }}
 </div>
 {%- else -%}
-<details class="solution"><summary><b>Solution</b> (click to show the code and its output)</summary>
-{{ super() }}
-</details>
-{%- endif -%}
-{%- else -%}
 {{ super() }}
 {%- endif -%}
 {%- endblock codecell %}
-{% block input_group -%}
-{#- a quiz's code holds its answer: pages show the quiz, not its code (the answer key both) -#}
-{%- if 'helpers.quiz(' in cell.source and 'solution' not in cell.metadata.get('tags', [])
-      and not resources.answer_key -%}
-{%- else -%}
-{{ super() }}
-{%- endif -%}
-{%- endblock input_group %}
 {#- The lab template passes highlighted code through bleach (clean_html), which re-parses
     every line (about 1 s of the 7 s of make html) for nothing here: Pygments escapes the
     source and writes only <div>, <pre> and <span class=...>; the pages come out identical. -#}
@@ -201,8 +300,9 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
     """Write one page per notebook and an index page linking them in order; return the pages.
 
     The pages load nothing from the network: MathJax is copied into ``site/mathjax``
-    and referenced relatively. Each solution (code and output) is folded behind
-    "Solution"; with ``answer_key=True`` every solution is shown unfolded instead.
+    and referenced relatively. Each solution is the chapter's closed "Solution" block;
+    with ``answer_key=True`` (pages of :func:`write_answer_key`'s notebooks) each solution
+    is a code cell, shown with its output.
     """
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
@@ -242,17 +342,19 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
     if answer_key:
         heading = "Did search improve? Answer key"
         intro = (
-            "<p>The instructors' edition: every chapter with its stored outputs and "
-            "<b>every exercise's solution shown</b>, code and output. It is generated from the "
-            "notebooks by <code>make answers</code>; do not edit it by hand, and do not hand it "
-            "to learners.</p>\n"
+            "<p>The instructors' edition: every chapter with <b>every exercise's solution run "
+            "and shown</b>, code and output, and each quiz's answer. It is generated from the "
+            "notebooks and the exercise table by <code>make answers</code>; do not edit it by "
+            "hand, and do not hand it to learners.</p>\n"
         )
     else:
         heading = "Did search improve?"
         intro = (
             "<p>A notebook series on comparing two search systems, A and B, on the same judged "
             "queries. These pages show each chapter with its stored outputs; to run the code and "
-            "use the widgets, open the notebooks in JupyterLab (<code>make lab</code>).</p>\n"
+            "use the widgets, open the notebooks in JupyterLab (<code>make lab</code>). Each "
+            "exercise's solution is closed: try the exercise first, then click "
+            "<b>Solution</b> to open it.</p>\n"
         )
     index = site / "index.html"
     index.write_text(
@@ -270,12 +372,16 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] in (["--html"], ["--answers"]):
+    if sys.argv[1:] == ["--solutions"]:
+        for path in NOTEBOOKS:
+            print(f"{path.name}: {'rewritten' if sync_solutions(path) else 'current'}")
+    elif sys.argv[1:2] in (["--html"], ["--answers"]):
         if len(sys.argv) != 3:
             sys.exit(f"usage: python tools/notebook_tools.py {sys.argv[1]} FOLDER")
         site = Path(sys.argv[2])
         key = sys.argv[1] == "--answers"
-        pages = export_html(NOTEBOOKS, site, answer_key=key)
+        sources = write_answer_key(site) if key else NOTEBOOKS
+        pages = export_html(sources, site, answer_key=key)
         what = "answer-key pages (every solution shown)" if key else "chapter pages"
         print(f"wrote {len(pages)} {what}, index.html and MathJax ({MATHJAX_DIR}/) to {site}/")
     else:

@@ -201,26 +201,27 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def open_notebook(page, notebook: str) -> None:
+def open_notebook(page, notebook: str, *, fresh_kernel: bool = False) -> None:
     """Open a notebook, with its stored outputs, as the only tab; wait for its kernel.
 
-    The first notebook opened starts a kernel, as opening one in JupyterLab does; every later
-    one is opened on that same running kernel (JupyterLab's "use the kernel from another
-    session"), so the tests do not start and import helpers into nine kernels. That each
-    chapter runs top to bottom in a fresh kernel of its own is what nbval checks.
+    With ``fresh_kernel`` it starts a kernel of its own (shut it down with
+    :func:`shut_down_kernel`). Otherwise the first notebook opened starts a kernel, as opening
+    one in JupyterLab does, and every later one is opened on that same running kernel
+    (JupyterLab's "use the kernel from another session").
     """
     close_everything(page)
     page.evaluate(
-        """async (name) => {
+        """async ([name, fresh]) => {
             const app = window.jupyterapp;
             const running = Array.from(app.serviceManager.kernels.running());
-            const kernel = running.length ? {id: running[0].id, name: running[0].name} : undefined;
+            const kernel = fresh ? {name: 'python3'}
+                : running.length ? {id: running[0].id, name: running[0].name} : undefined;
             const w = await app.commands.execute('docmanager:open', {path: name, kernel});
             app.shell.activateById(w.id);
             await w.context.ready;
             await w.sessionContext.ready;
         }""",
-        notebook,
+        [notebook, fresh_kernel],
     )
     page.wait_for_function(
         """(name) => {
@@ -233,7 +234,19 @@ def open_notebook(page, notebook: str) -> None:
     kernels = page.evaluate(
         "() => Array.from(window.jupyterapp.serviceManager.kernels.running()).length"
     )
-    assert kernels == 1, f"{notebook}: {kernels} kernels running, expected the one shared kernel"
+    assert kernels == 1, f"{notebook}: {kernels} kernels running, expected one"
+
+
+def shut_down_kernel(page) -> None:
+    """Shut down the kernel of the notebook on show (one started with fresh_kernel=True)."""
+    page.evaluate(
+        """async () => {
+            const w = window.jupyterapp.shell.currentWidget;
+            if (w && w.sessionContext && w.sessionContext.session) {
+                await w.sessionContext.session.shutdown();
+            }
+        }"""
+    )
 
 
 def run_cells(page, notebook: str, indices: list[int]) -> None:

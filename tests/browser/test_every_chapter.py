@@ -1,13 +1,13 @@
-"""Smoke test: every chapter opens in JupyterLab in a real browser and its widgets draw live.
+"""Every chapter in JupyterLab in a real browser, from the learner's seat.
 
-nbval has already run every cell of every chapter in a fresh kernel and compared each output with
-the stored one, so the chapters are not run a second time here. Each chapter is opened with its
-stored outputs, which must all render: no error or stderr output, every stored figure shown, every
-widget shown as the static snapshot of its first view that the helpers store with it. Then the
-page's kernel runs only the cells a live widget needs -- the cell that imports helpers and every
-quiz and explorer cell, plus the cells before one that uses names they define -- and every widget
-must be drawn as a live widget, not as its text fallback, with still no error or stderr anywhere.
-A screenshot of each chapter is saved in test-artifacts/ (pass or fail), for a human to glance at.
+Each chapter opens with its stored outputs, which must all render: no error or stderr output,
+every stored figure shown, every widget shown as the static snapshot of its first view. Then, in
+a fresh kernel of its own, the learner presses Shift+Enter from the first cell to the last, and
+then Restart Kernel and Run All: every widget draws live, and after each no output says an
+exercise is correct, every solution is still closed, no quiz shows its answer, and the kernel
+says every answer variable is still ``...``. Last, one exercise is answered in the answer cell,
+wrongly and then rightly, and its check must say so. A screenshot of each chapter is saved in
+test-artifacts/ (pass or fail), for a human to glance at.
 
 The last test uses chapter 2's resample explorer as a learner would. All the tests are in this
 one file so that, with pytest-xdist's --dist loadfile, one worker starts one JupyterLab for them.
@@ -20,6 +20,8 @@ import pytest
 from notebook_tools import NOTEBOOKS
 from playwright.sync_api import expect
 
+from helpers.exercise_table import EXERCISES, QUIZZES
+
 from .conftest import (
     ARTIFACTS,
     ROOT,
@@ -28,6 +30,7 @@ from .conftest import (
     current_notebook,
     open_notebook,
     run_cells,
+    shut_down_kernel,
 )
 
 pytestmark = pytest.mark.browser
@@ -67,8 +70,121 @@ def expect_no_error_output(panel) -> None:
     assert not fallbacks, f"widgets shown as text instead of drawn: {fallbacks}"
 
 
+#: One exercise per chapter, worked from the learner's seat after Run All: the answer cell
+#: typed in, once wrong (with words its message must say) and once right.
+TYPED = {
+    "00_start_here": ("0.1", "mean_change = -d.mean()", "A minus B", "mean_change = d.mean()"),
+    "01_paired_bootstrap": (
+        "1.2",
+        "numpy_means = d[np.random.default_rng(7).integers(0, 120, size=(120, 5000))].mean(axis=0)",
+        "shape (Q, R)",
+        "numpy_means = d[np.random.default_rng(7).integers(0, 120, size=(5000, 120))].mean(axis=1)",
+    ),
+    "02_all_256_resamples": ("2.1", "sign_counts = (16, 37)", "swapped", "sign_counts = (37, 16)"),
+    "03_exact_bootstrap": (
+        "3.1",
+        "interval_90 = (-0.133, 0.0)",
+        "95% interval",
+        "interval_90 = (-0.125, -0.0167)",
+    ),
+    "04_user_clusters": (
+        "4.1",
+        "user_weighted_interval = (0.0036, 0.0575)",
+        "query-weighted",
+        "user_weighted_interval = (0.0089, 0.0543)",
+    ),
+    "05_randomization_tests": ("5.1", "p_five = 0.375", "Ties must count", "p_five = 0.5625"),
+    "06_protecting_and_reporting": (
+        "6.1",
+        "holm_adjusted = [0.048, 0.12, 0.016, 0.104]",
+        "Bonferroni",
+        "holm_adjusted = [0.036, 0.052, 0.016, 0.052]",
+    ),
+    "07_your_own_runs": ("7.1", "p5_change = 0.0173", "A minus B", "p5_change = -0.0173"),
+}
+
+
+def test_every_chapter_has_a_typed_exercise():
+    assert sorted(TYPED) == [p.stem for p in NOTEBOOKS]
+
+
+def wait_until_run(page) -> None:
+    """Wait until the kernel is idle and no code cell is queued or running ([*])."""
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const k = w.sessionContext.session && w.sessionContext.session.kernel;
+            if (!k || k.status !== 'idle') return false;
+            return w.content.widgets.every(
+                c => c.model.type !== 'code' || !c.node.querySelector('.jp-InputPrompt')
+                     || !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'));
+        }""",
+        timeout=240_000,
+    )
+
+
+def ask_kernel(page, expressions: dict[str, str]) -> dict[str, str]:
+    """Evaluate expressions in the page's kernel (user_expressions); their text/plain values."""
+    return page.evaluate(
+        """async (exprs) => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const future = w.sessionContext.session.kernel.requestExecute(
+                {code: '', silent: true, store_history: false, user_expressions: exprs});
+            const reply = await future.done;
+            const out = {};
+            for (const [k, v] of Object.entries(reply.content.user_expressions)) {
+                out[k] = v.status === 'ok' ? v.data['text/plain'] : v.ename + ': ' + v.evalue;
+            }
+            return out;
+        }""",
+        expressions,
+    )
+
+
+def expect_nothing_given_away(page, panel, path, nb, *, ran: bool = True) -> None:
+    """No check says correct, every solution closed, no quiz answer shown; once the cells
+    ran, the kernel says every answer variable is still ``...``."""
+    chapter = int(path.name[:2])
+    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+    details = panel.locator(".jp-RenderedMarkdown details")
+    expect(details).to_have_count(len(solutions))
+    assert details.evaluate_all("ds => ds.filter(d => d.open).length") == 0, "a solution is open"
+    text = panel.inner_text()
+    assert not re.search(r"Exercise \d+\.\d+: correct", text), "a check says correct"
+    assert "Correct." not in text, "a quiz shows its answer"
+    for key, q in QUIZZES.items():
+        if key.startswith(f"{chapter}.q"):
+            assert q["explanations"][q["answer"]] not in text, f"quiz {key}'s answer shows"
+    # a closed <details> leaves its content laid out but not rendered: ask the browser
+    shown = "els => els.filter(e => e.checkVisibility()).length"
+    assert details.locator("pre").evaluate_all(shown) == 0, "a solution's code is visible"
+    assert text.count("run the answer cell above first") == len(solutions)
+    if not ran:
+        return
+    names = {key: EXERCISES[key]["name"] for key in EXERCISES if key.startswith(f"{chapter}.")}
+    values = ask_kernel(page, {k: f"{name} is ..." for k, name in names.items()})
+    assert values == dict.fromkeys(names, "True"), f"answer variables changed: {values}"
+
+
+def type_answer(page, panel, index: int, source: str) -> str:
+    """Type ``source`` into the answer cell at ``index``, Shift+Enter it and its check cell;
+    return the check's output."""
+    cell = panel.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(source)
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    wait_until_run(page)
+    check = panel.locator(".jp-Notebook .jp-Cell").nth(index + 1)
+    return check.locator(".jp-OutputArea-output").inner_text()
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_chapter_renders_and_its_widgets_draw_live(page, path):
+def test_chapter_from_the_learners_seat(page, path):
+    """A fresh kernel; Shift+Enter from the first cell to the last, then Restart Kernel and Run
+    All: every figure and widget draws, and no output, solution or quiz gives an answer away,
+    nor does any answer variable change. Then one exercise answered wrong, then right."""
     nb = nbformat.read(path, as_version=4)
     title = nb.cells[0].source.splitlines()[0].lstrip("# ").strip()
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -76,28 +192,61 @@ def test_chapter_renders_and_its_widgets_draw_live(page, path):
         cls: sum(len(re.findall(p, c.source)) for c in code) for cls, p in WIDGET_CALLS.items()
     }
     figures = sum(1 for c in code for o in c.outputs if "image/png" in o.get("data", {}))
-    open_notebook(page, path.name)
+    open_notebook(page, path.name, fresh_kernel=True)
     panel = current_notebook(page)
     figure_imgs = panel.locator(".jp-OutputArea-output[data-mime-type='image/png'] img")
     snapshots = panel.locator(".jp-OutputArea-output .widget-snapshot")
     try:
         expect(panel).to_have_count(1)
         expect(panel.locator("h1").first).to_contain_text(title.split(" · ")[0])
-        # the stored outputs, as committed: every figure shown, every widget as its static
-        # snapshot (the picture of its first view the helpers store with it), no error
+        # the stored outputs, as committed: every figure, every widget's static snapshot
         expect(figure_imgs).to_have_count(figures)
         expect(snapshots).to_have_count(sum(widgets.values()))
         expect_no_error_output(panel)
-        # live: the imports and the widget cells run in the page's kernel
-        run_cells(page, path.name, cells_to_run(nb))
+        expect_nothing_given_away(page, panel, path, nb, ran=False)
+        # Shift+Enter from the first cell to the last
+        page.evaluate(
+            """() => {
+                const nb = window.jupyterapp.shell.currentWidget.content;
+                nb.activeCellIndex = 0;
+                nb.deselectAll();
+                nb.mode = 'command';
+                nb.node.focus();
+            }"""
+        )
+        for _ in nb.cells:
+            page.keyboard.press("Shift+Enter")
+        wait_until_run(page)
         for css_class, expected in widgets.items():
             expect(panel.locator(f".jp-OutputArea-output .{css_class}")).to_have_count(expected)
+        expect(figure_imgs).to_have_count(figures)
+        expect_no_error_output(panel)
+        expect_nothing_given_away(page, panel, path, nb)
+        # Restart Kernel and Run All
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+        expect(page.locator(".jp-Dialog")).to_have_count(0)
+        wait_until_run(page)
         expect(snapshots).to_have_count(0)
         expect(figure_imgs).to_have_count(figures)
         expect_no_error_output(panel)
+        expect_nothing_given_away(page, panel, path, nb)
+        # one exercise, typed in: a wrong answer, then a right one
+        key, wrong, says, right = TYPED[path.stem]
+        index = (
+            next(
+                i
+                for i, c in enumerate(nb.cells)
+                if c.source == f'helpers.check("{key}", {EXERCISES[key]["name"]})'
+            )
+            - 1
+        )
+        assert says in type_answer(page, panel, index, wrong)
+        assert f"Exercise {key}: correct." in type_answer(page, panel, index, right)
     finally:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"chapter-{path.stem}.png"))
+        shut_down_kernel(page)
 
 
 EXPLORER_CHAPTER = "02_all_256_resamples.ipynb"

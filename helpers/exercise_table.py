@@ -1,0 +1,516 @@
+"""The exercises and quizzes of the series, as data (read by :mod:`helpers.exercises`).
+
+Each exercise, keyed "chapter.number", gives:
+
+- ``name``: the learner's answer variable; ``what``: the answer's form, for messages;
+- ``expected``: the right answer as a flat list of numbers, compared within ``tol`` (one
+  number, or one per entry); ``None`` in a list matches anything;
+- for a function the learner writes, ``calls``: the arguments to call it with (lists of
+  numbers arrive as numpy arrays); its outputs, flattened, are compared with ``expected``;
+- ``summary``: compare the ``"moments"`` of an array (size, mean, standard deviation), or of
+  a ``"distribution"`` given as (values, probabilities) (size, total, mean, variance);
+- ``slips``: (the value a common slip gives, its message[, its own tolerance]);
+- ``solution``: the code, run in the answer key after the chapter's cells above it
+  (``make answers``; ``tests/test_answer_key.py`` checks it passes), and shown in the
+  chapter in a closed ``<details>`` block (``tools/notebook_tools.py --solutions``).
+
+The values were computed once from the series' data and the listed wrong methods
+(``tests/test_exercises.py`` recomputes each slip the way a learner would make it).
+A new exercise is one entry here, plus its prompt, answer and check cells in its chapter.
+"""
+
+# ruff: noqa: E501  (messages and solution lines read best unwrapped)
+# fmt: off
+
+import itertools
+
+_HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
+_ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
+_SIGN_FLIP = [[0.10, 0.02, -0.06, 0.04], [0.10, 0.20, -0.30, 0.30, 0.10], [1.0, 1.0, -1.0, 1.0, 0.0, 1.0]]
+_HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
+_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (the observed signs themselves, for one, and their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed) - 1e-12."
+_ROUNDING = "Ties decided by floating point: two sums that are equal on paper, such as +0.10 + 0.20 and -0.30 + 0.30 + ..., can differ in the last digit, so a plain >= drops some ties at random. Allow a tolerance: abs(mean) >= abs(observed) - 1e-12."
+
+EXERCISES = {
+    "0.1": {
+        "name": "mean_change", "what": "the mean change, a number",
+        "expected": [0.025], "tol": 5e-4,
+        "slips": [
+            ([-0.025], "That is A minus B: the change is d_q = m_B(q) - m_A(q), B minus A."),
+            ([0.10], "That is the sum of the four changes; divide by Q = 4 for their mean."),
+        ],
+        "solution": '''mean_change = d.mean()  # (+0.10 + 0.02 - 0.06 + 0.04) / 4
+print(f"mean change: {helpers.signed(mean_change)}")''',
+    },
+    "1.1": {
+        "name": "bootstrap_loop", "what": "a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean changes",
+        "calls": [(_HIT_CHANGES, 2000, 7)], "summary": "moments",
+        # any random stream: 2,000 means centred on the observed -8/120 (within 0.004, about
+        # 5 Monte Carlo standard errors), spread like sd(d)/sqrt(Q) = 0.0328 (within 15%)
+        "expected": [2000, -0.0666667, 0.0327731], "tol": [0, 0.004, 0.0049],
+        "slips": [
+            ([2000, None, 0.0], "Every resample has the same mean. Draw new queries inside the loop, and draw them with replacement (random.sample, a shuffle or a permutation draws without replacement and always gives back the same Q queries).", 1e-12),
+            ([2000, -8.0, None], "Your numbers are sums of Q changes: divide each resample's sum by Q to get its mean.", 0.48),
+        ],
+        "solution": '''import random
+
+
+def bootstrap_loop(d, n_resamples, seed):
+    """n_resamples paired bootstrap means of the changes d, by a plain Python loop."""
+    stream = random.Random(seed)
+    n = len(d)
+    means = []
+    for _ in range(n_resamples):
+        picks = [stream.randrange(n) for _ in range(n)]  # n positions, with replacement
+        means.append(sum(d[i] for i in picks) / n)
+    return means''',
+    },
+    "1.2": {
+        "name": "numpy_means", "what": "an array of the 5,000 resampled means, numpy_means = d[idx].mean(axis=1)",
+        "summary": "moments", "expected": [5000, -0.06621333333333335, 0.0324891441698437], "tol": 1e-12,
+        "slips": [
+            ([5000, -0.06623499999999999, 0.03290972158800496], "Your generator has already been used: section 3's rng drew one resample before yours, so your stream starts 120 draws later than helpers.paired_bootstrap's. Make a fresh one just before drawing: rng = np.random.default_rng(7)."),
+            ([5000, -0.06621333333333335, 0.03306626411045285], "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): one resample per row, then average each row with axis=1."),
+            ([120, -0.06621333333333333, 0.004861462971392688], "These are Q = 120 numbers, one per column: average along each row (axis=1) to get one mean per resample."),
+            ([5000, -0.06736166666666667, 0.033693516974502846], "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is already exclusive, so use rng.integers(0, Q, ...)."),
+            ([5000, -0.06711666666666667, 0.03269968994076583], "That is numpy's legacy generator (np.random.seed / randint). Use rng = np.random.default_rng(7) and rng.integers."),
+        ],
+        "solution": '''rng = np.random.default_rng(7)
+idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query positions
+numpy_means = d[idx].mean(axis=1)  # one mean change per resample (row)
+same = np.allclose(numpy_means, helpers.paired_bootstrap(d, n_resamples=R, rng=7), rtol=0, atol=1e-12)
+print(f"agree with helpers.paired_bootstrap within 1e-12: {same}")''',
+    },
+    "1.3": {
+        "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
+        "expected": [0.21666666666666665], "tol": 5e-4,
+        "slips": [([0.13333333333333333], "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
+        "solution": '''b_shuffled = np.random.default_rng(0).permutation(b)
+shuffled_interval = helpers.percentile_interval(helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7))
+shuffled_width = shuffled_interval.high - shuffled_interval.low
+for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval), ("unpaired", unpaired_interval)]:
+    print(f"{name:<15} [{iv.low:+.3f}, {iv.high:+.3f}]  width {iv.high - iv.low:.3f}")
+# Shuffled pairs lose the shared difficulty, so the interval is as wide as the unpaired one
+# (with hit@5 both even land on the same grid points of 1/120 here).''',
+    },
+    "2.1": {
+        "name": "sign_counts", "what": "two counts (negative, zero), for example (40, 10)",
+        "expected": [37, 16], "tol": 1e-9,
+        "slips": [
+            ([16, 37], "The two counts are swapped: give the number of negative means first, then the number of zero means."),
+            ([37, 1], "That counts only means that are exactly 0.0 in floating point. Adding up changes such as +0.10 and -0.06 can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as zero when abs(mean) <= 1e-12 (or use the rounded means_r)."),
+            ([0.14453125, 0.0625], "Those are shares of the 256 draws; the question asks for counts."),
+            ([53, 16], "Your negative count includes the means that are zero: count mean < 0 only."),
+        ],
+        "solution": '''zero = np.abs(means) <= 1e-12
+sign_counts = (int(np.sum((means < 0) & ~zero)), int(np.sum(zero)))
+print(f"negative: {sign_counts[0]} of 256 = {sign_counts[0] / 256:.3f}; zero: {sign_counts[1]} of 256 = {sign_counts[1] / 256:.3f}")''',
+    },
+    "2.2": {
+        "name": "k", "what": "a draw number from 1 to 256", "expected": [79], "tol": 1e-9,
+        "slips": [
+            ([78], "Off by one: draws are numbered from 1, so k = 1 + (the base-4 number)."),
+            ([178], "You read the digits in reverse order: q2 is the first, most significant digit (times 64)."),
+            ([164], "The digits are the query indices 0 to 3 (q1 is 0), not the query numbers 1 to 4."),
+        ],
+        "solution": '''def draw_number(indices, n=4):
+    """1-based lexicographic position of an ordered draw of query indices."""
+    return 1 + sum(i * n ** (len(indices) - 1 - j) for j, i in enumerate(indices))
+
+
+k = draw_number((1, 0, 3, 2))
+print(helpers.describe_draw(k).text)
+print(f"draw 256 is {helpers.describe_draw(draw_number((3, 3, 3, 3))).queries}")
+# The same mean as draw 28: one of the 28 draws in the highlighted bar.''',
+    },
+    "2.3": {
+        "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
+        "expected": [-0.14, 0.08], "tol": 5e-4,
+        "slips": [([-0.035, 0.08], "That is the interval of the original changes: set q3's change to -0.20 first.")],
+        "solution": '''d_bad = np.array([0.10, 0.02, -0.20, 0.04])
+bad_interval = helpers.percentile_interval(d_bad[helpers.enumerate_resamples(4)].mean(axis=1))
+print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.signed(bad_interval.low)}, {helpers.signed(bad_interval.high)}]")
+# The low end falls: resamples that draw q3 two or three times now have much lower means.
+# The high end comes from resamples without q3 (mostly q1), so it does not move.''',
+    },
+    "3.1": {
+        "name": "interval_90", "what": "the exact 90% interval as (low, high)",
+        "expected": [-0.125, -0.016666666666666666], "tol": 5e-4,
+        "slips": [
+            ([-0.13333333333333333, 0.0], "That is the 95% interval; the question asks for 90% (level=0.90)."),
+            ([-0.13333333333333333, -0.025], "Both ends are one grid step (1/120) too low: an off-by-one order statistic. The rule takes the smallest v with F(v) > 0.05 (and > 0.95), the first value past the level."),
+        ],
+        "solution": '''iv90 = helpers.percentile_interval(exact.values, 0.90, weights=exact.probabilities)
+print(f"exact 90% interval: [{iv90.low:+.3f}, {iv90.high:+.3f}], excludes zero: {iv90.excludes(0)}")
+for k in (-3, -2, -1):
+    print(f"F({k}/120) = {exact.cdf(k / Q):.4f}")
+# At 90% the threshold is 0.95. F(-3/120) is below it and F(-2/120) above, so the upper end is
+# -2/120: the exact 90% interval excludes zero, by two grid steps.
+interval_90 = (iv90.low, iv90.high)''',
+    },
+    "3.2": {
+        "name": "smallest_R", "what": "a number of resamples R from the grid 100,000 ... 500,000",
+        "expected": [400_000], "tol": 0.5,
+        "slips": [
+            ([300_000], "At R = 300,000 the probability is about 0.989, just short of 0.99; look one step further."),
+            ([317_934], "That is the binomial approximation; the question asks for the smallest R on the grid that reaches 0.99 exactly."),
+        ],
+        "solution": '''smallest_R = None
+for n in (100_000, 200_000, 300_000, 400_000, 500_000):
+    e = helpers.endpoint_distribution(exact.values, exact.probabilities, n_resamples=n)
+    print(f"R = {n:>7,}: P(upper end is 0) = {e.high[np.isclose(e.values, 0)].sum():.4f}")
+    if smallest_R is None and e.high[np.isclose(e.values, 0)].sum() >= 0.99:
+        smallest_R = n
+gap = 0.975 - F_below
+print(f"binomial approximation: R = 2.33^2 F (1 - F) / gap^2 = {2.33**2 * F_below * (1 - F_below) / gap**2:,.0f}")
+print(f"smallest R on the grid: {smallest_R:,}")''',
+    },
+    "3.3": {
+        "name": "my_exact", "what": "a function returning (values, probabilities), the exact bootstrap distribution of the mean",
+        "calls": [([0.10, 0.02, -0.06, 0.04],), ([0.3, -0.1, 0.0, 0.0, 0.25],)], "summary": "distribution",
+        "expected": [24, 1.0, 0.025, 0.00081875, 38, 1.0, 0.09, 0.00488], "tol": 1e-9,
+        "slips": [
+            ([24, 1.0, 0.025, 0.00131, 38, 1.0, 0.09, 0.008133333333333334], "The multisets are not equally likely: weight each by its number of orderings, Q! / (c_1! ... c_Q!), divided by Q**Q."),
+            ([24, 256, 0.025, 0.00081875, 38, 3125, 0.09, 0.00488], "Those are numbers of ordered draws; divide them by Q**Q to get probabilities."),
+        ],
+        "solution": '''import itertools
+
+
+def exact_mean_distribution(changes):
+    changes = np.asarray(changes, dtype=float)
+    n = len(changes)
+    total = Counter()
+    for m in itertools.combinations_with_replacement(range(n), n):
+        ways = math.factorial(n) // math.prod(math.factorial(c) for c in Counter(m).values())
+        total[round(float(changes[list(m)].mean()), 12)] += ways
+    values = np.array(sorted(total))
+    return values, np.array([total[v] for v in values]) / n**n
+
+
+values4, probs4 = exact_mean_distribution(helpers.FOUR_PAIR_CHANGES)
+print(f"{len(values4)} distinct means; exact 95% interval {tuple(helpers.percentile_interval(values4, weights=probs4))}")
+my_exact = exact_mean_distribution''',
+    },
+    "4.1": {
+        "name": "user_weighted_interval", "what": "the user-weighted user-cluster 95% interval as (low, high)",
+        "expected": [0.00894606572080637, 0.05433294882844533], "tol": 2e-4,
+        "slips": [
+            ([0.0035970058642968697, 0.05750888531184806], 'That is the query-weighted interval (one_user): pass weighting="cluster" to cluster_bootstrap.'),
+            ([0.018544713932159427, 0.043466580470789225], "That interval resamples queries, not users: use helpers.cluster_bootstrap with sample_users."),
+        ],
+        "solution": '''user_means_iv = helpers.percentile_interval(
+    helpers.cluster_bootstrap(sample_d, sample_users, n_resamples=10_000, rng=1, weighting="cluster")
+)
+sample_totals = helpers.cluster_totals(sample_d, sample_users)
+print(f"query-weighted: {sample_d.mean():+.4f}  interval [{one_user.low:+.4f}, {one_user.high:+.4f}]")
+print(f"user-weighted:  {sample_totals.means.mean():+.4f}  interval [{user_means_iv.low:+.4f}, {user_means_iv.high:+.4f}]")
+# In this population both targets are +0.02 (a user's effect does not depend on how many queries
+# they send), so the two estimates and intervals are close but not equal: they weight users differently.
+user_weighted_interval = (user_means_iv.low, user_means_iv.high)''',
+    },
+    "4.2": {
+        "name": "my_user_means", "what": "a function user_means(d, users, idx) returning one query-weighted mean per row of idx",
+        "calls": [([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"], _ALL_27), ([0.1, -0.2, 0.3, 0.0, 0.05, -0.1], ["u1", "u1", "u1", "u2", "u3", "u3"], _ALL_27)],
+        "summary": "moments", "expected": [27, 0.0205925925925926, 0.029915427201303482, 27, 0.02072971781305114, 0.0271047848675352], "tol": 1e-12,
+        "slips": [
+            ([27, 0.013333333333333338, 0.030307070437746345, 27, 0.013888888888888888, 0.022337663114471887], 'That is the average of the drawn users\' means (weighting="cluster"); the question asks for the query-weighted mean: total change of the drawn queries over their number.'),
+            ([27, 0.03333333333333334, 0.042513614377131095, 27, 0.04999999999999999, 0.06236095644623235], "You divided by the number of users drawn; divide by the number of query rows the drawn users bring."),
+        ],
+        "solution": '''def user_means(d, users, idx):
+    t = helpers.cluster_totals(d, users)  # per-user total change and query count, once
+    idx = np.asarray(idx)
+    return t.sums[idx].sum(axis=1) / t.counts[idx].sum(axis=1)
+
+
+all_27 = user_means(d, users, helpers.enumerate_resamples(3))
+print(f"all 27 draws agree with section 3 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
+my_user_means = user_means''',
+    },
+    "4.3": {
+        "name": "coverages_no_user_effect", "what": "the two coverages as (query-level, user-cluster)",
+        "expected": [0.9566666666666667, 0.94], "tol": 1e-3,
+        "slips": [
+            ([0.94, 0.9566666666666667], "The order is swapped: give the query-level coverage first, then the user-cluster one."),
+            ([0.643, 0.941], "Those are section 7's coverages, with user effects on: pass user_sd=0.0."),
+        ],
+        "solution": '''no_effect = report(*coverage_run(300, np.random.default_rng(5), n_resamples=500, user_sd=0.0))
+coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
+# Without user effects the queries really are independent: the two intervals have about the
+# same width and about the same coverage (with 300 studies the standard errors are about 0.013).
+# Resampling users costs little when it is not needed, and saves you when it is.''',
+    },
+    "5.1": {
+        "name": "p_five", "what": "the exact two-sided p-value of the five changes, a number",
+        "expected": [0.5625], "tol": 1e-9,
+        "slips": [
+            ([0.375], _TIES), ([0.3125], _TIES), ([0.5], _ROUNDING),
+            ([0.28125], "That is the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
+            ([19 / 33], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+        ],
+        "solution": '''five = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
+far = abs(five.mean())
+count = 0
+for signs in itertools.product((+1, -1), repeat=5):
+    count += abs(np.mean(np.array(signs) * five)) >= far - 1e-12  # ties count, within a tolerance
+p_five = count / 2**5
+print(f"{count} of 32 assignments at least as extreme: p = {p_five:.4f}")
+# Several assignments besides the observed signs and their mirror image have a mean exactly as far
+# from zero (flipping -0.30 and +0.30 together, for one): ties, which belong in the p-value.''',
+    },
+    "5.2": {
+        "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
+        "expected": [0.0384063720703125], "tol": 5e-4,
+        "slips": [
+            ([0.076812744140625], "That is the two-sided p-value; the question asks for the one-sided alternative='less'."),
+            ([0.9893646240234375], "That is alternative='greater' (is B better?); the worry was that B is worse: alternative='less'."),
+        ],
+        "solution": '''p_less = helpers.randomization_test(d, alternative="less").pvalue
+print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; "
+      f"two-sided / one-sided = 2 within 1e-12: {abs(res.pvalue / p_less - 2) < 1e-12}")
+# The null distribution is symmetric, so the one-sided p is half the two-sided one.
+# Choosing the side after seeing that B scored lower would quietly halve every p-value:
+# the test would then reject a true null hypothesis twice as often as it claims.''',
+    },
+    "5.3": {
+        "name": "p_more", "what": "the exact two-sided p-value with the 1,000 ties added, a number",
+        "expected": [0.076812744140625], "tol": 5e-4,
+        "slips": [
+            ([-0.007142857142857143], "That is the mean change over the 1,120 queries; the question asks for the p-value."),
+            ([0.0384063720703125], "That is a one-sided p-value; the question asks for the two-sided one."),
+        ],
+        "solution": '''d_more = np.concatenate([d, np.zeros(1000)])
+res_more = helpers.randomization_test(d_more)
+p_more = res_more.pvalue
+print(f"Q = {len(d_more)}: mean change {res_more.statistic:+.4f} (was {res.statistic:+.4f}), "
+      f"p = {p_more:.4f} (was {res.pvalue:.4f})")
+# The mean change shrinks about ninefold, but p does not move: it depends only on how the
+# 16 discordant queries split. A p-value measures how consistent the evidence is with "no
+# difference", not how large or important the difference is.''',
+    },
+    "5.4": {
+        "name": "R_needed", "what": "the number of random sign vectors R, a whole number",
+        "expected": [17729], "tol": 0.5,
+        "slips": [
+            ([11875], "You used p = 0.05; use the exact p-value of the 120 queries, about 0.077."),
+            ([62500], "That is the worst case p = 0.5; the question asks for p near the exact 0.077."),
+            ([36], "The standard error is sqrt(p(1 - p)/R), so R = p(1 - p) / SE**2: square the 0.002."),
+        ],
+        "solution": '''p = res.pvalue
+R_needed = math.ceil(p * (1 - p) / 0.002**2)
+mc = helpers.randomization_test(d, n_resamples=R_needed, rng=3)
+print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
+      f"difference {mc.pvalue - p:+.4f} (standard error {math.sqrt(p * (1 - p) / R_needed):.4f})")
+# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.''',
+    },
+    "5.5": {
+        "name": "sign_flip_p", "what": "a function sign_flip_p(changes) returning the exact two-sided p-value",
+        "calls": [(x,) for x in _SIGN_FLIP], "expected": [0.625, 0.5625, 0.375], "tol": 1e-9,
+        "slips": [
+            ([0.375, 0.375, 0.0625], _TIES), ([0.375, 0.3125, 0.0625], _TIES), ([0.625, 0.5, 0.375], _ROUNDING),
+            ([0.3125, 0.28125, 0.1875], "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
+            ([11 / 17, 19 / 33, 25 / 65], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is enumerated, p = count / 2**n."),
+        ],
+        "solution": '''def sign_flip_p(changes):
+    changes = np.asarray(changes, dtype=float)
+    observed = abs(changes.mean())
+    count = 0
+    for signs in itertools.product((+1, -1), repeat=len(changes)):
+        count += abs(np.mean(np.array(signs) * changes)) >= observed - 1e-12
+    return count / 2 ** len(changes)
+
+
+print(f"four pairs: p = {sign_flip_p(four):.4f}; helpers.randomization_test: {res_four.pvalue:.4f}")''',
+    },
+    "6.1": {
+        "name": "holm_adjusted", "what": "the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
+        "expected": [0.036, 0.052, 0.016, 0.052], "tol": 5e-4,
+        "slips": [
+            ([0.048, 0.12, 0.016, 0.104], "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, 2, 1."),
+            ([0.016, 0.036, 0.052, 0.052], "Those are in sorted order; give each adjusted p-value in the place of its own p-value."),
+            ([0.036, 0.03, 0.016, 0.052], "Take the running maximum: an adjusted p-value may never be smaller than the one before it in sorted order."),
+            ([0.012, 0.030, 0.004, 0.026], "Those are the p-values as given: multiply the j-th smallest by m - j + 1 = 4, 3, 2, 1 first."),
+        ],
+        "solution": '''p = np.array([0.012, 0.030, 0.004, 0.026])
+order = np.argsort(p)  # smallest first
+holm_adjusted = np.empty(4)
+running = 0.0
+for j, i in enumerate(order):
+    running = max(running, min(1.0, (4 - j) * p[i]))
+    holm_adjusted[i] = running
+print(f"adjusted: {np.round(holm_adjusted, 4).tolist()}; same as helpers.holm: {np.allclose(holm_adjusted, helpers.holm(p).adjusted)}")
+print(f"rejected at 0.05 after Holm: {(holm_adjusted <= 0.05).tolist()}; with no correction: {(p <= 0.05).tolist()}")
+# Sorted: 0.004 x 4 = 0.016 and 0.012 x 3 = 0.036 pass; 0.026 x 2 = 0.052 fails, and the procedure stops:
+# 0.030 is kept too, although 0.030 x 1 would pass on its own (its adjusted value is the running maximum 0.052).
+# Uncorrected, all four would be "significant"; after Holm, two are.''',
+    },
+    "6.2": {
+        "name": "claims", "what": "two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
+        "expected": [0, 3], "tol": 0.01,
+        "slips": [
+            ([2, 3], "That is the naive rule. Under gatekeeping the secondaries are tested only after the primary succeeds: with the primary at p = 0.08, nothing may be claimed."),
+            ([0, 2], "That is Bonferroni on the secondaries (every p times 3); Holm multiplies the second smallest by 2 only."),
+            ([0, 1], "Once the primary succeeds, the secondaries are tested too (with Holm); count the primary and each rejected secondary."),
+        ],
+        "solution": '''secondary = [0.001, 0.6, 0.02]
+claims = []
+for p_primary in (0.08, 0.01):
+    confirmed = 0
+    if p_primary <= 0.05:  # the gate: secondaries are tested only after the primary succeeds
+        confirmed = 1 + int(helpers.holm(secondary).rejected.sum())
+    claims.append(confirmed)
+    print(f"primary p = {p_primary}: {confirmed} confirmed finding(s)")
+claims = tuple(claims)
+# (a) Nothing is confirmed. The head slice's p = 0.001 is reported as exploratory, labelled so,
+# and confirmed on new queries before anyone acts on it. (b) Holm: 0.001 x 3 = 0.003 and 0.02 x 2 = 0.04
+# pass, 0.6 does not: the primary, head and tail.''',
+    },
+    "6.3": {
+        "name": "holm_reject", "what": "a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), in the given order",
+        "calls": [(p,) for p in _HOLM], "tol": 0,
+        "expected": [1, 0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1],
+        "slips": [
+            ([1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0], "Your function applies Bonferroni (every p against 0.05/m). Holm compares the j-th smallest with 0.05/(m - j + 1)."),
+            ([1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1], "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept too, even one that would pass its own threshold."),
+        ],
+        "solution": '''def holm_reject(pvalues):
+    p = np.asarray(pvalues, dtype=float)
+    m = len(p)
+    reject = np.zeros(m, dtype=bool)
+    for j, i in enumerate(np.argsort(p, kind="stable")):
+        if p[i] > 0.05 / (m - j):
+            break  # stop at the first failure
+        reject[i] = True
+    return reject
+
+
+mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
+print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 3's one family: {np.array_equal(mine, holm_all_four)}")''',
+    },
+    "7.1": {
+        "name": "p5_change", "what": "B's mean P_5 minus A's over the 150 judged topics, a number",
+        "expected": [-0.01733333333333333], "tol": 6e-5,
+        "slips": [
+            ([0.01733333333333333], "That is A minus B: the change is B - A."),
+            ([-0.010810810810810806], "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, as trec_eval -c does, and so should the comparison."),
+            ([-0.007793425623659394], "That is the change in nDCG@10; the question asks for P_5."),
+        ],
+        "solution": '''p5 = helpers.compare_runs(helpers.evaluate(qrels, run_a, "P_5"), helpers.evaluate(qrels, run_b, "P_5"), n_resamples=10_000, rng=2026)
+print(p5)
+p5_change = p5.mean_change''',
+    },
+    "7.2": {
+        "name": "mean_change_c", "what": "a function mean_change_c(a, b, topics) returning a number",
+        # B is missing a topic; a judged topic neither run retrieved; a topic only B retrieved
+        "calls": [({"t1": 0.5, "t2": 0.25, "t3": 0.75}, {"t1": 0.75, "t3": 0.5}, ["t1", "t2", "t3"]),
+                  ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),
+                  ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"])],
+        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9,
+        "slips": [
+            ([-1 / 12, 0.25, 0.5], "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
+            ([0.0, 0.25, 0.0], "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),
+        ],
+        "solution": '''def mean_change_c(a, b, topics):
+    return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
+
+
+file_a = helpers.read_trec_eval(DATA / "simulated_A.trec_eval.txt", "ndcg_cut_10").scores
+file_b = helpers.read_trec_eval(DATA / "simulated_B.trec_eval.txt", "ndcg_cut_10").scores
+print(f"mean change over the {len(qrels.topics)} judged topics: {helpers.signed(mean_change_c(file_a, file_b, qrels.topics), 4)}")''',
+    },
+    "7.3": {
+        "name": "tail_interval", "what": "the tail slice's 95% interval, two numbers (low, high)",
+        "expected": [-0.13175404889013753, 0.0004462161588799983], "tol": 5e-4,
+        "slips": [
+            ([-0.1197619696920458, -0.009692815201482307], "That is the 90% interval; the question asks for 95%."),
+            ([-0.004116202780841794, 0.12825896039638782], "That is the head slice; the question asks about tail queries."),
+            ([-0.04234537905058106, 0.027582718285724502], "That is the interval over all queries; the question asks about the tail slice."),
+        ],
+        "solution": '''types = [users.slices[q] for q in report.runs.query_ids]
+slices = helpers.slice_summary(report.runs.a, report.runs.b, types, n_resamples=10_000, rng=2026, order=["head", "torso", "tail"])
+for row in slices.rows:
+    print(f"{row.slice:<12} {row.n:>3} queries, change {helpers.signed(row.change, 3)}, 95% interval [{helpers.signed(row.interval.low, 3)}, {helpers.signed(row.interval.high, 3)}]")
+tail = slices.row("tail").interval
+tail_interval = (tail.low, tail.high)
+# B leans positive on head queries and negative on tail queries, and each slice's interval is wider than the
+# overall one. An unplanned split is exploratory: report it with these intervals as a lead for a new,
+# planned evaluation (chapter 6), not as a finding.''',
+    },
+}
+
+# The multiple-choice checks: the prompt ({names} filled in by helpers.quiz), the options in
+# the order shown, the right one's index and one explanation per option.
+QUIZZES = {
+"0.q1": {
+"prompt": 'For one query, m_A(q) = 0.40 and m_B(q) = 0.35. What is d_q, and which system did better on that query?',
+"options": ['d_q = +0.05; B did better.', 'd_q = -0.05; A did better.', 'd_q = -0.05; B did better, because lower is better.', 'It cannot be said without the other queries.'],
+"answer": 1,
+"explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
+},
+"1.q1": {
+"prompt": "The source's loop gave [-0.133, -0.008]; numpy with seed 7 gave [-0.133, +0.000]; other seeds give one or the other. What do these intervals let you say?",
+"options": ['B is worse than A with 95% probability.', "The data fit B being worse by up to about 13 points of hit@5, or about as good; whether zero is excluded depends on the seed, so 'B is worse' would rest on random numbers.", "B is as good as A, because numpy's interval includes zero.", 'Report the seed whose interval excludes zero; every seed is equally valid.'],
+"answer": 1,
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.', 'Including zero fails to establish a difference; it does not show there is none: the same interval includes losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.'],
+},
+"1.q2": {
+"prompt": 'Why compare two search systems with paired per-query differences?',
+"options": ['It doubles the size of the dataset.', 'It makes the systems faster.', 'Difficulty shared by both systems on a query cancels, so smaller real differences become detectable.', 'It removes the need for relevance labels.'],
+"answer": 2,
+"explanations": ['Pairing keeps Q queries; it does not create new ones. Each query contributes one difference.', 'Pairing is about the analysis, not the systems: their speed does not change.', 'A hard query drags both scores down; the difference removes what they share, leaving less noise.', 'Each query still needs judged results to score both systems.'],
+},
+"2.q1": {
+"prompt": 'All 256 resamples were enumerated, so there is no Monte Carlo error. Why is the 95% interval still not trustworthy?',
+"options": ['256 resamples are too few; with 10,000 random resamples it would be trustworthy.', 'Four queries carry little information about all queries; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'The order of the draws was ignored.', 'nDCG changes cannot be averaged.'],
+"answer": 1,
+"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'The bootstrap treats the four observed queries as the whole population; with so few, that picture is far from the truth.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
+},
+"3.q1": {
+"prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
+"options": ['Use the seed the original analysis used.', 'Average the two upper ends.', 'Compute the exact bootstrap distribution (or use far more resamples) and read the same rule off it.', 'Switch to BCa, which is more accurate.'],
+"answer": 2,
+"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two lattice points is not a value of the distribution, and more seeds would give other averages.', 'The disagreement is Monte Carlo error; the exact distribution has none, and a very large R approaches it.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too.'],
+},
+"3.q2": {
+"prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
+"options": ['B is better than A with probability 95%.', 'The true mean change lies in [+0.004, +0.051].', 'Less than it seems: with ten queries a percentile interval covers less often than 95%; compute the t interval, and judge more queries before claiming a gain.', 'Nothing can be said about a gain until the interval reaches zero.'],
+"answer": 2,
+"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 8).', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 8, so the evidence is weaker than it looks.', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
+},
+"4.q1": {
+"prompt": 'A team reports the average of the user means instead of the mean over queries. What did that choice change?',
+"options": ['The target: each user now counts once, whatever the number of queries they sent.', 'How the data must be resampled: users instead of queries.', 'Nothing: the two averages are always equal.', "It removes the dependence between a user's queries."],
+"answer": 0,
+"explanations": ['Right: it changes what is being estimated, the experience of the average user rather than of the average search.', 'The resampling unit follows from how the data were sampled (users, each with a block of queries), not from which average is reported.', 'They differ whenever users send different numbers of queries and B helps them differently: +0.0250 and +0.0133 here.', 'The dependence is in the data; a different average does not remove it. Resampling whole users accounts for it.'],
+},
+"4.q2": {
+"prompt": 'A study has 2,000 judged queries from 40 users, about 50 each, and B helps some users much more than others. What should the bootstrap resample to give an honest interval for the mean change?',
+"options": ['Queries: 2,000 of them give a precise answer.', 'Users, each with all of their queries.', "A's and B's scores separately.", 'It does not matter with 2,000 queries.'],
+"answer": 1,
+"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
+},
+"5.q1": {
+"prompt": 'The exact randomization test on the 120 queries gives p of about 0.077. Which statement is right?',
+"options": ['There is a 7.7% chance that B is really no worse than A.', 'If A and B were interchangeable on every query, a mean change at least this far from zero would occur in about 7.7% of the equally likely sign assignments.', 'B is 7.7% worse than A.', 'Since p is above 0.05, the test has shown that A and B perform the same.'],
+"answer": 1,
+"explanations": ['The calculation assumes the null hypothesis is true; it cannot also give the probability that it is true.', 'That is the definition: a probability computed under the null hypothesis, of data at least as extreme as observed.', 'A p-value is not an effect size. The mean change is -0.067; its uncertainty is what the interval describes.', 'Not rejecting is not proving: 16 discordant queries cannot rule out a real difference of this size.'],
+},
+"6.q1": {
+"prompt": "You tried 20 rankers on the same 200 test queries. The best one's 95% paired bootstrap interval is [+0.004, +0.031]. What can you conclude?",
+"options": ['B is better than A with 95% confidence: the interval excludes zero.', 'Little: the winner was chosen for its luck on these queries; evaluate it once on held-out queries.', 'The interval is too wide; use more bootstrap resamples.', 'Apply Holm to this one interval and the problem goes away.'],
+"answer": 1,
+"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).'],
+},
+"7.q1": {
+"prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter
+"options": ['B is no better than A.', "No change was detected: the data are consistent with a loss or a gain of up to the interval's ends.", 'There is a 95% probability that the true change lies in this interval.', 'B is worse than A, since the mean change is negative.'],
+"answer": 1,
+"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', 'The sign of a mean change whose interval contains zero is not established.'],
+},
+"7.q2": {
+"prompt": "Run B returned no results for two queries, so trec_eval without -c left them out of B's file. What should the comparison do?",
+"options": ['Drop the two queries: they have no score for B.', 'Score them 0 for B (as trec_eval -c does) and say so in the report.', "Give them B's average score.", "Compare the two runs' 'all' summary rows instead."],
+"answer": 1,
+"explanations": ["Dropping hides B's failures and flatters B; if you do drop, the report must say so.", 'Returning nothing is a real failure for the user; scoring it 0 counts it, and the policy is recorded.', 'That invents a score B never earned.', 'The summary rows average over different query sets, so they are not paired.'],
+},
+}
+# fmt: on
