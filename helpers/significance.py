@@ -37,19 +37,27 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .grid import MAX_GRID_POINTS, _find_grid, sign_flip_distribution
+from .grid import (
+    GRIDS_TRIED,
+    MAX_DP_WORK,
+    MAX_GRID_POINTS,
+    SignFlipFFT,
+    _find_grid,
+    sign_flip_distribution,
+)
 from .resampling import (
     DEFAULT_MAX_ELEMENTS,
     ClusterTotals,
     _cluster_totals,
     _draws_iv,
+    _in_chunks,
     _paired_bootstrap,
-    _resample,
 )
 
 __all__ = [
     "MAX_EXACT_ASSIGNMENTS",
     "DEFAULT_FALLBACK_RESAMPLES",
+    "DEFAULT_MAX_SIGNS",
     "REL_TOL",
     "SignificanceResult",
     "randomization_test",
@@ -69,6 +77,11 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: so 1e-9 absorbs it for up to millions of queries, while real differences
 #: between statistics are many orders of magnitude larger.
 REL_TOL = 1e-9
+
+#: Signs the Monte Carlo randomization test draws at once by default: 2**23 random bits
+#: (1 MiB), with their look-up indices and looked-up sums (8 MiB each); the result does not
+#: depend on it.
+DEFAULT_MAX_SIGNS = 2**23
 
 #: Monte Carlo resamples used when no exact method applies, ``rng`` is given
 #: and ``n_resamples`` is not.
@@ -149,10 +162,6 @@ def _count_at_least_as_extreme(
     return int(np.count_nonzero(hits))
 
 
-def _how_many(n: int) -> str:
-    return f"{n:,}" if n < 10**12 else f"about {float(n):.1e}"
-
-
 def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
     order.
@@ -173,47 +182,112 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Largest table of subset sums :func:`_monte_carlo_sign_flips` keeps (8 bytes per entry).
+_MAX_TABLE_BYTES = 2**25
+
+
+def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
+    """``table[j, v]``: the sum of ``x[bits * j + i]`` over the bits ``i`` set in ``v``.
+
+    Built one bit at a time, so every entry is summed in the same order (lowest bit first)
+    on every CPU. ``x.size`` must be a multiple of ``bits``.
+    """
+    blocks = x.reshape(-1, bits)
+    table = np.zeros((blocks.shape[0], 2**bits))
+    for i in range(bits):
+        table[:, 2**i : 2 ** (i + 1)] = table[:, : 2**i] + blocks[:, i : i + 1]
+    return table
+
+
+def _monte_carlo_sign_flips(
+    nonzero: np.ndarray, n: int, n_resamples: int, gen: np.random.Generator, max_signs: int
+) -> np.ndarray:
+    """``n_resamples`` means of the sign-flipped changes, each sign one random bit.
+
+    A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change
+    (bit ``i`` of the little-endian words is change ``i``; 1 flips it), so its mean is
+    ``(sum(d) - 2 * sum of the flipped changes) / Q``. The flipped sum is read a byte
+    (or, for very many changes, half a byte) at a time from a table of subset sums:
+    one look-up adds the flipped changes among 8 (or 4), with no BLAS product whose
+    rounding would depend on the CPU. The look-ups are summed one after another, in
+    the same order for every resample, so a resample's mean does not depend on the
+    chunk it falls in; and the words are drawn row after row from the stream, so
+    chunking does not change the draws either.
+    """
+    k = nonzero.size
+    words = -(-k // 64)
+    x = np.zeros(64 * words)
+    x[:k] = nonzero
+    per = 8 if 2**8 * 8 * words * 8 <= _MAX_TABLE_BYTES else 4  # bits per look-up
+    table = _subset_sums(x, per).ravel()
+    offsets = (np.arange(64 * words // per) * 2**per)[:, None]  # where block j's table starts
+    total = float(nonzero.sum())
+
+    def means(rows: int) -> np.ndarray:
+        draw = gen.integers(0, 2**64 - 1, size=(rows, words), dtype=np.uint64, endpoint=True)
+        # one row per byte position, one column per resample: each block's table stays hot
+        b = np.ascontiguousarray(draw.astype("<u8", copy=False).view(np.uint8).T)
+        if rows == 1:  # numpy sums a single column pairwise, several columns one row at a time
+            b = np.repeat(b, 2, axis=1)
+        if per == 8:
+            flipped = np.take(table, np.add(b, offsets, dtype=np.intp)).sum(axis=0)
+        else:  # the low and the high half of each byte
+            low = np.take(table, np.add(b & 15, offsets[0::2], dtype=np.intp)).sum(axis=0)
+            flipped = low + np.take(table, np.add(b >> 4, offsets[1::2], dtype=np.intp)).sum(axis=0)
+        return (total - 2 * flipped[:rows]) / n
+
+    return _in_chunks(means, n_resamples, 64 * words, max_signs)
+
+
 def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
-    """The exact test from the sign-flip distribution on the grid (see
-    :func:`helpers.sign_flip_distribution`).
+    """The exact test from the sign-flip distribution on the grid.
 
     With integer steps ``k_i`` (non-zero), ``S = sum |k_i|`` and the observed
     signed sum ``o``, an assignment that flips a total ``T`` of the ``|k_i|``
-    has signed sum ``S - 2T``. Integer sums: ties are decided exactly.
+    has signed sum ``S - 2T``. Integer sums: ties are decided exactly. The
+    distribution of T comes from dynamic programming
+    (:func:`helpers.sign_flip_distribution`) while that is cheap, else by FFT
+    (:class:`helpers.SignFlipFFT`, tails by exponential tilting). Raises
+    ValueError when even the FFT would exceed :data:`helpers.MAX_GRID_POINTS`.
     """
     steps = grid.steps
     k = steps.size
     total = int(np.abs(steps).sum())
     o = int(steps.sum())
-    p = sign_flip_distribution(steps)
-    if alternative == "two-sided":
-        if o == 0:
-            tail = 1.0
-        else:  # |S - 2T| >= |o|
-            tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(
-                np.sum(p[(total + abs(o)) // 2 :])
-            )
-    elif alternative == "greater":  # S - 2T >= o
-        tail = float(np.sum(p[: (total - o) // 2 + 1]))
-    else:  # S - 2T <= o
-        tail = float(np.sum(p[(total - o) // 2 :]))
+    method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
+    if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
+        p = sign_flip_distribution(steps)
+        if alternative == "two-sided":
+            if o == 0:
+                tail = 1.0
+            else:  # |S - 2T| >= |o|
+                tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(
+                    np.sum(p[(total + abs(o)) // 2 :])
+                )
+        elif alternative == "greater":  # S - 2T >= o
+            tail = float(np.sum(p[: (total - o) // 2 + 1]))
+        else:  # S - 2T <= o
+            tail = float(np.sum(p[(total - o) // 2 :]))
+        first = 0
+    else:
+        fft = SignFlipFFT.of(steps)
+        p, first = fft.probabilities, fft.first
+        if alternative == "two-sided":  # P(T <= (S - |o|) / 2) twice, by symmetry
+            tail = 1.0 if o == 0 else 2 * fft.lower_tail((total - abs(o)) // 2)
+        elif alternative == "greater":
+            tail = fft.lower_tail((total - o) // 2)
+        else:  # S - 2T <= o: T >= (S - o) / 2, i.e. by symmetry T <= (S + o) / 2
+            tail = fft.lower_tail((total + o) // 2)
+        method = method[:-1] + f", by FFT of {fft.n_points:,} points)"
     pvalue = min(1.0, tail)
-    t = np.arange(total, -1, -1, dtype=np.int64)
+    t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
     null = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
     probs = p[::-1].copy()
     null.setflags(write=False)
     probs.setflags(write=False)
     count = round(Fraction(pvalue) * 2**k)
     return SignificanceResult(
-        observed,
-        pvalue,
-        null,
-        True,
-        2**k,
-        int(count),
-        alternative,
-        f"randomization (exact, sign-flip distribution on the {grid.label} grid)",
-        probs,
+        observed, pvalue, null, True, 2**k, int(count), alternative, method, probs
     )
 
 
@@ -224,7 +298,7 @@ def randomization_test(
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
     clusters: ArrayLike | None = None,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_elements: int = DEFAULT_MAX_SIGNS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
@@ -242,17 +316,19 @@ def randomization_test(
     * ``n_resamples=None``: **exact**, p = count / 2**k. Up to
       :data:`MAX_EXACT_ASSIGNMENTS` (k <= 20) all ``2**k`` assignments are
       enumerated. Beyond, when the changes are whole numbers of a grid step
-      (hit@k, P@k, trec_eval's four decimals; see :func:`helpers.find_grid`),
-      the distribution of the sum over all assignments is computed by dynamic
-      programming on the integer sums (:func:`helpers.sign_flip_distribution`,
-      at most :data:`helpers.MAX_GRID_POINTS` points), and ties are decided
-      exactly. Otherwise, with ``rng`` given, a Monte Carlo test with
+      (hit@k, P@k, RR@k, trec_eval's four decimals; see :func:`helpers.find_grid`),
+      the distribution of the sum over all assignments is computed on the
+      integer sums, and ties are decided exactly: by dynamic programming
+      (:func:`helpers.sign_flip_distribution`) while it is cheap, else by FFT
+      with exponential tilting for the tail (:class:`helpers.SignFlipFFT`,
+      relative precision about 1e-9 however small p is), within
+      :data:`helpers.MAX_GRID_POINTS` points. Otherwise, with ``rng`` given, a Monte Carlo test with
       ``fallback_resamples`` resamples, whose ``method`` says why it is not
       exact; without ``rng``, a ValueError.
     * ``n_resamples=B``: **Monte Carlo**, B random sign vectors drawn from
-      ``rng`` with the resampling engine :func:`helpers.resample` (a sign is a
-      draw from ``range(2)``); p = (count + 1) / (B + 1), never 0, because the
-      observed assignment is itself one of the equally likely ones.
+      ``rng``, each sign one random bit (64 signs per 64-bit word drawn); p =
+      (count + 1) / (B + 1), never 0, because the observed assignment is itself
+      one of the equally likely ones.
 
     Parameters
     ----------
@@ -313,7 +389,7 @@ def _randomization_test(
     n_resamples: int | None,
     rng: np.random.Generator | None,
     alternative: str,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_elements: int = DEFAULT_MAX_SIGNS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
     if totals is None:
@@ -350,20 +426,17 @@ def _sign_flip_test(
 
     if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
         grid = _find_grid(nonzero)
-        points = None if grid is None else int(np.abs(grid.steps).sum()) + 1
-        if grid is not None and points <= MAX_GRID_POINTS:
-            return _grid_test(d, grid, observed, alternative)
-        why = (
-            f"the {k} non-zero changes are on no grid (multiples of 1/k for k <= 1000, or of 10^-p "
-            "for p <= 6)"
-            if grid is None
-            else f"on the {grid.label} grid the sums need {points:,} points, "
-            f"above the limit of {MAX_GRID_POINTS:,}"
-        )
+        if grid is None:
+            why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
+        else:
+            try:
+                return _grid_test(d, grid, observed, alternative)
+            except ValueError as err:  # too fine a grid for the memory limit
+                why = f"on the {grid.label} grid {err}".removesuffix(".")
         if rng is None:
             raise ValueError(
-                f"No exact test here: {why}, and 2**{k} = {_how_many(2**k)} sign assignments are "
-                "too many to enumerate "
+                f"No exact test here: {why}, and 2**{k} = {_checks.count_in_words(2**k)} sign "
+                "assignments are too many to enumerate "
                 f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) "
                 "and rng "
                 f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
@@ -382,17 +455,7 @@ def _sign_flip_test(
         if k == 0:
             null = np.zeros(n_resamples)
         else:
-            # Each resample is k draws from range(2): 0 keeps a change's sign, 1 flips it.
-            # numpy's row sums (not a BLAS product) keep every row's result independent
-            # of the chunk it falls in.
-            null = _resample(
-                2,
-                lambda idx: np.where(idx == 1, -nonzero, nonzero).sum(axis=1) / n,
-                n_resamples,
-                rng,
-                max_elements,
-                k,
-            )
+            null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
         count = _count_at_least_as_extreme(null, observed, alternative, tol)
         pvalue = (count + 1) / (n_resamples + 1)
         exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback

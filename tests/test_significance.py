@@ -191,12 +191,22 @@ def test_same_seed_same_result_and_chunking_does_not_matter():
     )
 
 
-def test_monte_carlo_draws_are_the_engines_draws():
-    # replay: sign vector r is 1 - 2 * (the engine's r-th row of draws from range(2))
-    d = np.array([0.1, 0.0, -0.2, 0.4])
-    res = randomization_test(d, n_resamples=50, rng=5)
-    flips = np.random.default_rng(5).integers(0, 2, size=(50, 3))
-    np.testing.assert_allclose(res.null_distribution, ((1 - 2 * flips) @ d[d != 0]) / 4, rtol=1e-15)
+@pytest.mark.parametrize("q", [4, 70, 600])
+def test_monte_carlo_signs_are_bits_of_the_stream(q):
+    # replay: resample r flips non-zero change i when bit i of its 64-bit words is 1
+    # (little-endian), the words drawn row after row; checked with unpackbits and a plain sum
+    d = np.round(np.random.default_rng(q).normal(size=q), 2)
+    d[::5] = 0.0
+    nonzero = d[d != 0]
+    res = randomization_test(d, n_resamples=50, rng=5, max_elements=64 * 7)
+    words = -(-nonzero.size // 64)
+    draws = np.random.default_rng(5).integers(
+        0, 2**64 - 1, size=(50, words), dtype=np.uint64, endpoint=True
+    )
+    bits = np.unpackbits(draws.astype("<u8").view(np.uint8), axis=1, bitorder="little")
+    signs = 1 - 2 * bits[:, : nonzero.size].astype(float)
+    expected = np.array([math.fsum(row) for row in signs * nonzero]) / q
+    np.testing.assert_allclose(res.null_distribution, expected, rtol=0, atol=1e-13)
 
 
 def test_monte_carlo_p_is_never_zero():
@@ -476,3 +486,14 @@ def test_randomization_test_iv(mode):
 def test_shifted_bootstrap_test_iv():
     good = {"changes": D4, "n_resamples": 50, "rng": 0}
     _refuses_bad_changes_alternatives_counts_and_seeds(shifted_bootstrap_test, good)
+
+
+def test_too_many_assignments_for_a_float_get_the_clear_message():
+    # 1,100 non-zero changes on the 0.000001 grid, far too fine for the limit: 2**1100 sign
+    # assignments used to raise OverflowError while the message was composed
+    d = np.round(np.random.default_rng(26).uniform(-1, 1, 1_100), 6)
+    with pytest.raises(ValueError, match=r"2\*\*1100 = about 1\.4e\+331 sign assignments") as err:
+        randomization_test(d)
+    assert "Pass n_resamples" in str(err.value)
+    fallback = randomization_test(d, rng=1)
+    assert not fallback.exact and "not exact: on the 0.000001 grid" in fallback.method
