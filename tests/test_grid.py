@@ -530,3 +530,141 @@ def test_count_attainable_means_refuses_what_it_cannot_count():
         helpers.count_attainable_means([0.1234567891, 0.5])
     with pytest.raises(ValueError, match="max_points=100"):
         helpers.count_attainable_means(FOUR_PAIR_CHANGES * 10, max_points=100)
+
+
+# --- issue 26: the grids of the measures people use, and the FFT sign-flip test ----------
+
+
+def reciprocal_ranks(q, seed, cutoff=10, digits=None):
+    """RR@cutoff of two runs on q queries (0 when nothing relevant is in the top cutoff)."""
+    rng = np.random.default_rng(seed)
+
+    def ranks():
+        r = np.minimum(rng.geometric(0.35, q), cutoff + 1)
+        return np.where(r <= cutoff, r, 0)
+
+    ra = ranks()
+    rb = np.where(rng.random(q) < 0.6, ra, ranks())
+    a, b = (np.where(r > 0, 1.0 / np.maximum(r, 1), 0.0) for r in (ra, rb))
+    return (a, b) if digits is None else (np.round(a, digits), np.round(b, digits))
+
+
+@pytest.mark.parametrize(("cutoff", "units"), [(5, 60), (10, 2520), (12, 27720)])
+def test_grid_of_reciprocal_ranks_at_full_precision(cutoff, units):
+    a, b = reciprocal_ranks(400, cutoff, cutoff=cutoff)
+    rr = np.array([0.0] + [1 / r for r in range(1, cutoff + 1)])
+    all_changes = (rr[:, None] - rr[None, :]).ravel()
+    g = find_grid(all_changes)
+    assert g.step == Fraction(1, units)  # 1 / lcm(1, ..., cutoff)
+    expected = [Fraction(x).limit_denominator(units) * units for x in all_changes]
+    assert g.steps.tolist() == [int(e) for e in expected]
+    g = find_grid(b - a)
+    assert g is not None and units % g.step.denominator == 0
+    assert np.allclose(g.steps * float(g.step), b - a, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("values", "label"),
+    [
+        # MAP and nDCG as trec_eval prints them: four decimals
+        (np.round(np.random.default_rng(1).beta(2, 5, 300), 4), "0.0001"),
+        # a mixture of P@10 and success@5 per query, and its changes
+        (np.r_[np.arange(11) / 10, [0.0, 1.0]], "0.1"),
+        (np.r_[np.arange(11) / 10, [0.0, 1.0]] - np.r_[[1.0, 0.0], np.arange(11) / 10], "0.1"),
+        # P@3 mixed with RR@5: steps of 1/lcm(3, 60)
+        (np.r_[np.arange(4) / 3, 1 / np.arange(1, 6)] - 0.25, "1/60"),
+        (np.round(np.random.default_rng(2).uniform(-1, 1, 50), 6), "0.000001"),
+    ],
+)
+def test_grid_of_rounded_measures_and_mixtures(values, label):
+    assert find_grid(values).label == label
+
+
+def test_values_near_a_fine_grid_are_not_on_it():
+    rng = np.random.default_rng(26)
+    assert find_grid(rng.uniform(-1, 1, 1000)) is None  # full-precision scores
+    assert find_grid(1 / np.arange(1, 11) + 1e-7) is None  # near RR@10, off it by 1e-7
+    assert find_grid([1 / 99_991, 1 / 99_989]) is None  # two primes: L = 99,991 x 99,989
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_exact_test_on_the_rr_at_10_grid_matches_exact_integer_counts(alternative):
+    a, b = reciprocal_ranks(80, 3)
+    d = b - a
+    res = randomization_test(d, alternative=alternative)
+    g = find_grid(d[d != 0])
+    assert res.exact and 2520 % g.step.denominator == 0 and f"{g.label} grid" in res.method
+    count = exact_count(g.steps.tolist(), alternative)
+    assert res.pvalue == pytest.approx(count / 2**g.steps.size, rel=1e-12)
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_fft_route_matches_the_dynamic_programming(alternative, monkeypatch):
+    # RR@10 at full precision and MAP at four decimals: the same p-value by both routes
+    for d in (np.subtract(*reciprocal_ranks(300, 4)[::-1]), np.subtract(*four_decimal_runs(60, 5))):
+        by_dp = randomization_test(d, alternative=alternative)
+        monkeypatch.setattr("helpers.significance.MAX_DP_WORK", 0)
+        by_fft = randomization_test(d, alternative=alternative)
+        monkeypatch.undo()
+        assert "by FFT of" in by_fft.method and "by FFT" not in by_dp.method
+        assert by_fft.pvalue == pytest.approx(by_dp.pvalue, rel=1e-9)
+        # the distribution on the FFT's window, against the dynamic programming's
+        dp = dict(zip(by_dp.null_distribution.tolist(), by_dp.null_probabilities, strict=True))
+        fft_probs = by_fft.null_probabilities
+        assert by_fft.null_distribution.size <= by_dp.null_distribution.size
+        expected = np.array([dp[v] for v in by_fft.null_distribution.tolist()])
+        assert np.abs(fft_probs - expected).max() < 1e-13
+        assert 1 - fft_probs.sum() < 1e-12
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_fft_route_keeps_tiny_p_values_exact(alternative, monkeypatch):
+    # 3,000 hit@k changes: the exact test is the sign test (scipy.stats.binomtest), here with
+    # p-values down to 1e-60, far below the FFT's absolute round-off
+    monkeypatch.setattr("helpers.significance.MAX_DP_WORK", 0)
+    for wins in (1_500, 1_530, 1_700, 1_750):
+        d = np.r_[np.ones(wins), -np.ones(3_000 - wins), np.zeros(500)]
+        res = randomization_test(d, alternative=alternative)
+        assert res.exact and "by FFT of" in res.method
+        theirs = stats.binomtest(wins, 3_000, 0.5, alternative=alternative).pvalue
+        assert res.pvalue == pytest.approx(theirs, rel=1e-9)
+
+
+def test_ms_marco_sized_rr_at_10_is_exact_in_test_and_interval():
+    # 6,980 queries (MS MARCO's dev set), at full precision and at four decimals
+    for digits in (None, 4):
+        a, b = reciprocal_ranks(6_980, 26, digits=digits)
+        d = b - a
+        res = randomization_test(d)
+        iv = exact_bootstrap_interval(d)
+        label = "1/2520" if digits is None else "0.0001"
+        assert res.exact and f"on the {label} grid, by FFT of" in res.method
+        assert f"FFT on the {label} grid" in iv.method
+        assert iv.low < d.mean() < iv.high
+
+
+def test_exact_bootstrap_on_the_rr_at_10_grid_equals_multiset_enumeration():
+    # reciprocal ranks at full precision: the FFT on the 1/2520 grid against enumeration
+    checked = 0
+    for seed in range(4):
+        a, b = reciprocal_ranks(7, seed)
+        d = b - a
+        if np.unique(d).size < 3:
+            continue
+        grid = grid_bootstrap_distribution(d)
+        multi = exact_bootstrap_distribution(d)
+        assert 2520 % grid.step.denominator == 0
+        fft_cdf = np.cumsum(grid.probabilities)
+        for v, cdf in zip(multi.values, np.cumsum(multi.probabilities), strict=True):
+            i = int(np.searchsorted(grid.values, v + 1e-12, side="right")) - 1
+            assert fft_cdf[i] == pytest.approx(cdf, abs=max(1e-12, grid.error_bound))
+        checked += 1
+    assert checked >= 2
+
+
+def test_astronomically_many_multisets_are_refused_with_the_message_at_once():
+    # 20,000 distinct full-precision changes: C(39,999, 19,999) multisets, about 10^12,039; the
+    # count is neither computed (seconds at a million) nor printed in full (Python refuses str())
+    d = np.random.default_rng(26).uniform(-0.5, 0.5, 20_000)
+    with pytest.raises(ValueError, match=r"on no grid .* and have about 1\.\de\+12038 multisets"):
+        exact_bootstrap_interval(d)
