@@ -28,7 +28,12 @@ import numpy as np
 from . import _checks
 from .alignment import AlignedRuns, _align_runs, _align_runs_iv
 from .data import signed
-from .grid import _exact_bootstrap_interval
+from .grid import (
+    MAX_MULTISETS_FOR_INTERVAL,
+    _exact_bootstrap_interval,
+    _multisets,
+    grid_bootstrap_distribution,
+)
 from .intervals import Interval, _percentile_interval
 from .readers import Qrels, RunScores
 from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
@@ -37,6 +42,7 @@ from .resampling import (
     ClusterTotals,
     _cluster_bootstrap,
     _cluster_totals,
+    _exact_bootstrap_distribution,
     _paired_bootstrap,
 )
 from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
@@ -301,7 +307,11 @@ def _largest_regressions(
     a_arr: np.ndarray, b_arr: np.ndarray, ids: list, k: int, labels: list | None
 ) -> list[QueryChange]:
     d = b_arr - a_arr
-    worst = sorted((i for i in range(d.size) if d[i] < 0), key=lambda i: (d[i], ids[i]))[: int(k)]
+    worse = np.flatnonzero(d < 0)
+    if worse.size > k:  # only the k worst and their ties can be listed: sort those alone
+        worse = worse[d[worse] <= np.partition(d[worse], k - 1)[k - 1]]
+    change = d.tolist()
+    worst = sorted(worse.tolist(), key=lambda i: (change[i], ids[i]))[: int(k)]
     return [
         QueryChange(
             ids[i],
@@ -344,6 +354,9 @@ class ComparisonReport:
     n_clusters: int | None = None
     config: dict = field(default_factory=dict)
     interval_exact: bool = False
+    #: What ``bootstrap`` holds: R Monte Carlo resamples of the queries (or users), or R
+    #: draws from the exact bootstrap distribution (no query is resampled).
+    bootstrap_source: str = "Monte Carlo resamples"
 
     def __repr__(self) -> str:
         return (
@@ -386,8 +399,7 @@ class ComparisonReport:
         settings = f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"
         if self.interval_exact:
             settings += (
-                " (the interval is exact: the R resamples only draw the plotted bootstrap "
-                "distribution)"
+                f" (the interval is exact; the plotted bootstrap holds {self.bootstrap_source})"
             )
         rows.append(("settings", settings))
         return rows
@@ -456,6 +468,21 @@ def _test_detail(test: SignificanceResult) -> str:
     return f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
 
 
+def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_resamples`` draws from the exact bootstrap distribution of the mean of ``d`` (for
+    plots), computed as :func:`helpers.exact_bootstrap_interval` computes it: by enumerating
+    multisets when they are few, else by FFT on the grid. No query is resampled, so the cost
+    does not grow with R x Q.
+    """
+    if _multisets(d.size, np.unique(d).size) <= MAX_MULTISETS_FOR_INTERVAL:
+        dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
+    else:
+        dist = grid_bootstrap_distribution(d)
+    return rng.choice(
+        dist.values, size=n_resamples, p=dist.probabilities / dist.probabilities.sum()
+    )
+
+
 def compare_runs(
     a: RunScores | Mapping[Hashable, float],
     b: RunScores | Mapping[Hashable, float],
@@ -469,6 +496,7 @@ def compare_runs(
     alternative: str = "two-sided",
     top: int = 5,
     min_queries: int = 5,
+    monte_carlo_bootstrap: bool = False,
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
@@ -492,9 +520,13 @@ def compare_runs(
     ``rng`` is an int seed: a Monte Carlo interval is exactly what
     ``paired_bootstrap(d, n_resamples=B, rng=seed)`` (or ``cluster_bootstrap``) gives,
     and the draws are kept in ``report.bootstrap`` for plots; a Monte Carlo test uses
-    an independent stream spawned from the same seed. ``min_queries`` (default 5, as
-    in :func:`slice_summary`) guards against intervals far too narrow to trust (one
-    query gives width 0); lower it only knowingly: the record keeps it.
+    an independent stream spawned from the same seed. An exact interval draws no
+    resamples: ``report.bootstrap`` then holds B draws from the exact distribution, which
+    cost next to nothing (``monte_carlo_bootstrap=True`` draws the B x Q resamples
+    instead, a minute at a million queries); ``report.bootstrap_source`` says which.
+    ``min_queries`` (default 5, as in :func:`slice_summary`) guards against intervals
+    far too narrow to trust (one query gives width 0); lower it only knowingly: the
+    record keeps it.
 
     Examples
     --------
@@ -512,14 +544,16 @@ def compare_runs(
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
     seed, n_resamples, half_alpha, alternative, top, min_queries = _compare_runs_iv(
-        rng, n_resamples, level, alternative, top, min_queries
+        rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap
     )
     runs = _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))  # the compared queries
     _enough_queries(len(runs.query_ids), min_queries)
     d = runs.b - runs.a  # the per-query changes
     users = None if runs.clusters is None else _checks.clusters(runs.clusters, d.size)
     totals = None if users is None else _cluster_totals(d, *users)
-    boot, interval, method, exact = _interval(d, totals, n_resamples, seed, level, half_alpha)
+    boot, interval, method, exact, source = _interval(
+        d, totals, n_resamples, seed, level, half_alpha, monte_carlo_bootstrap
+    )
     # the test draws (when Monte Carlo) from its own stream, spawned from the same seed
     test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
@@ -546,10 +580,11 @@ def compare_runs(
         n_clusters=None if totals is None else len(totals.labels),
         config=_config(runs, a, b, qrels, min_queries),
         interval_exact=exact,
+        bootstrap_source=source,
     )
 
 
-def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries):
+def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap):
     """The checked seed, B, alpha/2 (a Fraction), alternative, top and min_queries."""
     seed = _checks.seed(
         rng, "rng", " seed here, so that the report can record it and be recomputed"
@@ -559,6 +594,10 @@ def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries):
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     top = _checks.integer(top, "top", minimum=0)
     min_queries = _checks.integer(min_queries, "min_queries")
+    if not isinstance(monte_carlo_bootstrap, bool):
+        raise ValueError(
+            f"monte_carlo_bootstrap must be True or False; got {monte_carlo_bootstrap!r}."
+        )
     return seed, n_resamples, half_alpha, alternative, top, min_queries
 
 
@@ -587,28 +626,34 @@ def _interval(
     seed: int,
     level: float,
     half_alpha: Fraction,
-) -> tuple[np.ndarray, Interval, str, bool]:
-    """The bootstrap draws, the interval (exact when the data allow), how it was computed, and
-    whether it is exact.
+    monte_carlo_bootstrap: bool,
+) -> tuple[np.ndarray, Interval, str, bool, str]:
+    """The values for the plot, the interval (exact when the data allow), how it was computed,
+    whether it is exact, and what the values for the plot are.
+
+    An exact interval needs no resamples: the plot then gets draws from the exact distribution
+    (:func:`_exact_draws`), unless ``monte_carlo_bootstrap`` asks for the R x Q resamples.
     """
     rng = np.random.default_rng(seed)
+    source = f"{n_resamples:,} Monte Carlo resamples"
     if totals is not None:
         boot = _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
         method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
-        return boot, _percentile_interval(boot, half_alpha), method, False
-    boot = _paired_bootstrap(d, n_resamples, rng)
+        return boot, _percentile_interval(boot, half_alpha), method, False, source
     method = "paired bootstrap over queries"
     try:
         exact = _exact_bootstrap_interval(d, float(level), half_alpha)
-    except ValueError:  # on no grid, or a grid too fine: the Monte Carlo interval stands
+    except ValueError:  # on no grid, or a grid too fine: a Monte Carlo interval
+        boot = _paired_bootstrap(d, n_resamples, rng)
         method += " (Monte Carlo: no exact interval for these scores)"
-        return boot, _percentile_interval(boot, half_alpha), method, False
-    return (
-        boot,
-        exact.interval,
-        method + ", exact " + exact.method.removeprefix("exact bootstrap "),
-        True,
-    )
+        return boot, _percentile_interval(boot, half_alpha), method, False, source
+    if monte_carlo_bootstrap:
+        boot = _paired_bootstrap(d, n_resamples, rng)
+    else:
+        boot = _exact_draws(d, n_resamples, rng)
+        source = f"{n_resamples:,} draws from the exact bootstrap distribution"
+    method += ", exact " + exact.method.removeprefix("exact bootstrap ")
+    return boot, exact.interval, method, True, source
 
 
 def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_queries: int) -> dict:

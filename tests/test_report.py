@@ -15,6 +15,7 @@ from helpers import (
     cluster_totals,
     compare_runs,
     exact_bootstrap_interval,
+    grid_bootstrap_distribution,
     largest_regressions,
     load_record,
     paired_bootstrap,
@@ -49,7 +50,16 @@ def test_agrees_with_the_individual_helpers(runs):
     assert report.runs.query_ids == ids and report.n_queries == 150
     assert report.mean_change == pytest.approx(d.mean(), abs=1e-15)
     # four-decimal trec_eval scores lie on a grid: the interval and the test are exact
-    assert np.array_equal(report.bootstrap, paired_bootstrap(d, n_resamples=3000, rng=5))
+    # the exact interval needs no resamples: the plotted values are draws from the exact
+    # distribution (seeded), unless Monte Carlo resamples are asked for
+    dist = grid_bootstrap_distribution(d)
+    assert report.bootstrap.size == 3000 and np.isin(report.bootstrap, dist.values).all()
+    assert report.bootstrap_source == "3,000 draws from the exact bootstrap distribution"
+    assert "the plotted bootstrap holds 3,000 draws from the exact" in str(report)
+    asked = compare_runs(a, b, n_resamples=3000, rng=5, missing="zero", monte_carlo_bootstrap=True)
+    assert np.array_equal(asked.bootstrap, paired_bootstrap(d, n_resamples=3000, rng=5))
+    assert asked.bootstrap_source == "3,000 Monte Carlo resamples"
+    assert (asked.interval, asked.test.pvalue) == (report.interval, report.test.pvalue)
     exact_iv = exact_bootstrap_interval(d)
     assert (
         report.interval == exact_iv.interval
@@ -303,6 +313,8 @@ def test_compare_runs_iv():
         compare_runs(**good | {"a": RUN_A | {"q6": 0.5}})
     with pytest.raises(ValueError, match=r"missing must be one of"):
         compare_runs(**good | {"missing": "ignore"})
+    with pytest.raises(ValueError, match=r"^monte_carlo_bootstrap must be True or False"):
+        compare_runs(**good | {"monte_carlo_bootstrap": 1})
     with pytest.raises(ValueError, match=r"clusters must map each query ID"):
         compare_runs(**good | {"clusters": ["U1", "U1", "U2", "U3", "U3"]})
     with pytest.raises(ValueError, match=r"clusters has no user for 4 compared queries"):
