@@ -429,6 +429,168 @@ def bench_grid(table: Table, targets: list[str], quick: bool) -> None:
     )
 
 
+def sign_flip_floor(d: np.ndarray, n_resamples: int, max_signs: int) -> None:
+    """The random-bit floor of a Monte Carlo randomization test: draw R x Q random bits (in the
+    test's chunks) and make one pass summing the Q changes per resample, nothing else."""
+    gen = np.random.default_rng(1)
+    words = -(-d.size // 64)
+    rows = max(1, max_signs // (64 * words))
+    for start in range(0, n_resamples, rows):
+        k = min(rows, n_resamples - start)
+        gen.integers(0, 2**64 - 1, size=(k, words), dtype=np.uint64, endpoint=True)
+        np.add.reduce(np.broadcast_to(d, (k, d.size)), axis=1)
+
+
+def integer_signs(d: np.ndarray, n_resamples: int) -> None:
+    """The Monte Carlo sign flips before issue 26: each sign a 64-bit integer from range(2)."""
+    helpers.resample(
+        2,
+        lambda idx: np.where(idx == 1, -d, d).sum(axis=1) / d.size,
+        n_resamples=n_resamples,
+        rng=1,
+        draws=d.size,
+    )
+
+
+def reciprocal_ranks(q: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """RR@10 of two runs on q queries, MS MARCO-like: 0 when nothing relevant is in the top 10."""
+    rng = np.random.default_rng(seed)
+
+    def ranks() -> np.ndarray:
+        r = np.minimum(rng.geometric(0.35, q), 10)
+        return np.where(rng.random(q) < 0.62, r, 0)
+
+    ra = ranks()
+    rb = np.where(rng.random(q) < 0.7, ra, ranks())
+    return tuple(np.where(r > 0, 1.0 / np.maximum(r, 1), 0.0) for r in (ra, rb))
+
+
+def million_query_runs(kind: str) -> tuple[dict, dict]:
+    """Two runs of 1,000,000 queries: hit@k (0 or 1) or continuous scores."""
+    q = 1_000_000
+    rng = np.random.default_rng(26)
+    if kind == "hit":
+        a = (rng.random(q) < 0.6).astype(float)
+        b = np.where(rng.random(q) < 0.8, a, (rng.random(q) < 0.61).astype(float))
+    else:
+        a = rng.random(q)
+        b = np.clip(a + rng.normal(0.001, 0.1, q), 0, 1)
+    ids = [f"q{i}" for i in range(q)]
+    return dict(zip(ids, a.tolist(), strict=True)), dict(zip(ids, b.tolist(), strict=True))
+
+
+def bench_scale(table: Table, targets: list[str], quick: bool) -> None:
+    """Issue 26: bit-based Monte Carlo sign flips, the MS MARCO-sized exact case, and
+    compare_runs at a million queries."""
+    q = 100_000
+    d = np.random.default_rng(q).normal(0.01, 0.1, q)
+    task = f"randomization test, Monte Carlo, Q = {q:,}, R = 10,000"
+    pairs = 3
+    ours, floor, r_floor = paired_timings(
+        lambda: helpers.randomization_test(d, n_resamples=R, rng=1),
+        lambda: sign_flip_floor(d, R, helpers.DEFAULT_MAX_SIGNS),
+        pairs,
+    )
+    few = 200 if quick else 500
+    before = timed(lambda: integer_signs(d, few), 1) * R / few
+    table.add(task, "helpers.randomization_test (random bits, byte look-ups)", ours, "1.00x")
+    table.add(
+        task,
+        "random-bit floor (R x Q bits + one summing pass per resample)",
+        floor,
+        f"ours / floor = {r_floor:.2f}x (median of {pairs} alternating pairs)",
+    )
+    table.add(
+        task,
+        "signs as 64-bit integers from range(2) (before issue 26)",
+        before,
+        f"before / ours = {before / ours:.1f}x (timed on {few} resamples, scaled)",
+    )
+    targets.append(
+        f"Monte Carlo randomization test vs the random-bit floor at Q = {q:,}: {r_floor:.2f}x "
+        f"(target <= 2x): {met(r_floor <= 2)}"
+    )
+
+    a, b = reciprocal_ranks(6_980, 26)
+    worst = 0.0
+    for name, dd in [("full precision", b - a), ("four decimals", np.round(b, 4) - np.round(a, 4))]:
+        task = f"MS MARCO-sized: 6,980 queries of RR@10, {name}"
+        res, iv = helpers.randomization_test(dd), helpers.exact_bootstrap_interval(dd)
+        t_test = timed(lambda dd=dd: helpers.randomization_test(dd), 1 if quick else 3)
+        t_iv = timed(lambda dd=dd: helpers.exact_bootstrap_interval(dd), 1 if quick else 3)
+        peak = max(
+            traced_peak(lambda dd=dd: helpers.randomization_test(dd)),
+            traced_peak(lambda dd=dd: helpers.exact_bootstrap_interval(dd)),
+        )
+        table.add(
+            task,
+            "helpers.randomization_test (no n_resamples)",
+            t_test,
+            f"exact: {res.exact}, p = {res.pvalue:.4f}; "
+            + res.method.removeprefix("randomization "),
+        )
+        table.add(
+            task,
+            "helpers.exact_bootstrap_interval",
+            t_iv,
+            f"[{iv.low:+.4f}, {iv.high:+.4f}]; {iv.method.removeprefix('exact bootstrap ')}",
+        )
+        table.add(task, "peak memory (traced), larger of the two", None, f"{peak / 2**20:.0f} MiB")
+        targets.append(
+            f"MS MARCO-sized RR@10, {name}: test exact {res.exact} in {t_test * 1000:.0f} ms, "
+            f"interval exact in {t_iv * 1000:.0f} ms, peak {peak / 2**20:.0f} MiB (target: both "
+            f"exact, < 1 s each, < 1 GB): {met(res.exact and max(t_test, t_iv) < 1 and peak < 1e9)}"
+        )
+        worst = max(worst, peak)
+
+    runs_a, runs_b = million_query_runs("hit")
+    task = "compare_runs, Q = 1,000,000 hit@k, R = 10,000"
+    t_all = timed(lambda: helpers.compare_runs(runs_a, runs_b, rng=1), 1)
+    t_align = timed(lambda: helpers.align_runs(runs_a, runs_b), 1)
+    report = helpers.compare_runs(runs_a, runs_b, rng=1)
+    peak = traced_peak(lambda: helpers.compare_runs(runs_a, runs_b, rng=1))
+    table.add(
+        task,
+        "helpers.compare_runs (exact interval and test, no resampling)",
+        t_all,
+        f"of which align_runs (dicts of 1,000,000 IDs) {t_align:.2f} s; traced peak "
+        f"{peak / 2**20:.0f} MiB; plot: {report.bootstrap_source}",
+    )
+    targets.append(
+        f"compare_runs on 1,000,000 hit@k queries: {t_all:.1f} s (target < 3 s): {met(t_all < 3)}"
+    )
+
+    runs_a, runs_b = million_query_runs("continuous")
+    r_small = 1_000
+    task = f"compare_runs, Q = 1,000,000 continuous scores, R = {r_small:,}"
+    t_all = timed(lambda: helpers.compare_runs(runs_a, runs_b, rng=1, n_resamples=r_small), 1)
+    dd = np.subtract(list(runs_b.values()), list(runs_a.values()))
+    t_floor = timed(
+        lambda: (
+            rng_floor(dd.size, r_small),
+            sign_flip_floor(dd, r_small, helpers.DEFAULT_MAX_SIGNS),
+        ),
+        1,
+    )
+    peak = traced_peak(lambda: helpers.compare_runs(runs_a, runs_b, rng=1, n_resamples=r_small))
+    table.add(
+        task,
+        "helpers.compare_runs (Monte Carlo interval and test)",
+        t_all,
+        f"ours / floor = {t_all / t_floor:.2f}x; traced peak {peak / 2**20:.0f} MiB",
+    )
+    table.add(
+        task,
+        "floor of its Monte Carlo work (R x Q indices + R x Q bits)",
+        t_floor,
+        "",
+    )
+    targets.append(
+        f"compare_runs on 1,000,000 continuous scores vs the floor of its Monte Carlo work: "
+        f"{t_all / t_floor:.2f}x, peak {peak / 2**20:.0f} MiB (target: stated)"
+    )
+
+
 def bench_notebooks(table: Table, targets: list[str]) -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     import nbformat
@@ -525,11 +687,14 @@ def main() -> None:
     parser.add_argument(
         "--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)"
     )
+    parser.add_argument(
+        "--only-scale", action="store_true", help="run only the cases of issue 26 (scale)"
+    )
     args = parser.parse_args()
     table, targets = Table(), []
     print(f"Machine: {machine()}\n", flush=True)
-    if args.only_grid:
-        bench_grid(table, targets, args.quick)
+    if args.only_grid or args.only_scale:
+        (bench_grid if args.only_grid else bench_scale)(table, targets, args.quick)
         print(
             "\n" + "\n".join([table.markdown(), "", "Targets:", ""] + [f"- {t}" for t in targets])
         )
@@ -539,6 +704,7 @@ def main() -> None:
     bench_randomization(table, targets, args.quick)
     bench_exact_and_cluster(table, args.quick)
     bench_grid(table, targets, args.quick)
+    bench_scale(table, targets, args.quick)
     if not args.skip_notebooks:
         bench_notebooks(table, targets)
     text = "\n".join(
