@@ -622,7 +622,7 @@ def test_fft_route_keeps_tiny_p_values_exact(alternative, monkeypatch):
     # 3,000 hit@k changes: the exact test is the sign test (scipy.stats.binomtest), here with
     # p-values down to 1e-60, far below the FFT's absolute round-off
     monkeypatch.setattr("helpers.significance.MAX_DP_WORK", 0)
-    for wins in (1_500, 1_530, 1_700, 1_750):
+    for wins in (1_500, 1_530, 1_700, 1_750, 2_100):
         d = np.r_[np.ones(wins), -np.ones(3_000 - wins), np.zeros(500)]
         res = randomization_test(d, alternative=alternative)
         assert res.exact and "by FFT of" in res.method
