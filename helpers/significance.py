@@ -78,10 +78,10 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: between statistics are many orders of magnitude larger.
 REL_TOL = 1e-9
 
-#: Signs the Monte Carlo randomization test draws at once by default: 2**23 random bits
-#: (1 MiB), with their look-up indices and looked-up sums (8 MiB each); the result does not
+#: Signs the Monte Carlo randomization test draws at once by default: 2**26 random bits
+#: (8 MiB), looked up a few hundred thousand at a time (4 MiB); the result does not
 #: depend on it.
-DEFAULT_MAX_SIGNS = 2**23
+DEFAULT_MAX_SIGNS = 2**26
 
 #: Monte Carlo resamples used when no exact method applies, ``rng`` is given
 #: and ``n_resamples`` is not.
@@ -185,6 +185,14 @@ def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
 #: Largest table of subset sums :func:`_monte_carlo_sign_flips` keeps (8 bytes per entry).
 _MAX_TABLE_BYTES = 2**25
 
+#: Look-ups :func:`_monte_carlo_sign_flips` gathers at once (their indices and values take
+#: 2 MiB each, so they stay in a core's cache while they are summed).
+_LOOKUPS_AT_ONCE = 2**18
+
+#: Most resamples :func:`_monte_carlo_sign_flips` draws at once (with few non-zero changes,
+#: ``max_signs`` alone would allow millions, and a resample's running sum takes 8 bytes).
+_MAX_ROWS = 2**14
+
 
 def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
     """``table[j, v]``: the sum of ``x[bits * j + i]`` over the bits ``i`` set in ``v``.
@@ -209,10 +217,9 @@ def _monte_carlo_sign_flips(
     ``(sum(d) - 2 * sum of the flipped changes) / Q``. The flipped sum is read a byte
     (or, for very many changes, half a byte) at a time from a table of subset sums:
     one look-up adds the flipped changes among 8 (or 4), with no BLAS product whose
-    rounding would depend on the CPU. The look-ups are summed one after another, in
-    the same order for every resample, so a resample's mean does not depend on the
-    chunk it falls in; and the words are drawn row after row from the stream, so
-    chunking does not change the draws either.
+    rounding would depend on the CPU. Each resample adds its look-ups one after another,
+    block 0 first, whatever the chunk it falls in; and the words are drawn row after row
+    from the stream, so chunking does not change the draws either.
     """
     k = nonzero.size
     words = -(-k // 64)
@@ -220,23 +227,38 @@ def _monte_carlo_sign_flips(
     x[:k] = nonzero
     per = 8 if 2**8 * 8 * words * 8 <= _MAX_TABLE_BYTES else 4  # bits per look-up
     table = _subset_sums(x, per).ravel()
-    offsets = (np.arange(64 * words // per) * 2**per)[:, None]  # where block j's table starts
+    starts = (np.arange(64 * words // per) * 2**per)[:, None]  # where block j's table starts
+    # per byte: one look-up (8 bits), or two (its low and its high half), each summed apart
+    halves = [(0, starts)] if per == 8 else [(0, starts[0::2]), (4, starts[1::2])]
     total = float(nonzero.sum())
 
     def means(rows: int) -> np.ndarray:
         draw = gen.integers(0, 2**64 - 1, size=(rows, words), dtype=np.uint64, endpoint=True)
-        # one row per byte position, one column per resample: each block's table stays hot
-        b = np.ascontiguousarray(draw.astype("<u8", copy=False).view(np.uint8).T)
+        b = draw.astype("<u8", copy=False).view(np.uint8)
         if rows == 1:  # numpy sums a single column pairwise, several columns one row at a time
-            b = np.repeat(b, 2, axis=1)
-        if per == 8:
-            flipped = np.take(table, np.add(b, offsets, dtype=np.intp)).sum(axis=0)
-        else:  # the low and the high half of each byte
-            low = np.take(table, np.add(b & 15, offsets[0::2], dtype=np.intp)).sum(axis=0)
-            flipped = low + np.take(table, np.add(b >> 4, offsets[1::2], dtype=np.intp)).sum(axis=0)
-        return (total - 2 * flipped[:rows]) / n
+            b = np.repeat(b, 2, axis=0)
+        b = b.T  # one row per byte position, one column per resample (a view, not a copy)
+        cols = b.shape[1]
+        group = max(1, _LOOKUPS_AT_ONCE // cols)  # byte positions looked up at once
+        index = np.empty((group, cols), dtype=np.intp)
+        # row 0 carries each resample's running sum, so adding a group's rows to it keeps
+        # the order "block 0 first, one block after another" whatever the group size
+        terms = np.empty((group + 1, cols))
+        flipped = [np.zeros(cols) for _ in halves]
+        for g in range(0, b.shape[0], group):
+            part = b[g : g + group]
+            m = part.shape[0]
+            for h, (shift, start) in enumerate(halves):
+                bits = part if per == 8 else (part >> shift) & 15
+                np.add(bits, start[g : g + m], out=index[:m], dtype=np.intp)
+                # the indices are in range; mode="clip" lets take write into terms directly
+                np.take(table, index[:m], out=terms[1 : m + 1], mode="clip")
+                terms[0] = flipped[h]
+                flipped[h] = np.add.reduce(terms[: m + 1], axis=0)
+        both = flipped[0] if per == 8 else flipped[0] + flipped[1]
+        return (total - 2 * both[:rows]) / n
 
-    return _in_chunks(means, n_resamples, 64 * words, max_signs)
+    return _in_chunks(means, n_resamples, 64 * words, min(max_signs, 64 * words * _MAX_ROWS))
 
 
 def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
