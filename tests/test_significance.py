@@ -20,7 +20,14 @@ import pytest
 from plain import TWO_D, plain
 from scipy import stats
 
-from helpers import FOUR_PAIR_CHANGES, enumerate_resamples, hit_at_5_example, holm, paired_bootstrap
+from helpers import (
+    FOUR_PAIR_CHANGES,
+    enumerate_resamples,
+    hit_at_5_example,
+    holm,
+    paired_bootstrap,
+    significance,
+)
 from helpers.significance import MAX_EXACT_ASSIGNMENTS, randomization_test, shifted_bootstrap_test
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
@@ -207,6 +214,28 @@ def test_monte_carlo_signs_are_bits_of_the_stream(q):
     signs = 1 - 2 * bits[:, : nonzero.size].astype(float)
     expected = np.array([math.fsum(row) for row in signs * nonzero]) / q
     np.testing.assert_allclose(res.null_distribution, expected, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("lookups_at_once", [1, 50, 2**18])
+@pytest.mark.parametrize("half_bytes", [False, True])
+def test_monte_carlo_look_up_groups_keep_the_sums(monkeypatch, lookups_at_once, half_bytes):
+    # the kernel gathers its look-ups a group of byte positions at a time, carrying each
+    # resample's running sum; any group size (here down to one byte position, and with
+    # look-ups of half a byte, as for very many changes) must give the same sums
+    d = np.random.default_rng(9).normal(size=300)
+    first = randomization_test(d, n_resamples=400, rng=2)
+    monkeypatch.setattr(significance, "_LOOKUPS_AT_ONCE", lookups_at_once)
+    if half_bytes:  # a table too small for byte look-ups
+        monkeypatch.setattr(significance, "_MAX_TABLE_BYTES", 2**12)
+    for max_elements in (64 * 5 * 7, 64 * 5):  # 7 resamples at once, then 1
+        other = randomization_test(d, n_resamples=400, rng=2, max_elements=max_elements)
+        if half_bytes:  # half-byte look-ups add the changes in another order
+            np.testing.assert_allclose(
+                other.null_distribution, first.null_distribution, rtol=0, atol=1e-14
+            )
+        else:
+            np.testing.assert_array_equal(other.null_distribution, first.null_distribution)
+        assert (other.pvalue, other.count) == (first.pvalue, first.count)
 
 
 def test_monte_carlo_p_is_never_zero():
