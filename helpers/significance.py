@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -227,9 +228,9 @@ def _monte_carlo_sign_flips(
     x[:k] = nonzero
     per = 8 if 2**8 * 8 * words * 8 <= _MAX_TABLE_BYTES else 4  # bits per look-up
     table = _subset_sums(x, per).ravel()
-    starts = (np.arange(64 * words // per) * 2**per)[:, None]  # where block j's table starts
-    # per byte: one look-up (8 bits), or two (its low and its high half), each summed apart
-    halves = [(0, starts)] if per == 8 else [(0, starts[0::2]), (4, starts[1::2])]
+    span = 2**8 if per == 8 else 2 * 2**4  # table entries per byte position
+    shifts = [0] if per == 8 else [0, 4]  # a byte's look-ups: whole, or low half then high half
+    low_byte = 0 if sys.byteorder == "little" else np.dtype(np.intp).itemsize - 1
     total = float(nonzero.sum())
 
     def means(rows: int) -> np.ndarray:
@@ -240,19 +241,27 @@ def _monte_carlo_sign_flips(
         b = b.T  # one row per byte position, one column per resample (a view, not a copy)
         cols = b.shape[1]
         group = max(1, _LOOKUPS_AT_ONCE // cols)  # byte positions looked up at once
-        index = np.empty((group, cols), dtype=np.intp)
+        # Byte position g + i, half h, reads entry span * i + 2**per * h + bits of the tables
+        # from byte position g on. Its multiple of 256 stays in the index's high bytes for
+        # every group, the rest (0 for whole bytes) is added to the bits, which are then
+        # written into the index's low byte: no cast and no add over intp indices.
+        offset = span * np.arange(group, dtype=np.intp)[:, None]
+        offsets = [offset + 2**per * h for h in range(len(shifts))]
+        index = [np.repeat(o - o % 256, cols, axis=1) for o in offsets]
+        in_byte = [(o % 256).astype(np.uint8) for o in offsets]
+        low = [ix.view(np.uint8)[:, low_byte :: ix.itemsize] for ix in index]
         # row 0 carries each resample's running sum, so adding a group's rows to it keeps
         # the order "block 0 first, one block after another" whatever the group size
         terms = np.empty((group + 1, cols))
-        flipped = [np.zeros(cols) for _ in halves]
+        flipped = [np.zeros(cols) for _ in shifts]
         for g in range(0, b.shape[0], group):
             part = b[g : g + group]
             m = part.shape[0]
-            for h, (shift, start) in enumerate(halves):
-                bits = part if per == 8 else (part >> shift) & 15
-                np.add(bits, start[g : g + m], out=index[:m], dtype=np.intp)
+            here = table[span * g : span * (g + m)]
+            for h, shift in enumerate(shifts):
+                low[h][:m] = part if per == 8 else ((part >> shift) & 15) | in_byte[h][:m]
                 # the indices are in range; mode="clip" lets take write into terms directly
-                np.take(table, index[:m], out=terms[1 : m + 1], mode="clip")
+                np.take(here, index[h][:m], out=terms[1 : m + 1], mode="clip")
                 terms[0] = flipped[h]
                 flipped[h] = np.add.reduce(terms[: m + 1], axis=0)
         both = flipped[0] if per == 8 else flipped[0] + flipped[1]
