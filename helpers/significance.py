@@ -240,11 +240,12 @@ def _monte_carlo_sign_flips(
             b = np.repeat(b, 2, axis=0)
         b = b.T  # one row per byte position, one column per resample (a view, not a copy)
         cols = b.shape[1]
-        group = max(1, _LOOKUPS_AT_ONCE // cols)  # byte positions looked up at once
+        group = max(1, min(b.shape[0], _LOOKUPS_AT_ONCE // cols))  # byte positions at once
         # Byte position g + i, half h, reads entry span * i + 2**per * h + bits of the tables
-        # from byte position g on. Its multiple of 256 stays in the index's high bytes for
-        # every group, the rest (0 for whole bytes) is added to the bits, which are then
-        # written into the index's low byte: no cast and no add over intp indices.
+        # from byte position g on. That entry's multiple of 256 stays in the index's high
+        # bytes for every group; the rest (0 for whole bytes, a multiple of 16 above the
+        # 4 bits of a half) joins the bits, written into the index's low byte: no cast and
+        # no add over the intp indices.
         offset = span * np.arange(group, dtype=np.intp)[:, None]
         offsets = [offset + 2**per * h for h in range(len(shifts))]
         index = [np.repeat(o - o % 256, cols, axis=1) for o in offsets]
