@@ -1,13 +1,8 @@
-"""Resampling: the paired bootstrap first, then the step that bounds its memory, then its variants.
+"""Resampling: the paired bootstrap, the step that bounds its memory, then its variants.
 
-The idea of the paired bootstrap fits in two lines (see :func:`paired_bootstrap`):
-draw R resamples of Q query indices with replacement, and average the per-query
-changes at those indices. Everything else in this module is that idea applied to
-other statistics (:func:`paired_bootstrap_statistic`), to whole users
-(:func:`cluster_bootstrap`), to weighted queries (:func:`weighted_bootstrap`), or
-done without random numbers (:func:`enumerate_resamples`,
-:func:`exact_bootstrap_distribution`). How the chunk size was chosen is recorded
-in the benchmark (``make bench``).
+Every variant is :func:`paired_bootstrap`'s idea (R resamples of Q query indices
+drawn with replacement) applied to another statistic, to whole users, to
+weighted queries, or done without random numbers.
 """
 
 from __future__ import annotations
@@ -97,10 +92,8 @@ def in_chunks(
 ) -> np.ndarray:
     """Call ``draw(k)`` for successive chunks of ``k`` rows and join the results.
 
-    The step that bounds memory: 100,000 queries x 10,000 resamples never
-    allocates the whole 10^9-entry index matrix, only ``max_elements`` indices
-    (at least one row) at a time. Chunking does not change the result: the
-    chunks draw from the random stream in the same order as one big draw would.
+    Only ``max_elements`` indices (at least one row) are held at a time; the
+    chunks draw from the random stream in the order one big draw would.
 
     >>> in_chunks(lambda k: np.arange(k, dtype=float), 5, row_size=2, max_elements=4)
     array([0., 1., 0., 1., 0.])
@@ -136,14 +129,10 @@ def resample(
 ) -> np.ndarray:
     """The general form of :func:`paired_bootstrap`: apply ``statistic`` to R index draws.
 
-    Each resample is ``draws`` indices drawn uniformly with replacement from
-    ``range(n)`` (``draws`` defaults to ``n``); ``statistic`` receives an
-    integer matrix of shape ``(k, draws)``, one resample per row, and returns
-    ``k`` values. The draws are the same as :func:`paired_bootstrap`'s for the
-    same seed.
+    ``statistic`` receives ``(k, draws)`` indices drawn with replacement from
+    ``range(n)`` (``draws`` defaults to ``n``), one resample per row, and
+    returns ``k`` values.
 
-    Examples
-    --------
     >>> d = np.array([0.1, 0.2, 0.3])
     >>> resample(3, lambda idx: d[idx].mean(axis=1), n_resamples=4, rng=1).round(3)
     array([0.233, 0.167, 0.233, 0.2  ])
@@ -177,12 +166,8 @@ def unpaired_bootstrap(
 ) -> np.ndarray:
     """Bootstrap ``mean(B) - mean(A)`` resampling A's and B's scores *independently*.
 
-    This is the wrong bootstrap for two systems run on the same queries: it
-    breaks the pairs, comparing A on one query with B on another. It is here to
-    show what pairing buys.
+    The wrong bootstrap for paired runs, kept to show what pairing buys.
 
-    Examples
-    --------
     >>> a, b = [0.2, 0.5, 0.9], [0.3, 0.6, 1.0]
     >>> unpaired_bootstrap(a, b, n_resamples=5, rng=0).shape
     (5,)
@@ -213,21 +198,12 @@ def paired_bootstrap_statistic(
 ) -> np.ndarray:
     """Bootstrap any statistic of the two score vectors, resampling whole query pairs.
 
-    Each resample draws Q query positions with replacement, exactly as
-    :func:`paired_bootstrap` does (same engine, same random stream), and takes
-    *both* systems' scores at those positions, so a query's A and B scores
-    always travel together. ``statistic(a_res, b_res)`` receives two matrices
-    of shape ``(k, Q)``, one resample per row, and must return ``k`` values:
-    write it with ``axis=-1`` so that it also works on the original 1-D vectors.
-    :func:`mean_difference`, :func:`relative_change` and
-    :func:`quantile_difference` are ready-made statistics.
+    The draws are :func:`paired_bootstrap`'s; ``statistic(a_res, b_res)``
+    receives two ``(k, Q)`` matrices and returns ``k`` values (write it with
+    ``axis=-1``), as :func:`mean_difference`, :func:`relative_change` and
+    :func:`quantile_difference` do.
 
-    Examples
-    --------
     >>> a, b = [0.50, 0.70, 0.65, 0.55], [0.60, 0.72, 0.59, 0.59]
-    >>> rel = paired_bootstrap_statistic(a, b, relative_change, n_resamples=2000, rng=0)
-    >>> print(f"observed {relative_change(np.array(a), np.array(b)):+.4f}, {rel.size} resamples")
-    observed +0.0417, 2000 resamples
     >>> same = paired_bootstrap_statistic(a, b, mean_difference, n_resamples=50, rng=3)
     >>> bool((same == paired_bootstrap(np.subtract(b, a), n_resamples=50, rng=3)).all())
     True
@@ -287,11 +263,8 @@ def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (the ratio of means, minus
-    one).
-
-    Raises ``ValueError`` where A's mean is zero (in the data or in a
-    resample): the relative change is then undefined; report the absolute one.
+    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (refused where A's mean
+    is 0).
 
     >>> print(f"{relative_change(np.array([0.50, 0.70]), np.array([0.60, 0.75])):+.4f}")
     +0.1250
@@ -308,8 +281,7 @@ def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def quantile_difference(q: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """A statistic: the ``q``-quantile of B minus the ``q``-quantile of A, along the last axis.
 
-    Quantiles use numpy's default (linear interpolation between order
-    statistics). ``quantile_difference(0.95)`` compares p95 latencies.
+    numpy's default quantiles; ``quantile_difference(0.95)`` compares p95 latencies.
 
     >>> p50 = quantile_difference(0.5)
     >>> print(f"{p50(np.array([10.0, 20.0, 30.0]), np.array([12.0, 25.0, 31.0])):+.1f}")
@@ -336,23 +308,9 @@ MAX_ENUMERATE_N = 7
 def enumerate_resamples(n: int) -> np.ndarray:
     """All ``n**n`` ordered resamples of ``n`` indices, in lexicographic order.
 
-    Row ``k`` (0-based) is the ``k``-th element of
-    ``itertools.product(range(n), repeat=n)``, so "draw k of n**n" in the
-    series' 1-based numbering is row ``k - 1``.
+    Row ``k`` is the ``k``-th element of ``itertools.product(range(n), repeat=n)``
+    (the series' draw ``k + 1``); ``n`` is at most :data:`MAX_ENUMERATE_N`.
 
-    Parameters
-    ----------
-    n : int
-        Sample size, 1 to 7 (7**7 = 823,543 rows take 46 MB; n = 8 would take
-        over 1 GB and is refused, as is anything larger).
-
-    Examples
-    --------
-    >>> enumerate_resamples(2)
-    array([[0, 0],
-           [0, 1],
-           [1, 0],
-           [1, 1]])
     >>> enumerate_resamples(4)[27]  # draw 28 of 256: the original sample
     array([0, 1, 2, 3])
     """
@@ -370,11 +328,8 @@ def _enumerate_resamples(n: int) -> np.ndarray:
 
 
 def exact_means(changes: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Means of all ``n**n`` ordered resamples (what the chapter 2 explorer shows), and their
-    distinct values with probabilities.
-
-    Returns ``(means, values, probabilities)``; means are rounded to 12 decimals so
-    that draws with the same multiset share one value exactly.
+    """``(means, values, probabilities)``: the means of all ``n**n`` ordered resamples (rounded
+    to 12 decimals, so one multiset gives one value) and their distinct values.
 
     >>> means, values, probs = exact_means([0.10, 0.02, -0.06, 0.04])
     >>> means.size, values.size, float(probs.sum())
@@ -392,19 +347,10 @@ def _exact_means(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Group ordered draws by how many times each unit was drawn.
 
-    The mean of a resample depends only on these counts, not on the order of
-    the draws, so the ``n**n`` ordered draws of :func:`enumerate_resamples`
-    collapse to ``C(2n - 1, n)`` distinct multisets.
+    ``draws`` is a ``(k, m)`` integer array, one draw per row; ``n`` the number
+    of units (default: largest index + 1). The ``n**n`` ordered draws collapse
+    to ``C(2n - 1, n)`` multisets.
 
-    Parameters
-    ----------
-    draws : numpy.ndarray
-        Integer array of shape ``(k, m)``, one draw per row.
-    n : int, optional
-        Number of units (default: largest index + 1).
-
-    Examples
-    --------
     >>> counts, freq = collapse_to_multisets(enumerate_resamples(2))
     >>> counts.tolist(), freq.tolist()
     ([[2, 0], [1, 1], [0, 2]], [1, 2, 1])
@@ -456,16 +402,8 @@ class ClusterTotals:
 def cluster_totals(changes: ArrayLike, clusters: ArrayLike) -> ClusterTotals:
     """Sum and count the per-query changes of each cluster (user).
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query changes ``d_q = m_B(q) - m_A(q)``.
-    clusters : sequence of hashable
-        The cluster (user) of each query, same length and order as ``changes``.
-        Any hashable labels work (strings, ints); ``None`` and NaN are refused.
+    ``clusters`` holds the cluster of each change (any hashable labels but None and NaN).
 
-    Examples
-    --------
     >>> t = cluster_totals([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"])
     >>> t.labels, t.counts.tolist()
     (['U1', 'U2', 'U3'], [2, 1, 1])
@@ -502,28 +440,15 @@ def cluster_bootstrap(
 ) -> np.ndarray:
     """Bootstrap the mean change resampling whole clusters (users), not single queries.
 
-    Each resample draws G clusters with replacement from the G observed ones
-    and keeps every query of each drawn cluster: a cluster drawn twice brings
-    its whole block twice, so the number of query rows varies from resample to
-    resample. The engine :func:`resample` draws the cluster indices; each
-    resample's statistic comes from per-cluster sums and counts, so no query
-    rows are copied.
+    Each resample draws G of the G clusters with replacement and keeps all their
+    queries. ``weighting="query"`` (default) divides the total change by the
+    total query count; ``"cluster"`` averages the drawn clusters' means (every
+    user counts once).
 
-    ``clusters`` gives the cluster (user) of each query, one label per change.
-    ``weighting="query"`` (default) takes each resample's total change over its total
-    query count (every query row counts once: the target of the plain mean change);
-    ``"cluster"`` averages the drawn clusters' mean changes (every user counts once,
-    however many queries they sent).
-
-    Examples
-    --------
     >>> d, users = [0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"]
     >>> q = cluster_bootstrap(d, users, n_resamples=2000, rng=0)
-    >>> u = cluster_bootstrap(d, users, n_resamples=2000, rng=0, weighting="cluster")
-    >>> print(f"{q.min():+.3f} {q.max():+.3f} | {u.min():+.3f} {u.max():+.3f}")
-    -0.060 +0.060 | -0.060 +0.060
-    >>> bool((q == cluster_bootstrap(d, users, n_resamples=2000, rng=0)).all())
-    True
+    >>> print(f"{q.min():+.3f} {q.max():+.3f}")
+    -0.060 +0.060
     """
     weighting = _check_weighting(weighting)
     d = _checks.scores(changes, "changes")
@@ -568,13 +493,8 @@ class ClusterDraws:
 def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> ClusterDraws:
     """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
 
-    Built on :func:`enumerate_resamples`, so draw ``k`` (1-based) is row
-    ``k - 1`` in the same lexicographic order. Every draw is equally likely, so
-    the rows *are* the exact bootstrap distribution that
-    :func:`cluster_bootstrap` samples from.
+    Rows are in :func:`enumerate_resamples`' order, each equally likely.
 
-    Examples
-    --------
     >>> e = enumerate_cluster_resamples([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"])
     >>> e.labels, e.draws.shape
     (['U1', 'U2', 'U3'], (27, 3))
@@ -600,15 +520,11 @@ def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> Clus
 # --- Exact bootstrap distributions (chapter 3) ----------------------------------
 
 
-#: Largest number of resample count vectors (multisets) that
-#: :func:`exact_bootstrap_distribution` enumerates by default: about a second of
-#: work and a few tens of MB. Any 11 distinct changes fit (352,716 multisets;
-#: 12 would need 1,352,078), and so do up to 1,412 queries whose changes take
-#: three values, such as hit@k's -1, 0, +1.
+#: Most count vectors :func:`exact_bootstrap_distribution` enumerates by default (about a
+#: second): any 11 distinct changes, or 1,412 queries of hit@k changes (-1, 0, +1).
 MAX_EXACT_MULTISETS = 1_000_000
 
-#: Resample means closer than this, relative to the largest |change|, are one
-#: value (sums that differ only by float rounding).
+#: Resample means closer than this, relative to the largest |change|, are one value.
 EXACT_MERGE_RTOL = 1e-12
 
 
@@ -631,12 +547,9 @@ class ExactDistribution:
 
 
 def _compositions(n: int, k: int) -> np.ndarray:
-    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic; shape
-    ``(C(n+k-1, k-1), k)``.
+    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic.
 
-    Built one slot at a time: a partial row with ``r`` still to place grows into
-    ``r + 1`` rows, one per count ``0..r`` in the next slot; the last slot takes
-    what remains.
+    One slot at a time: a row with ``r`` left grows into ``r + 1`` rows.
     """
     cols: list[np.ndarray] = []
     remaining = np.array([n], dtype=np.int32)
@@ -657,43 +570,18 @@ def exact_bootstrap_distribution(
 ) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
-    A bootstrap resample draws Q of the Q values with replacement, each draw
-    equally likely. Its mean depends only on *how many times* each distinct
-    value was drawn, so group the Q values into their k distinct values ``u``
-    with multiplicities ``m``. The counts ``(c_1, ..., c_k)`` of a resample
-    then follow a multinomial distribution:
+    A resample's mean depends only on how many times it drew each of the k
+    distinct values ``u`` (multiplicities ``m``); those counts ``c`` are
+    multinomial, ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the
+    mean is ``sum(c_i * u_i) / Q``. All C(Q + k - 1, k - 1) count vectors are
+    enumerated and the probabilities of equal means (up to rounding) added.
+    Cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny.
 
-        P(c) = Q! / (c_1! ... c_k!) * (m_1/Q)^c_1 ... (m_k/Q)^c_k,
-
-    and the resample mean is ``sum(c_i * u_i) / Q``. This enumerates all
-    C(Q + k - 1, k - 1) count vectors (multisets of distinct values), computes
-    each probability from log-factorials, and adds up the probabilities of
-    count vectors that give the same mean (means equal up to float rounding,
-    ``EXACT_MERGE_RTOL`` times the largest |difference|, are merged).
-
-    This is cheap when the values are few (hit@k differences are -1, 0 or +1:
-    Q = 120 gives 7,381 count vectors) or the sample tiny (four distinct
-    values: C(7, 3) = 35 multisets, the 256 ordered draws grouped).
-
-    Returns
-    -------
-    ExactDistribution
-        ``values``: the distinct possible resample means, ascending;
-        ``probabilities``: their probabilities, summing to 1 (accurate to about
-        1e-12). Means too unlikely for a float (below about 1e-308) get
-        probability 0.
-
-    Examples
-    --------
     >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
     >>> len(dist.values), round(float(dist.probabilities.sum()), 12)
     (24, 1.0)
     >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
     P(mean <= 0) = 0.2070
-    >>> exact_bootstrap_distribution([-1, 0, 0, 1])
-    ExactDistribution(values=array([-1.  , -0.75, -0.5 , -0.25,  0.  ,  0.25,  0.5 ,  0.75,  1.  ]),
-    probabilities=array([0.00390625, 0.03125   , 0.109375  , 0.21875   , 0.2734375 ,
-           0.21875   , 0.109375  , 0.03125   , 0.00390625]))
     """
     d = _checks.scores(changes, "changes")
     return _exact_bootstrap_distribution(d, _checks.integer(max_multisets, "max_multisets"))
