@@ -1,22 +1,11 @@
 """Exact answers on the score grid: grid detection, the exact sign-flip
 distribution and the exact bootstrap distribution of the mean.
 
-Real evaluation scores live on a grid: ``trec_eval`` prints four decimals,
-hit@k and P@k are multiples of 1/k, RR@10 of 1/2520. Then every change ``d_q``
-is a whole number ``k_q`` of grid steps ``h``, and two exact distributions
-become sums of independent integer variables:
-
-* the **randomization test**: the sum of ``+-k_q`` over all ``2**K`` sign
-  assignments (K non-zero changes), by dynamic programming over the possible
-  sums (:func:`sign_flip_distribution`), or for large K by FFT
-  (:class:`SignFlipFFT`);
-* the **bootstrap of the mean**: the sum of Q independent draws from the
-  empirical distribution of the ``k_q``, its Q-fold convolution, by FFT
-  (:func:`grid_bootstrap_distribution`).
-
-Memory is bounded by :data:`MAX_GRID_POINTS` grid points; beyond it (a grid
-too fine for the spread of the data) the callers fall back to enumeration or
-Monte Carlo and say so.
+Scores live on a grid (trec_eval's four decimals, hit@k's 1/k, RR@10's 1/2520),
+so each change is a whole number ``k_q`` of steps ``h``, and the randomization
+test (the sum of ``+-k_q`` over all sign assignments) and the bootstrap of the
+mean (the Q-fold convolution of the ``k_q``) become sums of integer variables,
+computed by dynamic programming or FFT within :data:`MAX_GRID_POINTS` points.
 """
 
 from __future__ import annotations
@@ -48,19 +37,11 @@ __all__ = [
     "exact_bootstrap_interval",
 ]
 
-#: Most grid points any exact grid computation holds: 8,388,608. The sign-flip
-#: distribution by dynamic programming keeps one float64 array of at most this
-#: many points (64 MiB at the limit, plus one temporary copy of the same size);
-#: the FFTs (bootstrap and sign flips) keep a real array of N points and two
-#: complex arrays of N/2 + 1 points, about 40 bytes per point (320 MiB at the
-#: limit). An MS MARCO-sized comparison (6,980 queries of RR@10) fits, at full
-#: precision and at four decimals; ``make bench`` measures its peak memory.
+#: Most grid points any exact grid computation holds (the FFTs take about 40 bytes a
+#: point, 320 MiB at the limit); an MS MARCO-sized comparison fits (``make bench``).
 MAX_GRID_POINTS = 2**23
 
-#: Steps tried: 1/L for every L up to MAX_DENOMINATOR (hit@k and P@k are multiples
-#: of 1/k; RR@k of 1/lcm(1..k), 1/2,520 for k = 10 and 1/27,720 for k = 11 or 12;
-#: their mixtures and differences of 1/lcm of theirs; trec_eval's four printed
-#: decimals of 1/10,000), and 10^-6 (six printed decimals).
+#: Steps tried: 1/L for every L up to MAX_DENOMINATOR, and 10^-MAX_DECIMALS.
 MAX_DENOMINATOR = 100_000
 MAX_DECIMALS = 6
 
@@ -98,37 +79,20 @@ class Grid:
 
 
 def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
-    """Whether ``values`` are whole numbers of one grid step, and which: the integer steps and the
-    step, or None.
+    """The coarsest grid step the ``values`` are whole numbers of (with the integer steps), or
+    None.
 
-    The steps tried are 1/L for every L up to 100,000 (hit@k and P@k are multiples
-    of 1/k, reciprocal ranks cut at k of 1/lcm(1, ..., k): 1/2,520 for RR@10; a
-    mixture of such measures, and their differences, of 1/lcm of their L;
-    ``trec_eval``'s four printed decimals of 1/10,000) and 10^-6 (six decimals).
-    The coarsest step on which every value lies is taken: the least L, found by
-    reading each value that is not yet on the grid as a fraction (the closest
-    with denominator at most 100,000) and taking the least common multiple of
-    the denominators; then the step is multiplied by the greatest common divisor
-    of the steps (so hit@k changes of -1, 0, +1 have step 1).
+    Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520,
+    trec_eval's 1/10,000, and least common multiples of these) and 10^-6. A
+    value lies on the grid of step h when ``value / h`` is within ``1e-9 + 8 *
+    eps * scale / h`` of a whole number: the float error of a difference of
+    scores of size ``scale`` (default: the largest |value|), while fractions
+    with denominators up to 100,000 stay at least 1e-10 apart.
 
-    Tolerance: a value lies on the grid of step h when ``value / h`` is within
-    ``1e-9 + 8 * eps * scale / h`` of a whole number (eps = 2**-52). The second
-    term is the float error of a difference ``b - a`` of scores of size up to
-    ``scale`` (default: the largest |value|); the first keeps values that merely
-    come near a fine grid off it (two fractions with denominators up to 100,000
-    are at least 1e-10 apart, far more than the tolerance).
-
-    Examples
-    --------
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
     >>> g.steps.tolist(), g.label
     ([1, -2, 0, 3], '1/5')
-    >>> find_grid([0.1234, -0.0401, 0.3]).label               # trec_eval's four decimals
-    '0.0001'
-    >>> find_grid([1 / 3 - 1 / 7, 1 / 10 - 1, 0.5]).label      # reciprocal ranks cut at 10
-    '1/210'
-    >>> find_grid([0.1234567891, 0.5]) is None
-    True
+
     """
     v = _checks.scores(values, "values")
     if scale is not None and not (
@@ -180,25 +144,11 @@ def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
 def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
     """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
 
-    Flip the sign of each of the non-zero integers ``|k_1|, ..., |k_K|``
-    independently with probability 1/2 and let ``T`` be the total of the
-    flipped ones; the signed sum is then ``S - 2T`` with ``S = sum |k_i|``.
-    Returns ``p`` with ``p[t] = P(T = t)`` for ``t = 0..S``, built by dynamic
-    programming, one value at a time (smallest first):
-    ``p_new[t] = (p[t] + p[t - k]) / 2``.
+    ``T`` is the total of the flipped ``|k_i|`` (the signed sum is ``S - 2T``,
+    ``S = sum |k_i|``); ``p[t] = P(T = t)`` for ``t = 0..S``, by dynamic
+    programming: ``p_new[t] = (p[t] + p[t - k]) / 2``. Only additions and
+    scalings by powers of two, so the same on every CPU, and exact for K <= 53.
 
-    Precision: every operation is an addition of two non-negative numbers or a
-    scaling by a power of two (the halvings, applied 512 at a time: the same
-    result as halving at every step, in half the time), and each is correctly
-    rounded on every CPU, so the result is the same everywhere. With K <= 53
-    nothing is rounded at all: every ``p[t]`` is exactly (count of
-    assignments) / 2**K. Beyond, each ``p[t]`` is within a relative ``K *
-    2**-53`` of its exact value.
-
-    Raises ValueError when ``S + 1`` exceeds ``max_points``.
-
-    Examples
-    --------
     >>> (sign_flip_distribution([1, 2, 3]) * 8).tolist()   # T = 0, 1, 2, 3 (twice), 4, 5, 6
     [1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0]
     """
@@ -286,14 +236,11 @@ def _hoeffding_halfwidth(sum_squares: float, eps: float) -> float:
 
 @dataclass(frozen=True, eq=False)
 class SignFlipFFT:
-    """The distribution of the flipped total T of K non-zero steps, by FFT: for K * S beyond
-    :data:`MAX_DP_WORK`, where the dynamic programming of :func:`sign_flip_distribution`
-    would take seconds.
+    """The distribution of the flipped total T by FFT, for K * S beyond :data:`MAX_DP_WORK`.
 
-    ``probabilities[i]`` is ``P(T = first + i)`` on the window of totals outside
-    which each tail holds less than 1e-14 (Hoeffding's bound), to within
-    ``error_bound`` each. Tail probabilities come from :meth:`lower_tail`, to a
-    relative precision of 1e-9 however small they are.
+    ``probabilities[i]`` is ``P(T = first + i)`` (within ``error_bound``) on a
+    window outside which each tail holds under 1e-14; :meth:`lower_tail` gives
+    tails to a relative 1e-9 however small.
     """
 
     values: np.ndarray
@@ -386,23 +333,8 @@ class SignFlipFFT:
 
 @dataclass(frozen=True, eq=False)
 class GridDistribution:
-    """The exact bootstrap distribution of the mean on a grid, as computed by
-    :func:`grid_bootstrap_distribution`.
-
-    Attributes
-    ----------
-    values : numpy.ndarray
-        Possible resample means, ascending, one grid step of the mean (step / Q) apart.
-    probabilities : numpy.ndarray
-        Their probabilities (non-negative, summing to 1).
-    step : Fraction
-        The grid step of the changes.
-    error_bound : float
-        A bound on the error of any cumulative probability read off
-        ``probabilities`` (round-off of the FFT plus the cut-off tails).
-    n_points : int
-        Length of the FFT (the memory used is about 40 bytes per point).
-    """
+    """Resample means (ascending, step / Q apart) and their probabilities; ``error_bound`` bounds
+    any cumulative probability's error, ``n_points`` is the FFT's length."""
 
     values: np.ndarray
     probabilities: np.ndarray
@@ -650,28 +582,11 @@ def grid_bootstrap_distribution(
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
-    independent draws from the k_q (each equally likely). The total's
-    distribution is the Q-fold convolution of the empirical distribution of the
-    k_q: its Fourier transform raised to the power Q (by repeated squaring),
-    transformed back. The FFT spans only the totals that carry probability:
-    Chernoff's bound on the empirical distribution fixes a window outside which
-    each tail holds less than 1e-14, and the FFT's circular wrap folds at most
-    that into the window. Round-off of the FFT leaves tiny negative values where
-    the true probability is near zero; they are clipped to 0 and the rest
-    renormalised.
+    draws from the k_q: the Q-th power of their Fourier transform, transformed
+    back, on a window (Chernoff's bound) outside which each tail holds under
+    1e-14. ``error_bound`` (see :func:`_fft_error_bound`) must stay below
+    :data:`PROBABILITY_TOLERANCE`.
 
-    ``error_bound`` bounds the error of any cumulative probability, from a
-    model of the FFT's round-off (an absolute error of ``log2(N) * 2**-52`` on
-    each transformed value, N the FFT length), traced through the power and
-    the inverse transform, plus the clipped mass and the cut-off tails; the
-    tests check it against independent computations. An interval read
-    off this distribution (see :func:`exact_bootstrap_interval`) compares
-    cumulative probabilities with the level using
-    :data:`helpers.PROBABILITY_TOLERANCE` (1e-10), which is required to be
-    larger than this bound.
-
-    Examples
-    --------
     >>> dist = grid_bootstrap_distribution([-1, 0, 0, 1])
     >>> print(dist.values.tolist())
     [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0]
@@ -695,18 +610,9 @@ def grid_bootstrap_distribution(
 def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> int:
     """How many distinct values a bootstrap resample mean of changes on a grid can take.
 
-    A resample mean is ``h / Q`` times a total of Q draws from the integer steps
-    ``k_q``, so this counts the distinct totals, exactly, with Python integers:
-    bit t of ``reach`` says whether a total of t steps above ``Q * min(k)`` can
-    be made, and each of the Q draws shifts it by every distinct step.
-    :func:`grid_bootstrap_distribution` computes only the totals where the
-    probability lies, usually far fewer.
+    Counts the distinct totals of Q draws of the steps ``k_q`` exactly: bit t of
+    ``reach`` says whether a total t steps above ``Q * min(k)`` can be made.
 
-    Raises ValueError for changes on no grid, or with more than ``max_points``
-    totals between the smallest and the largest.
-
-    Examples
-    --------
     >>> count_attainable_means([0.10, 0.02, -0.06, 0.04])   # of 33 grid points from -0.06 to +0.10
     24
     """
@@ -746,15 +652,12 @@ class ExactInterval:
         return Interval(self.low, self.high)
 
 
-#: Multiset enumeration is used up to this many count vectors (it is exact up
-#: to rounding in exp/log and needs no FFT); beyond, the grid FFT.
+#: Multiset enumeration is used up to this many count vectors; beyond, the grid FFT.
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
 def _multisets(q: int, k: int) -> int:
-    """C(Q + k - 1, k - 1), the multisets of Q draws from k distinct values; only its order of
-    magnitude (as a power of ten) when it is astronomically large, where the exact count would
-    take seconds (a million distinct values: C(1,999,999, 999,999), 600,000 digits)."""
+    """C(Q + k - 1, k - 1), the multisets of Q draws from k values (a power of ten when huge)."""
     log10 = (math.lgamma(q + k) - math.lgamma(k) - math.lgamma(q + 1)) / math.log(10)
     return math.comb(q + k - 1, k - 1) if log10 < 300 else 10 ** math.floor(log10)
 
@@ -765,33 +668,15 @@ def exact_bootstrap_interval(
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
     exactly.
 
-    The series' order-statistic convention, applied to the complete list of
-    all ``Q**Q`` equally likely ordered resamples (each once), picks the
-    smallest mean ``v`` whose cumulative probability ``F(v)`` exceeds
-    ``alpha/2`` for the low end, and the smallest ``v`` with ``F(v) > 1 -
-    alpha/2`` for the high end (with B = Q**Q draws, the position
-    ``floor(alpha/2 * B)`` holds the first value whose cumulative count exceeds
-    ``alpha/2 * B``). This is also the limit of the Monte Carlo interval as B
-    grows, except when ``F(v)`` equals a threshold exactly, where the Monte
-    Carlo end keeps jumping between two neighbours; the rule then takes the
-    upper one.
+    The series' convention applied to all ``Q**Q`` ordered resamples: the
+    smallest means ``v`` with ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``,
+    ``F`` from multiset enumeration (small cases) or the grid FFT. A ``F``
+    within :data:`PROBABILITY_TOLERANCE` of a threshold counts as equal to it,
+    so the ends do not depend on the last bits of the arithmetic on any CPU.
 
-    ``F`` is computed either by enumerating multisets
-    (:func:`helpers.exact_bootstrap_distribution`, small cases) or by FFT on
-    the grid (:func:`grid_bootstrap_distribution`). Both carry float error, so
-    a cumulative probability within :data:`helpers.PROBABILITY_TOLERANCE`
-    (1e-10) of a threshold counts as equal to it: the stated rule, far above
-    the error bound, so the ends do not depend on the last bits of exp, log or
-    the FFT on any CPU.
-
-    Examples
-    --------
     >>> iv = exact_bootstrap_interval([0.10, 0.02, -0.06, 0.04])
     >>> print(f"[{iv.low:+.3f}, {iv.high:+.3f}]  {iv.method}")
     [-0.035, +0.080]  exact bootstrap (multiset enumeration, 35 count vectors)
-    >>> iv = exact_bootstrap_interval(np.round(np.linspace(-0.3, 0.5, 100), 4))
-    >>> print(f"[{iv.low:+.4f}, {iv.high:+.4f}]  {iv.method}")
-    [+0.0543, +0.1457]  exact bootstrap (FFT on the 0.0001 grid, 364,500 points)
     """
     d = _checks.scores(changes, "changes")
     half_alpha = (1 - _checks.level(level)) / 2
