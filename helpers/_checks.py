@@ -91,13 +91,16 @@ def generator(rng: object) -> np.random.Generator:
     )
 
 
-def level(x: object) -> Fraction:
-    """A confidence level strictly between 0 and 1, read as the decimal it was written as."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
-        raise ValueError(f"level must be a number strictly between 0 and 1 (e.g. 0.95); got {x!r}.")
-    if not 0 < x < 1:
+def level(x: object, name: str = "level", example: str = "0.95") -> Fraction:
+    """A level (or ``alpha``) strictly between 0 and 1, read as the decimal it was written as."""
+    if (
+        isinstance(x, bool)
+        or not isinstance(x, numbers.Real)
+        or not math.isfinite(x)
+        or not 0 < x < 1
+    ):
         raise ValueError(
-            f"level must be strictly between 0 and 1 (e.g. 0.95 for a 95% interval); got {x!r}."
+            f"{name} must be a number strictly between 0 and 1 (e.g. {example}); got {x!r}."
         )
     # 0.95 is 19/20 exactly, so that alpha/2 * R lands on whole numbers where it
     # should (R = 5000 gives 125 and 4875, not 4874.999...).

@@ -1,35 +1,14 @@
-"""Tests of significance for a paired comparison: the paired randomization test
-and the shifted-bootstrap test.
+"""Tests of significance for a paired comparison: the paired randomization
+(sign-flip) test, the shifted-bootstrap test, and Holm's adjustment for several.
 
-Both ask the same question of the per-query changes ``d_q = m_B(q) - m_A(q)``:
-if A and B were really interchangeable, how often would a mean change at least
-as far from zero as the observed one turn up? They differ in how they imagine
-"interchangeable":
-
-* the **randomization test** (also called the paired permutation or sign-flip
-  test) keeps the queries and swaps the labels A and B within each query, which
-  flips the sign of ``d_q``. With k non-zero changes there are ``2**k`` equally
-  likely sign assignments; small k is enumerated exactly, larger k is sampled.
-* the **shifted-bootstrap test** moves the changes so that their mean is zero
-  and resamples queries from that, with :func:`helpers.paired_bootstrap`.
-
-When several tests drive one decision (metrics, slices, candidates),
-:func:`holm` adjusts their p-values so that the chance of *any* false positive
-in the family stays at or below ``alpha``.
-
-Ties. Statistics that are equal in exact arithmetic can differ in the last bits
-of floating point (``0.10 + 0.02 - 0.06`` is not ``0.06``), so "at least as
-extreme" is decided with a tolerance of :data:`REL_TOL` times the mean absolute
-change. The tolerance scales with the changes, not with the observed mean:
-rounding error depends on the size of the terms summed, and an observed mean of
-(nearly) zero must still tie with itself.
+"At least as extreme" is decided with a tolerance of :data:`REL_TOL` times the
+mean absolute change (``0.10 + 0.02 - 0.06`` is not ``0.06`` in floating point),
+scaled by the changes so that an observed mean of zero still ties with itself.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-import numbers
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,16 +46,11 @@ __all__ = [
     "holm",
 ]
 
-#: Most sign assignments :func:`randomization_test` enumerates exactly: 2**20 =
-#: 1,048,576, i.e. up to 20 non-zero changes. The null distribution then takes
-#: 8 MiB and is built in well under a second; 21 or more non-zero changes need
-#: ``n_resamples`` (a Monte Carlo test).
+#: Most sign assignments :func:`randomization_test` enumerates (20 non-zero changes, 8 MiB).
 MAX_EXACT_ASSIGNMENTS = 2**20
 
-#: Two statistics closer than ``REL_TOL * mean(|d_q|)`` count as tied. Rounding
-#: error in a mean of n changes is about ``n * 2.2e-16`` of that scale at worst,
-#: so 1e-9 absorbs it for up to millions of queries, while real differences
-#: between statistics are many orders of magnitude larger.
+#: Two statistics closer than ``REL_TOL * mean(|d_q|)`` count as tied (rounding in a mean of
+#: n changes is at most about ``n * 2.2e-16`` of that scale).
 REL_TOL = 1e-9
 
 #: Signs the Monte Carlo randomization test draws at once by default: 2**26 random bits
@@ -84,8 +58,7 @@ REL_TOL = 1e-9
 #: result does not depend on it.
 DEFAULT_MAX_SIGNS = 2**26
 
-#: Monte Carlo resamples used when no exact method applies, ``rng`` is given
-#: and ``n_resamples`` is not.
+#: Monte Carlo resamples when no exact method applies and only ``rng`` is given.
 DEFAULT_FALLBACK_RESAMPLES = 10_000
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -93,39 +66,14 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 
 @dataclass(frozen=True, eq=False)
 class SignificanceResult:
-    """The outcome of a test of significance for the mean change.
+    """The outcome of a test of the mean change.
 
-    Attributes
-    ----------
-    statistic : float
-        The observed mean change ``mean(d_q)``.
-    pvalue : float
-        The p-value for ``alternative``.
-    null_distribution : numpy.ndarray
-        The statistics the observed one is compared with (read-only). For an
-        exact randomization test, all ``2**k`` sign assignments of the k
-        non-zero changes, in ``itertools.product((+1, -1), repeat=k)`` order
-        (row 0 is the observed assignment); otherwise the ``n_resamples``
-        Monte Carlo or bootstrap statistics, in draw order. For the exact test
-        on the grid, the distinct possible means, ascending, with their
-        probabilities in ``null_probabilities``.
-    exact : bool
-        True when the p-value is exact: every sign assignment enumerated, or
-        their distribution computed on the grid.
-    n_resamples : int
-        ``2**k`` when exact (the number of sign assignments), else B.
-    count : int
-        How many sign assignments (exact) or resamples (Monte Carlo) are at
-        least as extreme as ``statistic`` (ties included). On the grid with
-        more than 53 non-zero changes it is ``pvalue * 2**k`` rounded (the
-        p-value then carries a relative error below ``k * 2**-53``).
-    alternative : str
-        ``"two-sided"``, ``"greater"`` (B better) or ``"less"`` (B worse).
-    method : str
-        Which test produced the result, in words.
-    null_probabilities : numpy.ndarray or None
-        For the exact test on the grid, the probability of each entry of
-        ``null_distribution``; None when every entry counts once.
+    ``null_distribution`` (read-only) holds the statistics the observed one is
+    compared with: all ``2**k`` sign assignments in
+    ``itertools.product((+1, -1), repeat=k)`` order, or the resamples in draw
+    order, or on the grid the distinct means with ``null_probabilities``.
+    ``count`` of them (``n_resamples`` in all; ``2**k`` when ``exact``) are at
+    least as extreme as ``statistic``.
     """
 
     statistic: float
@@ -165,14 +113,7 @@ def _count_at_least_as_extreme(
 
 def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
     """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
-    order.
-
-    Built by doubling in place: after the last j values are placed, the first
-    half of the filled part holds ``+values[i]`` and the second half
-    ``-values[i]`` for the value just added, which makes the first value the
-    most significant "digit". Every row sums its terms in the same order, so
-    the array is exactly antisymmetric (row j is minus row 2**k - 1 - j).
-    Memory: the ``2**k`` results and nothing else.
+    order, built by doubling in place (every row sums in the same order: exactly antisymmetric).
     """
     out = np.zeros(2**values.size, dtype=np.float64)
     size = 1
@@ -272,16 +213,8 @@ def _monte_carlo_sign_flips(
 
 
 def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
-    """The exact test from the sign-flip distribution on the grid.
-
-    With integer steps ``k_i`` (non-zero), ``S = sum |k_i|`` and the observed
-    signed sum ``o``, an assignment that flips a total ``T`` of the ``|k_i|``
-    has signed sum ``S - 2T``. Integer sums: ties are decided exactly. The
-    distribution of T comes from dynamic programming
-    (:func:`helpers.sign_flip_distribution`) while that is cheap, else by FFT
-    (:class:`helpers.SignFlipFFT`, tails by exponential tilting). Raises
-    ValueError when even the FFT would exceed :data:`helpers.MAX_GRID_POINTS`.
-    """
+    """The exact test on the grid: flipping a total ``T`` of the steps gives the signed sum
+    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT."""
     steps = grid.steps
     k = steps.size
     total = int(np.abs(steps).sum())
@@ -335,74 +268,24 @@ def randomization_test(
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
 
-    The null hypothesis is that A and B are exchangeable on every query:
-    swapping the two labels within a query is as likely as not, and it flips
-    the sign of ``d_q``. The p-value is the fraction of sign assignments whose
-    mean change is at least as extreme as the observed one: ``|mean| >=
-    |observed|`` for ``"two-sided"``, ``mean >= observed`` for ``"greater"``,
-    ``mean <= observed`` for ``"less"`` (ties count, see :data:`REL_TOL`).
+    Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the
+    p-value is the fraction of sign assignments whose mean is at least as
+    extreme as the observed one (``"greater"``: B better; ties count).
 
-    A zero change is unchanged by a flip, so only the k non-zero changes are
-    flipped (the mean is still taken over all Q queries).
+    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero
+      changes: enumerated up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the
+      changes' grid (:func:`find_grid`); failing both, a Monte Carlo test of
+      ``fallback_resamples`` if ``rng`` is given (``method`` says why).
+    * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
 
-    * ``n_resamples=None``: **exact**, p = count / 2**k. Up to
-      :data:`MAX_EXACT_ASSIGNMENTS` (k <= 20) all ``2**k`` assignments are
-      enumerated. Beyond, when the changes are whole numbers of a grid step
-      (hit@k, P@k, RR@k, trec_eval's four decimals; see :func:`helpers.find_grid`),
-      the distribution of the sum over all assignments is computed on the
-      integer sums, and ties are decided exactly: by dynamic programming
-      (:func:`helpers.sign_flip_distribution`) while it is cheap, else by FFT
-      with exponential tilting for the tail (:class:`helpers.SignFlipFFT`,
-      relative precision about 1e-9 however small p is), within
-      :data:`helpers.MAX_GRID_POINTS` points. Otherwise, with ``rng`` given, a Monte Carlo test with
-      ``fallback_resamples`` resamples, whose ``method`` says why it is not
-      exact; without ``rng``, a ValueError.
-    * ``n_resamples=B``: **Monte Carlo**, B random sign vectors drawn from
-      ``rng``, each sign one random bit (64 signs per 64-bit word drawn); p =
-      (count + 1) / (B + 1), never 0, because the observed assignment is itself
-      one of the equally likely ones.
+    ``clusters`` (one label per query) flips each user's total change instead;
+    ``max_elements`` bounds the signs held at once (the result does not depend
+    on it).
 
-    Parameters
-    ----------
-    changes : sequence of float
-        The per-query changes ``d_q`` (see :func:`helpers.paired_differences`).
-    n_resamples : int, optional
-        B for a Monte Carlo test; leave out for the exact test.
-    rng : int or numpy.random.Generator
-        Seed or generator; required for a Monte Carlo test (ignored when exact).
-        The same seed always gives the same result.
-    alternative : {"two-sided", "greater", "less"}
-        ``"greater"`` asks whether B is better, ``"less"`` whether B is worse.
-    max_elements : int
-        Signs held in memory at once in the Monte Carlo test; the result does
-        not depend on it.
-    clusters : sequence of labels, optional
-        The cluster (user) of each query, as for :func:`helpers.cluster_bootstrap`.
-        The test then flips the sign of each user's *total* change: exchangeability
-        is assumed per user, not per query. The statistic and null distribution
-        stay on the scale of the mean change over queries (sum of signed totals / Q);
-        ``method`` says so.
-    fallback_resamples : int
-        B for the Monte Carlo test used when ``n_resamples`` is omitted, no
-        exact method applies and ``rng`` is given (default 10,000).
-
-    Examples
-    --------
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
     >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
     ...       f"({res.count} of {res.n_resamples}), exact: {res.exact}")
     mean +0.025, p = 0.6250 (10 of 16), exact: True
-    >>> print(f"{randomization_test([0.10, 0.02, -0.06, 0.04], alternative='greater').pvalue:.4f}")
-    0.3125
-    >>> mc = randomization_test([0.3] * 30, n_resamples=999, rng=1)
-    >>> print(f"{mc.count} of {mc.n_resamples} as extreme, p = {mc.pvalue:.3f}")
-    0 of 999 as extreme, p = 0.001
-    >>> zea = [6.125, -8.375, 1.0, 2.0, 0.75, 2.875, 3.5, 5.125, 1.75, 3.625, 7.0, 3.0, 9.375,
-    ...        7.5, -6.0]
-    >>> # 30 changes: on the 1/8 grid
-    >>> res = randomization_test(np.repeat(zea, 2), alternative="greater")
-    >>> print(f"p = {res.pvalue:.6f}, exact: {res.exact}, {res.method}")
-    p = 0.002562, exact: True, randomization (exact, sign-flip distribution on the 1/8 grid)
     """
     d = _checks.scores(changes, "changes")
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
@@ -507,18 +390,9 @@ def shifted_bootstrap_test(
 ) -> SignificanceResult:
     """The bootstrap's test of "no mean change": resample the changes after centring them at zero.
 
-    The ordinary paired bootstrap is centred near the observed mean change, so
-    it cannot say how unusual that change would be if there were none. Shifting
-    every ``d_q`` by ``-mean(d)`` makes a population whose mean change is
-    exactly zero but whose spread is the observed one; the bootstrap means of
-    that population (from :func:`helpers.paired_bootstrap`) stand in for the
-    null distribution. The p-value is the fraction of them at least as extreme
-    as the observed mean (same sidedness and ties as
-    :func:`randomization_test`). It is a plain fraction, count / B: it can be
-    0, which then reads "below 1/B".
+    The p-value is count / B (0 reads "below 1/B"), with :func:`randomization_test`'s
+    sidedness and ties.
 
-    Examples
-    --------
     >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
     >>> centre = res.null_distribution.mean()
     >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {centre:+.3f}")
@@ -565,34 +439,12 @@ class HolmResult:
         return "\n".join(lines)
 
 
-def _check_alpha(alpha: object) -> float:
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, numbers.Real)
-        or not math.isfinite(alpha)
-        or not 0 < alpha < 1
-    ):
-        raise ValueError(
-            f"alpha must be a number strictly between 0 and 1 (e.g. 0.05); got {alpha!r}."
-        )
-    return float(alpha)
-
-
 def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
     """Holm's step-down adjustment of ``m`` p-values, controlling the family-wise error rate.
 
-    Sort the p-values, ``p_(1) <= ... <= p_(m)``. The adjusted value of the
-    ``i``-th smallest is ``max over j <= i of min(1, (m - j + 1) * p_(j))``: the
-    smallest p-value is multiplied by ``m``, the next by ``m - 1``, and so on,
-    and the running maximum keeps the adjusted values in the same order as the
-    raw ones. A hypothesis is rejected when its adjusted p-value is at most
-    ``alpha``; this is the same as stepping down through the sorted p-values,
-    rejecting while ``p_(i) <= alpha / (m - i + 1)`` and stopping at the first
-    that is not. Whatever the dependence between the tests, the chance of one
-    or more false rejections is at most ``alpha``.
+    The ``i``-th smallest p-value's adjusted value is ``max over j <= i of
+    min(1, (m - j + 1) * p_(j))``; those at most ``alpha`` are rejected.
 
-    Examples
-    --------
     >>> res = holm([0.01, 0.04, 0.03, 0.005])
     >>> print(res.adjusted.round(4).tolist(), res.rejected.tolist())
     [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
@@ -604,7 +456,8 @@ def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
             f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position "
             f"{int(outside[0])}."
         )
-    a = _check_alpha(alpha)
+    _checks.level(alpha, "alpha", "0.05")
+    a = float(alpha)
     m = p.size
     order = np.argsort(p, kind="stable")
     scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])

@@ -253,22 +253,11 @@ def test_generator_passes_a_generator_through_and_seeds_a_new_one():
     assert _checks.generator(7).random() == np.random.default_rng(7).random()
 
 
-@pytest.mark.parametrize(
-    "x, match",
-    [
-        (0, "strictly between 0 and 1"),
-        (1, "strictly between 0 and 1"),
-        (1.5, "strictly between 0 and 1"),
-        (95, "strictly between 0 and 1"),
-        (-0.1, "strictly between 0 and 1"),
-        (float("nan"), "a number strictly between"),
-        ("0.95", "a number strictly between"),
-        (True, "a number strictly between"),
-        (None, "a number strictly between"),
-    ],
-)
-def test_level_iv(x, match):
-    with pytest.raises(ValueError, match=f"level must be {match}"):
+@pytest.mark.parametrize("x", [0, 1, 1.5, 95, -0.1, float("nan"), "0.95", True, None])
+def test_level_iv(x):
+    with pytest.raises(
+        ValueError, match=r"level must be a number strictly between 0 and 1 \(e\.g\. 0\.95\)"
+    ):
         _checks.level(x)
 
 
