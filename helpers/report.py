@@ -1,17 +1,5 @@
 """Reporting a comparison: per-slice estimates with intervals, the largest
-regressions, and one call for the whole comparison of two runs.
-
-An overall mean change can hide a slice of queries that got worse. A report
-therefore shows, next to the overall estimate and interval, every slice's
-query count, mean change and paired bootstrap interval (a small slice's
-interval is wide, and the table shows it), and lists the queries that
-regressed most by ID, so that someone can look at them.
-
-:func:`compare_runs` does the whole comparison of two runs at once: it lines
-them up by query ID, computes the mean change, a bootstrap interval (paired,
-or resampling whole users when clusters are given), a paired randomization
-test, the win/loss/tie counts and the largest regressions, and keeps the seed
-and settings so that the comparison can be saved and recomputed.
+regressions, and :func:`compare_runs`, the whole comparison of two runs in one call.
 """
 
 from __future__ import annotations
@@ -62,11 +50,7 @@ OVERALL = "all queries"
 
 
 class SliceRow(NamedTuple):
-    """One row of a slice table: a slice (or all queries) and its paired comparison.
-
-    A table row, so a tuple (like ``Interval``); the helpers' other results are frozen
-    dataclasses.
-    """
+    """One row of a slice table (a table row, so a tuple): a slice and its paired comparison."""
 
     slice: str
     n: int
@@ -152,11 +136,13 @@ class SliceSummary:
 
         rule = "  ".join("-" * w for w in widths)
         out = [line(head), rule, line(body[0]), rule, *(line(r) for r in body[1:])]
-        out.append(
+        return "\n".join([*out, self._note()])
+
+    def _note(self) -> str:
+        return (
             f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
             "row's queries."
         )
-        return "\n".join(out)
 
     __str__ = to_text
 
@@ -172,13 +158,8 @@ class SliceSummary:
             if i == 0:
                 cells = [f"<b>{c}</b>" for c in cells]
             trs.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        trs = "".join(trs)
-        note = (
-            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
-            "row's queries."
-        )
-        table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
-        return f"{table}<p>{html.escape(note)}</p>"
+        table = f"<table><thead><tr>{th}</tr></thead><tbody>{''.join(trs)}</tbody></table>"
+        return f"{table}<p>{html.escape(self._note())}</p>"
 
 
 def slice_summary(
@@ -195,19 +176,11 @@ def slice_summary(
     """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row
     first.
 
-    Each row's interval is a paired bootstrap of that row's own queries
-    (:func:`helpers.paired_bootstrap`, percentile interval with the series'
-    convention). One generator is used for all rows, in table order (overall
-    first, then the slices), so one seed reproduces the whole table.
+    Each row bootstraps its own queries, from one generator in table order.
+    ``slices`` gives each query's slice; ``order`` the slices' order (default:
+    sorted). Slices under ``min_queries`` queries get no interval (too little
+    spread would look like certainty).
 
-    ``slices`` gives each query's slice (e.g. its query type), in the order of the
-    scores; ``order`` the slices in the order to show them (default: sorted; it must
-    name every slice once). Slices with fewer than ``min_queries`` queries get no
-    interval (a bootstrap of one or two queries has almost no spread, which would look
-    like certainty); they are still counted and their mean change shown.
-
-    Examples
-    --------
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]
     >>> b = [0.6, 0.6, 0.8, 0.5, 0.4, 0.5, 0.2]
     >>> labels = ["x", "x", "x", "x", "y", "y", "y"]
@@ -285,11 +258,8 @@ def largest_regressions(
 ) -> list[QueryChange]:
     """The ``k`` queries on which B lost most against A, worst first (ties by query ID).
 
-    Only queries that got worse (``d_q < 0``) are listed, so fewer than ``k``
-    may come back.
+    Only queries that got worse are listed, so fewer than ``k`` may come back.
 
-    Examples
-    --------
     >>> for r in largest_regressions([0.5, 0.9, 0.4], [0.6, 0.2, 0.3], ["q1", "q2", "q3"], k=5):
     ...     print(r.query_id, f"{r.change:+.2f}")
     q2 -0.70
@@ -418,12 +388,7 @@ class ComparisonReport:
         return f"<table>{body}</table>"
 
     def to_record(self) -> ComparisonRecord:
-        """The comparison as a JSON-ready record (see :mod:`helpers.records`).
-
-        It carries the aligned scores, the users when the interval resampled
-        users, the seed, B and level, and the settings: measure, missing-query
-        policy and the queries it affected, the randomization test.
-        """
+        """The comparison as a JSON-ready record: scores, users, seed, B, level and settings."""
         config = {
             "measure": self.measure,
             **self.config,
@@ -469,11 +434,8 @@ def _test_detail(test: SignificanceResult) -> str:
 
 
 def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``n_resamples`` draws from the exact bootstrap distribution of the mean of ``d`` (for
-    plots), computed as :func:`helpers.exact_bootstrap_interval` computes it: by enumerating
-    multisets when they are few, else by FFT on the grid. No query is resampled, so the cost
-    does not grow with R x Q.
-    """
+    """``n_resamples`` draws from the exact bootstrap distribution of the mean of ``d``, for
+    plots (no query is resampled)."""
     if _multisets(d.size, np.unique(d).size) <= MAX_MULTISETS_FOR_INTERVAL:
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
     else:
@@ -500,36 +462,15 @@ def compare_runs(
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
-    The steps: line the runs up by query ID (:func:`helpers.align_runs`, with the
-    ``missing`` policy and the ``qrels``' topics), refuse fewer than ``min_queries``
-    queries, take the per-query changes, bootstrap their mean (over whole users when
-    there are clusters), read the interval, run the randomization test, and list the
-    ``top`` largest regressions. The report keeps the seed and settings, so that it can
-    be saved (:meth:`ComparisonReport.save`) and recomputed.
+    Line the runs up by query ID (:func:`align_runs`), refuse fewer than
+    ``min_queries``, take the changes, read the interval (exact when the scores
+    allow, :func:`exact_bootstrap_interval`; with ``clusters``, a user-cluster
+    bootstrap), run the randomization test and list the ``top`` regressions.
+    ``rng`` is an int seed, kept so the report can be saved and recomputed; a
+    Monte Carlo test draws from a stream spawned from it. ``report.bootstrap``
+    holds R draws for plots (from the exact distribution when the interval is
+    exact, unless ``monte_carlo_bootstrap=True``).
 
-    Exact whenever the data allow. Without clusters, the interval is the exact
-    percentile interval of the bootstrap of the mean
-    (:func:`helpers.exact_bootstrap_interval`: multiset enumeration, or FFT when the
-    scores lie on a grid such as trec_eval's four decimals or hit@k), and the report
-    says "exact". The randomization test is exact by enumeration (up to 20 non-zero
-    changes) or on the grid (:func:`helpers.randomization_test`). Otherwise each falls
-    back to Monte Carlo with ``n_resamples`` resamples and says so. With clusters
-    (a mapping query ID -> user, or the users a CSV run carries), the interval
-    resamples whole users (Monte Carlo) and the test flips each user's total change.
-
-    ``rng`` is an int seed: a Monte Carlo interval is exactly what
-    ``paired_bootstrap(d, n_resamples=B, rng=seed)`` (or ``cluster_bootstrap``) gives,
-    and the draws are kept in ``report.bootstrap`` for plots; a Monte Carlo test uses
-    an independent stream spawned from the same seed. An exact interval draws no
-    resamples: ``report.bootstrap`` then holds B draws from the exact distribution, which
-    cost next to nothing (``monte_carlo_bootstrap=True`` draws the B x Q resamples
-    instead, a minute at a million queries); ``report.bootstrap_source`` says which.
-    ``min_queries`` (default 5, as in :func:`slice_summary`) guards against intervals
-    far too narrow to trust (one query gives width 0); lower it only knowingly: the
-    record keeps it.
-
-    Examples
-    --------
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
     >>> compare_runs(a, b, n_resamples=2000, rng=1)  # doctest: +ELLIPSIS
@@ -628,12 +569,8 @@ def _interval(
     half_alpha: Fraction,
     monte_carlo_bootstrap: bool,
 ) -> tuple[np.ndarray, Interval, str, bool, str]:
-    """The values for the plot, the interval (exact when the data allow), how it was computed,
-    whether it is exact, and what the values for the plot are.
-
-    An exact interval needs no resamples: the plot then gets draws from the exact distribution
-    (:func:`_exact_draws`), unless ``monte_carlo_bootstrap`` asks for the R x Q resamples.
-    """
+    """The values for the plot, the interval, how it was computed, whether it is exact, and what
+    the values for the plot are."""
     rng = np.random.default_rng(seed)
     source = f"{n_resamples:,} Monte Carlo resamples"
     if totals is not None:
