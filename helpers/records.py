@@ -1,16 +1,9 @@
-"""Saving a comparison so that anyone can recompute it exactly.
+"""Saving a comparison as JSON so that anyone can recompute it exactly.
 
-A record holds what a comparison needs to be repeated: the query IDs, both
-systems' per-query scores, the seed, the number of resamples, the level and the
-interval convention, and the interval that was reported. JSON keeps it readable
-and diffable; Python writes floats with enough digits to read back the same
-double, so a reloaded record recomputes the identical interval.
-
-Version 2 of the format adds what a full report needs: each query's cluster
-(e.g. the user who issued it), per-query weights, the queries left out and why,
-and the evaluation configuration (metric, cutoff, qrels version, run IDs, other
-seeds...). A record that uses none of these is written as version 1, exactly
-as before, and both versions are read.
+A record holds the query IDs, both systems' scores, the seed, R, the level and
+the reported interval (Python writes floats that read back as the same double).
+Version 2 adds clusters, weights, exclusions and the evaluation's config; a
+record that uses none of them is written as version 1.
 """
 
 from __future__ import annotations
@@ -98,9 +91,7 @@ class ComparisonRecord:
 
     @property
     def mean_difference(self) -> float:
-        """Mean of ``d_q = m_B(q) - m_A(q)`` over the recorded queries (weighted by ``weights`` if
-        recorded).
-        """
+        """Mean of ``d_q`` over the recorded queries (weighted by ``weights`` if recorded)."""
         d = np.subtract(self.scores_b, self.scores_a)
         if self.weights is None:
             return float(np.mean(d))
@@ -203,29 +194,18 @@ def make_record(
 ) -> ComparisonRecord:
     """Run the paired bootstrap and capture it, inputs and result, as a record.
 
-    ``a`` and ``b`` are as for :func:`helpers.paired_differences`; ``rng`` is the int
-    seed of :func:`helpers.paired_bootstrap`, kept as ``seed`` so that the record can be
-    recomputed; ``query_ids`` names sequence input (default ``q1``, ``q2``, ...).
-    The version-2 fields, each in query order or keyed by query ID: ``clusters``
-    (each query's user: the interval then resamples whole clusters,
-    :func:`helpers.cluster_bootstrap`, query-weighted); ``weights`` (positive: the
-    estimate becomes ``sum(w d) / sum(w)`` and each query is resampled with its
-    weight); ``exclusions`` (``{query_id: reason}`` for queries left out); ``config``
-    (the evaluation's settings as plain JSON: metric, cutoff, qrels version, run IDs...).
+    ``rng`` is the int seed, kept so the record can be recomputed; ``query_ids``
+    names sequence input (default ``q1``, ``q2``, ...). Each in query order or
+    keyed by query ID: ``clusters`` (the interval then resamples whole users),
+    positive ``weights`` (the estimate becomes ``sum(w d) / sum(w)``),
+    ``exclusions`` (``{query_id: reason}``), ``config`` (plain JSON settings).
     ``**metadata`` sets ``metric``, ``system_a``, ``system_b``, ``notes`` or ``extra``.
 
-    Examples
-    --------
     >>> rec = make_record(
     ...     [0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200, metric="nDCG@10"
     ... )
     >>> rec.query_ids, round(rec.mean_difference, 3), rec.version
     (['q1', 'q2', 'q3'], 0.1, 1)
-    >>> rec2 = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200,
-    ...                    clusters=["U1", "U1", "U2"], exclusions={"q9": "no judged documents"},
-    ...                    config={"metric": "nDCG@10", "cutoff": 10, "qrels": "v3"})
-    >>> rec2.version, rec2.method.startswith("user-cluster bootstrap")
-    (2, True)
     """
     seed, n_resamples, level, ids, a_arr, b_arr, extras = _make_record_iv(
         a, b, rng, n_resamples, level, query_ids, clusters, weights, exclusions, config
@@ -297,9 +277,7 @@ def _bootstrap_means(
     n_resamples: int,
     seed: int,
 ) -> np.ndarray:
-    """The record's bootstrap: paired over queries, over whole clusters (``users``: labels and
-    codes), or weighted, all on the one engine.
-    """
+    """The record's bootstrap: paired, over whole clusters (``users``), or weighted."""
     rng = np.random.default_rng(seed)
     if users is not None:
         if w is not None:
@@ -317,13 +295,7 @@ def _bootstrap_means(
 def recompute_interval(record: ComparisonRecord) -> Interval:
     """Recompute a record's interval from its scores, clusters or weights, seed, B and level.
 
-    The bootstrap is the one :func:`make_record` used: over whole clusters when
-    clusters are recorded, weighted when weights are, else paired over queries.
-
-    A record whose ``method`` is :data:`METHOD_EXACT` (written by
-    :meth:`helpers.ComparisonReport.to_record` when the interval was exact)
-    is recomputed with :func:`helpers.exact_bootstrap_interval`: no seed is
-    involved.
+    A record whose ``method`` is :data:`METHOD_EXACT` is recomputed exactly, with no seed.
 
     >>> rec = make_record([0.5, 0.6, 0.7], [0.6, 0.6, 0.9], rng=1, n_resamples=200)
     >>> tuple(recompute_interval(rec)) == rec.interval
@@ -340,18 +312,9 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
 
 
 def recompute_pvalue(record: ComparisonRecord) -> float:
-    """Recompute the randomization test a report saved in ``config["test"]`` (see
-    :func:`helpers.compare_runs`).
+    """Recompute the randomization test :func:`compare_runs` saved in ``config["test"]``.
 
-    The test flips each query's change, or each user's total change when
-    clusters are recorded; it is exact when the record says so (enumeration
-    or the score grid), else Monte Carlo with the recorded number of
-    resamples from the stream :func:`helpers.compare_runs` spawns from the seed.
-
-    Raises
-    ------
-    ValueError
-        The record holds no test (records from :func:`make_record` do not).
+    Exact, or Monte Carlo from the stream compare_runs spawns from the seed.
 
     >>> import helpers
     >>> report = helpers.compare_runs(
@@ -398,14 +361,8 @@ _REQUIRED = ("query_ids", "scores_a", "scores_b", "seed", "n_resamples", "level"
 
 
 def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
-    """Read a record written by :func:`save_record`, checking that it is complete and consistent.
-
-    Raises
-    ------
-    ValueError
-        Not JSON, not a comparison record, a missing field, or scores and IDs of
-        different lengths (the file is named in the message).
-    """
+    """Read a record written by :func:`save_record`, checking that it is complete and consistent
+    (errors name the file)."""
     name = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as fh:
