@@ -1,17 +1,9 @@
 """Reading your own results: run files, qrels, ``trec_eval -q`` output and CSV.
 
-Four formats are read: a TREC run file (``read_run``) and qrels (``read_qrels``),
-which :func:`helpers.evaluate` scores per query by trec_eval's rules; the per-query
-output of ``trec_eval -q`` (``read_trec_eval``); and a CSV/TSV file with a header
-(``read_scores_csv``). A file that cannot be read as intended is refused with a
-``ValueError`` naming the file and the line; nothing is skipped silently except
-``trec_eval``'s ``all`` summary rows, which are not queries, and comment lines
-starting with ``#`` in run and qrels files, which trec_eval skips too.
-
-Every reader takes UTF-8 text, with or without a byte-order mark, with LF or
-CRLF line ends, trailing whitespace and with or without a final newline. Other
-encodings (UTF-16, UTF-32, Latin-1...) are refused with a message that names the
-file and says to save it as UTF-8.
+A file that cannot be read as intended is refused with a ``ValueError`` naming
+the file and the line; nothing is skipped silently but trec_eval's ``all`` rows
+and ``#`` comments in run and qrels files. Every reader takes UTF-8 (with or
+without a byte-order mark, LF or CRLF); other encodings are refused with the fix.
 """
 
 from __future__ import annotations
@@ -180,11 +172,8 @@ def _store(
 def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     """Read one measure's per-query values from ``trec_eval -q`` output.
 
-    Each line is ``measure <whitespace> query_id <whitespace> value``. Rows whose
-    query ID is ``all`` are trec_eval's summary over all queries and are skipped.
+    Each line is ``measure query_id value``; the ``all`` summary rows are skipped.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> text = "P_5\\tq1\\t0.4000\\nP_5\\tq2\\t0.2000\\nP_5\\tall\\t0.3000\\n"
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -250,20 +239,10 @@ def read_scores_csv(
 ) -> RunScores:
     """Read per-query scores from a CSV or TSV file with a header row.
 
-    Parameters
-    ----------
-    path : path-like
-        The file; ``.tsv`` and ``.tab`` files are tab-separated, others comma-separated
-        unless ``delimiter`` says otherwise.
-    score : str
-        Name of the score column.
-    query : str
-        Name of the query ID column.
-    cluster, slice : str, optional
-        Names of a user/cluster column and a slice (e.g. query type) column.
+    ``score``, ``query``, ``cluster`` and ``slice`` name columns; ``.tsv`` and
+    ``.tab`` files are tab-separated, others comma-separated unless ``delimiter``
+    says otherwise.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     p = pathlib.Path(tmp) / "runs.csv"
@@ -419,22 +398,10 @@ def _trec_lines(
 def read_run(path: str | os.PathLike[str]) -> Run:
     """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` on each line.
 
-    It reads what trec_eval reads: the documents of a query are ranked by score
-    (the rank column must be a number but is not used), fields after the tag are
-    ignored, and lines starting with ``#`` are comments (a ``#`` inside a document
-    ID is part of it). What trec_eval would misread is refused.
+    It reads what trec_eval reads (documents ranked by score, the rank column
+    unused, fields after the tag ignored) and refuses what trec_eval would
+    misread (``1_000``, a document listed twice, a line of another format).
 
-    Raises
-    ------
-    ValueError
-        Empty file, a line with fewer than six fields (naming the kind of file it
-        looks like, e.g. ``trec_eval -q`` output or qrels, and the reader to use), a
-        rank or score that is not a plain finite number (trec_eval would read
-        ``1_000`` as 1), or a document listed twice for the same query (trec_eval
-        stops there); the message names the file and the line.
-
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> text = "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25 extra fields\\nq2 Q0 d7 1 0.9 bm25\\n"
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -486,10 +453,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read TREC relevance judgments (qrels): ``query_id iteration doc_id grade`` on each line.
 
     Grades are integers (0 = judged not relevant; higher = more relevant).
-    Lines starting with ``#`` are comments.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     p = pathlib.Path(tmp) / "qrels.txt"
