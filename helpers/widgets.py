@@ -41,19 +41,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Question:
-    """A multiple-choice question with one correct option and a reason for every option.
-
-    Parameters
-    ----------
-    prompt : str
-        The question.
-    options : sequence of str
-        The choices, shown in this order.
-    answer : int
-        0-based index of the correct option.
-    explanations : sequence of str
-        One short explanation per option, shown when it is chosen.
-    """
+    """A multiple-choice question: ``answer`` is the 0-based index of the correct option, and
+    ``explanations`` hold one reason per option, shown when it is chosen."""
 
     prompt: str
     options: Sequence[str]
@@ -89,15 +78,9 @@ class Feedback:
 def grade(question: Question, choice: int | None) -> Feedback:
     """Feedback for choosing option ``choice`` (0-based), or ``None`` for no choice yet.
 
-    Examples
-    --------
     >>> q = Question("2 + 2?", ["3", "4"], answer=1, explanations=["Off by one.", "Yes."])
-    >>> grade(q, 1)
-    Feedback(correct=True, message='Correct. Yes.')
     >>> grade(q, 0).message
     'Not quite. Off by one.'
-    >>> grade(q, None).correct is None
-    True
     """
     if choice is None:
         return Feedback(None, "Choose an answer.")
@@ -141,12 +124,7 @@ def quiz_snapshot_html(question: Question) -> str:
 
 
 def _with_snapshot(box, snapshot_html: str):
-    """Let ``box`` carry a static HTML picture of its first view in its display data.
-
-    JupyterLab draws the live widget (its renderer ranks first) for outputs of
-    a running kernel; a page exported without a kernel, or a notebook opened
-    before its cells are run, shows the picture instead of a text placeholder.
-    """
+    """Let ``box`` carry a static HTML picture of its first view, shown where no kernel runs."""
     original = box._repr_mimebundle_
 
     def _repr_mimebundle_(**kwargs):
@@ -178,11 +156,9 @@ def table_question(key: str, **values: object) -> Question:
 def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     """A multiple-choice check with immediate feedback, built from ipywidgets.
 
-    Selecting an option shows at once whether it is right and why. The chapters pass
-    a quiz's key (``helpers.quiz("1.q1")``), so that its answer is not in their source.
+    The chapters pass a quiz's key (``helpers.quiz("1.q1")``), so that its answer
+    is not in their source.
 
-    Examples
-    --------
     >>> q = Question("2 + 2?", ["3", "4"], answer=1, explanations=["Off by one.", "Yes."])
     >>> box = quiz(q)
     >>> box.children[1].value = "4"
@@ -234,9 +210,7 @@ class DrawDescription:
 
     @property
     def text(self) -> str:
-        """One line, e.g. ``Draw 15 of 256: q1, q1, q4, q3 | Selected changes: +0.10, +0.10, +0.04,
-        -0.06 | Mean: +0.045``.
-        """
+        """The draw as one line of text."""
         return (
             f"Draw {self.k} of {self.n_draws}: {self.queries} | Selected changes: {self.changes} | "
             f"Mean: {signed(self.mean)}"
@@ -244,9 +218,7 @@ class DrawDescription:
 
     @property
     def html(self) -> str:
-        """The same line as :attr:`text`, as HTML with the draw number in bold (what the explorer
-        shows).
-        """
+        """The same line as HTML, the draw number in bold (what the explorer shows)."""
         return (
             f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
             f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
@@ -260,22 +232,8 @@ def describe_draw(
 ) -> DrawDescription:
     """Describe draw ``k`` (1-based, lexicographic order) of all ``n**n`` ordered resamples.
 
-    This is exactly what the resample explorer shows; tests call it directly.
+    What the resample explorer shows; ``changes`` default to the four-pair example.
 
-    Parameters
-    ----------
-    k : int
-        Draw number, 1 to ``n**n``.
-    changes : sequence of float
-        The per-query changes d_q (default: the four-pair example).
-    query_ids : sequence of str
-        Their query IDs.
-
-    Examples
-    --------
-    >>> d = describe_draw(15)
-    >>> d.queries, d.changes, signed(d.mean)
-    ('q1, q1, q4, q3', '+0.10, +0.10, +0.04, -0.06', '+0.045')
     >>> describe_draw(28).text
     'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
@@ -326,14 +284,8 @@ def _draws(n: int) -> np.ndarray:
 
 
 def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
-    """The explorer's figure for draw ``k``, as PNG bytes (drawn without pyplot: no figure piles
-    up).
-
-    The picture shows the distribution of all the means with draw ``k``'s mean
-    highlighted, and nothing else about draw ``k``: its title does not name the
-    draw. Draws with the same mean therefore have the same picture, which is
-    what lets the explorer cache pictures by the highlighted mean.
-    """
+    """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): all the means, draw
+    ``k``'s highlighted. Its title names no draw, so pictures can be cached by that mean."""
     d = _checks.scores(changes, "changes")
     _check_draw_number(k, d.size)
     return _explorer_png(d, k, (1 - _checks.level(level)) / 2)
@@ -371,14 +323,10 @@ def resample_explorer(
 ):  # -> ipywidgets.VBox
     """Slider over all ``n**n`` ordered resamples, with presets and the exact distribution.
 
-    A slider labelled "Inspect resample" (with a Play control) picks draw k;
-    three buttons jump to the source's notable draws; the text shows
-    :func:`describe_draw` ("Selected changes: ... Mean: ..."); the figure shows
-    the distribution of all the means with draw k's mean highlighted. Figures
-    are cached by that highlighted mean, the only thing in them that depends on k.
+    A slider (with Play) picks draw k, three buttons jump to the source's
+    notable draws, the text is :func:`describe_draw`'s and the figure
+    :func:`explorer_png`'s.
 
-    Examples
-    --------
     >>> box = resample_explorer()
     >>> box.children[2].value.startswith("<b>Draw 28 of 256</b>")
     True
