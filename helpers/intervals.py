@@ -27,20 +27,13 @@ CONVENTION = (
     "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
 )
 
-#: With non-integer weights, a cumulative probability within this distance of
-#: a threshold (alpha/2 or 1 - alpha/2) counts as equal to it, so that rounding
-#: in a float sum cannot move an interval end by one value (see
-#: :func:`percentile_interval`).
+#: With non-integer weights, a cumulative probability within this distance of a threshold
+#: counts as equal to it, so that rounding cannot move an interval end by one value.
 PROBABILITY_TOLERANCE = 1e-10
 
 
 class Interval(NamedTuple):
-    """A (low, high) interval; unpacks like a tuple (``low, high = ci``).
-
-    A tuple rather than a frozen dataclass like the helpers' other results, because an
-    interval is a pair: ``np.array(ci)`` and ``ci == (lo, hi)`` work, as with scipy's
-    ``ConfidenceInterval``. (The table rows ``SliceRow`` and ``QueryChange`` are tuples too.)
-    """
+    """A (low, high) interval: a pair, so a tuple (``low, high = ci``), as scipy's is."""
 
     low: float
     high: float
@@ -58,10 +51,8 @@ def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, in
     """The 0-based positions of the interval ends in the sorted values.
 
     ``low = floor(alpha/2 * B)`` and ``high = min(B - 1, floor((1 - alpha/2) * B))``,
-    with ``alpha = 1 - level``, computed in exact rational arithmetic.
+    in exact rational arithmetic.
 
-    Examples
-    --------
     >>> order_statistic_indices(5000), order_statistic_indices(256)
     ((125, 4875), (6, 249))
     """
@@ -76,12 +67,8 @@ def _order_statistic_indices(n_values: int, half_alpha: Fraction) -> tuple[int, 
 
 
 def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
-    """Positions of the interval ends in values sorted ascending, with weights ``w`` in that order.
-
-    low: the first position whose cumulative weight exceeds alpha/2 of the total;
-    high: the first position whose cumulative weight exceeds 1 - alpha/2 of the
-    total, capped at the last position.
-    """
+    """Positions of the interval ends in sorted values with weights ``w``: the first whose
+    cumulative weight exceeds alpha/2 (low) and 1 - alpha/2 (high) of the total."""
     last = w.size - 1
     total = math.fsum(w)
     if np.all(w == np.floor(w)) and total < 2**53:
@@ -111,53 +98,16 @@ def percentile_interval(
 ) -> Interval:
     """Percentile interval of bootstrap values, with the source's order-statistic convention.
 
-    Sort the B values into ``s``; the interval is ``(s[floor(alpha/2 * B)],
-    s[min(B - 1, floor((1 - alpha/2) * B))])`` with ``alpha = 1 - level``. Both
-    ends are values that occurred; nothing is interpolated.
+    The sorted B values ``s`` give ``(s[floor(alpha/2 * B)], s[min(B - 1,
+    floor((1 - alpha/2) * B))])``, ``alpha = 1 - level``: values that occurred,
+    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an
+    exact distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2``
+    and ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same
+    interval. Non-integer weights within :data:`PROBABILITY_TOLERANCE` of a
+    threshold count as equal to it.
 
-    With ``weights`` (probabilities, or counts of how often each value
-    occurred), the values describe a weighted distribution, for example an
-    exact bootstrap distribution (:func:`helpers.exact_bootstrap_distribution`).
-    Sort the values, and let ``F(v)`` be the total weight of the values
-    ``<= v`` divided by the total weight. Then
-
-    - the low end is the smallest value ``v`` with ``F(v) > alpha/2``;
-    - the high end is the smallest value ``v`` with ``F(v) > 1 - alpha/2``
-      (the largest value if rounding leaves none).
-
-    This is the same rule as above, generalized: B equally weighted values
-    have ``F(s[i]) >= (i + 1) / B``, and the first ``i`` with ``(i + 1) / B >
-    alpha/2`` is ``floor(alpha/2 * B)``. So equal weights (or weights that
-    count repeated values) give exactly the unweighted interval.
-
-    Integer weights are summed and compared exactly. Other weights are
-    normalized to probabilities; a cumulative probability within
-    ``PROBABILITY_TOLERANCE`` (1e-10) of a threshold counts as equal to it
-    (not exceeding), so that float rounding cannot move an end by one value.
-    The high end is computed from the top, as the smallest ``v`` whose
-    probability *above* ``v`` is below ``alpha/2``, which is the same
-    condition, because those sums of small probabilities are accurate.
-
-    Parameters
-    ----------
-    values : sequence of float
-        The bootstrap statistics (e.g. from :func:`helpers.paired_bootstrap`),
-        or the distinct values of a distribution.
-    level : float
-        Confidence level, strictly between 0 and 1.
-    weights : sequence of float, optional
-        One non-negative weight per value (probabilities or counts); they need
-        not sum to 1. Omitted: every value has the same weight.
-
-    Examples
-    --------
     >>> percentile_interval(range(1, 101), level=0.90)
     Interval(low=6.0, high=96.0)
-    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.02, 0.95, 0.03])
-    Interval(low=1.0, high=2.0)
-    >>> # F(0) = 0.025, F(1) = 0.975: neither exceeds
-    >>> percentile_interval([0.0, 1.0, 2.0], weights=[0.025, 0.95, 0.025])
-    Interval(low=1.0, high=2.0)
     """
     v = _checks.scores(values, "values")
     w = None if weights is None else _checks.weights(weights, v.size, zero_allowed=True)
@@ -179,9 +129,7 @@ def _percentile_interval(
 
 @dataclass(frozen=True, eq=False)
 class EndpointDistribution:
-    """Where a Monte Carlo interval's ends can land: ``values`` and the probability of each end
-    being there.
-    """
+    """Where a Monte Carlo interval's ends can land: ``values`` and each end's probabilities."""
 
     values: np.ndarray
     low: np.ndarray
@@ -189,11 +137,8 @@ class EndpointDistribution:
 
 
 def _binomial_upper_tail(k: int, n: int, q_above: np.ndarray) -> np.ndarray:
-    """``P(N >= k)`` for ``N ~ Binomial(n, p)``, one result per ``p = 1 - q_above``.
-
-    Summed term by term from log-factorials over the shorter side of ``k``;
-    ``p`` is passed as its complement so that values of ``p`` near 1 stay accurate.
-    """
+    """``P(N >= k)`` for ``N ~ Binomial(n, p)``, one result per ``p = 1 - q_above`` (the
+    complement keeps ``p`` near 1 accurate), summed over the shorter side of ``k``."""
     out = np.empty(q_above.size)
     mean = n * (1 - q_above)
     spread = 50 * np.sqrt(n * q_above * (1 - q_above)) + 50
@@ -226,23 +171,10 @@ def endpoint_distribution(
 ) -> EndpointDistribution:
     """Exact distribution, over seeds, of the ends of a Monte Carlo percentile interval.
 
-    Draw ``B = n_resamples`` values independently from the discrete distribution
-    (``values``, ``probabilities``), for example an exact bootstrap
-    distribution, and read the interval off them with the order-statistic
-    convention. Which values the two ends land on depends on the seed; this
-    returns the probability of each. It uses the binomial distribution: the
-    interval end ``s[k]`` is at most ``v`` exactly when at least ``k + 1`` of
-    the B draws are ``<= v``, and the number of such draws is
-    Binomial(B, F(v)). So ``P(s[k] <= v) = P(Binomial(B, F(v)) >= k + 1)``.
+    B = ``n_resamples`` draws from (``values``, ``probabilities``); the end
+    ``s[k]`` is at most ``v`` when at least ``k + 1`` draws are, so
+    ``P(s[k] <= v) = P(Binomial(B, F(v)) >= k + 1)``.
 
-    Returns
-    -------
-    EndpointDistribution
-        ``values`` sorted ascending, and ``low``, ``high``: the probability
-        that the low end, the high end, equals each value.
-
-    Examples
-    --------
     >>> ends = endpoint_distribution([-1.0, 0.0], [0.03, 0.97], n_resamples=100)
     >>> print(f"P(low end is -1) = {ends.low[0]:.4f}")
     P(low end is -1) = 0.5802
@@ -258,8 +190,6 @@ def endpoint_distribution(
     for k in (low_k, high_k):
         at_most = _binomial_upper_tail(k + 1, n, above)  # P(s[k] <= v_i)
         at_most[-1] = 1.0
-        at_most = np.maximum.accumulate(
-            at_most
-        )  # a distribution function: rounding must not make it dip
+        at_most = np.maximum.accumulate(at_most)  # rounding must not make it dip
         ends.append(np.diff(at_most, prepend=0.0))
     return EndpointDistribution(v, ends[0], ends[1])
