@@ -125,7 +125,7 @@ def labels(x: object, n: int, name: str) -> list[str]:
 def scores(
     values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
 ) -> np.ndarray:
-    """A new 1-D float64 array of finite real numbers, one per query (see ``helpers.as_scores``)."""
+    """A new 1-D float64 array of finite real numbers, one per query."""
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers, not a single string.")
     if isinstance(values, Mapping):
@@ -260,9 +260,8 @@ def _index_of(values: object) -> list | None:
 
 
 def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.ndarray]:
-    """Two systems' scores paired: by position (sequences) or by query ID (mappings, sorted IDs);
-    see ``helpers.paired_scores``.
-    """
+    """Two systems' scores paired: by position (sequences) or by query ID (mappings, sorted IDs).
+    Two indexed series (pandas) pair by position only when their indexes agree."""
     a_map, b_map = isinstance(a, Mapping), isinstance(b, Mapping)
     if a_map != b_map:
         raise ValueError(

@@ -6,7 +6,7 @@ Here each rule is tried with every kind of input a user could plausibly pass by 
 either work correctly or raise a ``ValueError`` whose message names the argument and says what to
 fix; never a bare numpy or Python error, never a silently wrong answer.
 
-* ``scores`` (behind ``as_scores`` and every function taking scores, changes, values or weights):
+* ``scores`` (behind every function taking scores, changes, values or weights):
   integer arrays, boolean arrays (0/1), generators (consumed once) and pandas Series (when pandas
   is installed) give exactly the floats; lists of strings, 2-D arrays, ragged lists, None, a
   mapping, a scalar, a single string, a set (no order, repeats dropped), a masked array with

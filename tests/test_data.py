@@ -3,11 +3,7 @@
 import numpy as np
 import pytest
 
-from helpers import (
-    as_scores,
-    paired_differences,
-    paired_scores,
-)
+from helpers import _checks, paired_differences
 
 
 def test_sequences_are_paired_by_position():
@@ -17,7 +13,7 @@ def test_sequences_are_paired_by_position():
 def test_mappings_are_paired_by_query_id_in_sorted_order():
     a = {"q3": 0.3, "q1": 0.1, "q2": 0.2}
     b = {"q2": 0.5, "q3": 0.3, "q1": 0.0}
-    ids, a_arr, b_arr = paired_scores(a, b)
+    ids, _, _ = _checks.paired(a, b)
     assert ids == ["q1", "q2", "q3"]
     np.testing.assert_array_equal(paired_differences(a, b), [-0.1, 0.3, 0.0])
 
@@ -35,25 +31,6 @@ def test_missing_query_ids_are_named_on_each_side_up_to_five():
     msg = str(err.value)
     assert "7 only in A ('q3', 'q4', 'q5', 'q6', 'q7' and 2 more)" in msg
     assert "1 only in B ('x1')" in msg
-
-
-def test_generators_and_numpy_arrays_work():
-    assert as_scores(x / 2 for x in range(3)).tolist() == [0.0, 0.5, 1.0]
-    assert as_scores(np.array([1, 2], dtype=np.int32)).tolist() == [1.0, 2.0]
-
-
-def test_as_scores_iv():
-    """as_scores is the public face of the scores rule (tests/test_checks.py tries every kind of
-    input against it): the name and the labels it is given go into the message."""
-    with pytest.raises(ValueError, match=r"^A's scores must be one-dimensional"):
-        as_scores([[0.1, 0.2], [0.3, 0.4]], "A's scores")
-    with pytest.raises(ValueError, match=r"^scores contain NaN or infinite values at position 1"):
-        as_scores([0.1, float("nan")])
-    with pytest.raises(ValueError, match=r"at query 'q2'"):
-        as_scores([0.1, float("nan")], labels=["q1", "q2"])
-    given = np.array([0.1, 0.2])
-    out = as_scores(given)  # always a new, writeable array
-    assert out is not given and out.flags.writeable and out.tolist() == [0.1, 0.2]
 
 
 OTHER = [0.5, 0.25, 0.75, 0.5]
