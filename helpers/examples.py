@@ -23,23 +23,11 @@ __all__ = [
 def hit_at_5_example(rng: random.Random | int = 7) -> tuple[np.ndarray, np.ndarray]:
     """The source material's 120-query hit@5 example, generated exactly as the source does.
 
-    With Python's ``random`` seeded at 7, the first 120 draws of ``random()`` give
-    A's hits (1 when the draw is below 0.70); the next 120 give B's, query by
-    query: B copies A's value when the draw is below 0.9 and flips it otherwise.
+    The first 120 draws of ``random()`` give A's hits (1 below 0.70); the next
+    120 give B's (A's value below 0.9, else flipped). ``rng`` is an int seed or
+    a ``random.Random``, advanced by 240 draws so a bootstrap can continue on
+    the same stream, as the source does.
 
-    Parameters
-    ----------
-    rng : random.Random or int
-        A ``random.Random`` instance (advanced by 240 draws, so a bootstrap can
-        continue on the same stream, as the source does) or an int seed.
-
-    Returns
-    -------
-    a_hits, b_hits : numpy.ndarray
-        Two 0/1 float arrays of length 120.
-
-    Examples
-    --------
     >>> a, b = hit_at_5_example()
     >>> print(f"A {a.mean():.3f}, B {b.mean():.3f}, B - A {b.mean() - a.mean():+.3f}")
     A 0.758, B 0.692, B - A -0.067
@@ -62,15 +50,10 @@ FOUR_PAIR_CHANGES: tuple[float, ...] = (0.10, 0.02, -0.06, 0.04)
 def four_pair_example() -> dict[str, object]:
     """The four-query nDCG example, with illustrative per-query scores and users.
 
-    The source gives only the changes (+0.10, +0.02, -0.06, +0.04), A's mean
-    (0.600) and the users (q1 and q2 from U1, q3 from U2, q4 from U3). The
-    per-query scores here are *illustrative*: chosen to match those figures.
+    The source gives only the changes, A's mean (0.600) and the users; the
+    per-query scores here are *illustrative*, chosen to match those figures.
 
-    Examples
-    --------
     >>> ex = four_pair_example()
-    >>> ex["query_ids"], ex["users"]
-    (['q1', 'q2', 'q3', 'q4'], ['U1', 'U1', 'U2', 'U3'])
     >>> print(f"{ex['a'].mean():.3f} {ex['changes'].mean():+.3f}")
     0.600 +0.025
     """
@@ -96,20 +79,10 @@ def simulated_user_study(
 ) -> tuple[np.ndarray, np.ndarray]:
     """One simulated study of chapter 4: per-query changes and the user who sent each query.
 
-    Each of ``n_users`` users sends 1 + Poisson(4) queries. A query's change is
-    ``truth + u_g + e_q``: ``u_g`` is its user's effect (normal, standard
-    deviation ``user_sd``, shared by all of that user's queries) and ``e_q`` is
-    query-to-query noise (normal, standard deviation ``query_sd``). So the true
-    mean change is ``truth``, counted per query or per user.
+    Each user sends 1 + Poisson(4) queries; a query's change is ``truth + u_g +
+    e_q``, a user effect (sd ``user_sd``) plus query noise (sd ``query_sd``).
+    Users are numbered 0 .. n_users - 1, each user's queries together.
 
-    Returns
-    -------
-    changes, users : numpy.ndarray
-        Float changes and integer user ids 0 .. n_users - 1, one per query,
-        each user's queries together.
-
-    Examples
-    --------
     >>> d, users = simulated_user_study(2024)
     >>> print(f"{d.size} queries from {users.max() + 1} users, mean change {d.mean():+.4f}")
     233 queries from 50 users, mean change +0.0309
