@@ -15,11 +15,8 @@ few lines over that array. This module builds the same array by trec_eval's rule
 - P_k divides by k, and map by the number of relevant documents, even when fewer were
   retrieved.
 
-Why not call trec_eval? No Python package of it installs everywhere: pytrec-eval-terrier
-has no Linux arm64 wheel, the original pytrec_eval downloads trec_eval while it builds,
-ranx breaks score ties differently and trectools averages differently. The tests check
-this module against trec_eval's own expected outputs and, where it installs, against
-pytrec-eval-terrier on thousands of random rankings.
+Why not a trec_eval package: docs/your-own-runs.md. The tests check this module against
+trec_eval's own expected outputs and, where it installs, pytrec-eval-terrier.
 """
 
 from __future__ import annotations
@@ -174,22 +171,12 @@ def evaluate(
 ) -> RunScores:
     """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
-    ``measure`` is trec_eval's name: ``ndcg_cut_10``, ``P_5``, ``success_5``,
-    ``recip_rank``, ``map``... (:data:`helpers.scoring.MEASURES` lists them). The
-    measures are written in numpy in :mod:`helpers.scoring`, following trec_eval's
-    rules (score ties go to the larger document ID, nDCG's gains are the grades, P_k
-    divides by k), and checked against trec_eval's own test outputs.
+    ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``;
+    :data:`MEASURES`); ``level`` is its ``-l`` and ``max_docs`` its ``-M``.
+    Every topic of the qrels gets a score: one the run retrieved nothing for
+    scores 0 (``trec_eval -c``) and is listed in ``unretrieved``; queries the
+    qrels do not judge are left out.
 
-    ``level`` is trec_eval's ``-l``: a document is relevant when its grade is at
-    least ``level``. ``max_docs`` is ``-M``: only the first ``max_docs`` documents
-    of each query count. Every topic of the qrels gets a score: a topic the run
-    retrieved nothing for scores 0, as ``trec_eval -c`` counts it, and is listed
-    in the result's ``unretrieved`` (leave those out for trec_eval's average
-    without ``-c``). Queries of the run that the qrels do not judge are left out,
-    as trec_eval leaves them out.
-
-    Examples
-    --------
     >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
     >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
     >>> scores = evaluate(qrels, run, "recip_rank")
