@@ -1,9 +1,4 @@
-"""Figures for the series, in one colour-blind-safe palette.
-
-Colours come from the Okabe-Ito palette, which stays distinguishable under the
-common forms of colour blindness: one colour for system A, one for system B,
-one for the difference B - A, and one accent for interval ends.
-"""
+"""Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role."""
 
 from __future__ import annotations
 
@@ -35,11 +30,8 @@ PALETTE = {
 
 
 def set_style() -> None:
-    """Set matplotlib's defaults for the series: projector-readable text, the palette as colour
-    cycle.
-
-    Call it once at the top of a notebook (importing ``helpers`` changes nothing).
-    """
+    """Set matplotlib's defaults for the series (projector-readable text, the palette as colour
+    cycle); call it once at the top of a notebook."""
     import matplotlib as mpl
     from cycler import cycler
 
@@ -61,6 +53,10 @@ def set_style() -> None:
     )
 
 
+#: The legend of the distribution plots: top left, on a box that hides the bars behind it.
+_LEGEND = dict(loc="upper left", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+
+
 def _mark_observed_and_interval(
     ax,
     observed: float | None,
@@ -69,9 +65,8 @@ def _mark_observed_and_interval(
     color: str,
     linewidth: float,
 ) -> None:
-    """A solid black line at the observed value and dashed lines at the interval ends, with legend
-    entries.
-    """
+    """A solid line at the observed value and dashed lines at the interval ends, with legend
+    entries."""
     if observed is not None:
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
     if interval is not None:
@@ -101,22 +96,9 @@ def plot_bootstrap_distribution(
 ):
     """Histogram of bootstrap statistics with the interval, the observed value and zero marked.
 
-    Parameters
-    ----------
-    values : sequence of float
-        Bootstrap statistics.
-    interval : (low, high), optional
-        Drawn as two vertical lines in the accent colour.
-    observed : float, optional
-        Drawn as a solid line.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure is made if omitted.
-    lattice : float, optional
-        Spacing of the possible values (1/Q for hit@k): bars are then centred on
-        the lattice points instead of falling across them.
+    ``lattice`` is the spacing of the possible values (1/Q for hit@k): bars are
+    then centred on them. A new figure is made when ``ax`` is omitted.
 
-    Examples
-    --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> ax = plot_bootstrap_distribution([0.1, 0.2, 0.2, 0.3], interval=(0.1, 0.3), observed=0.2)
@@ -143,14 +125,7 @@ def plot_bootstrap_distribution(
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Number of resamples")
     ax.set_title(title)
-    ax.legend(
-        loc="upper left",
-        fontsize=10,
-        ncol=3 if interval is not None and observed is not None else 2,
-        frameon=True,
-        framealpha=0.95,
-        edgecolor="none",
-    )
+    ax.legend(ncol=3 if interval is not None and observed is not None else 2, **_LEGEND)
     return ax
 
 
@@ -216,8 +191,7 @@ def plot_exact_distribution(
 ):
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
-    The bar at ``highlight`` (the value of the draw being inspected) is drawn in
-    the accent colour; the interval ends, the observed value and zero are marked.
+    The bar at ``highlight`` (the draw being inspected) is in the accent colour.
 
     Examples
     --------
@@ -256,16 +230,7 @@ def plot_exact_distribution(
         handles.append(Patch(color=PALETTE["accent"]))
         labels.append(f"this draw {signed(highlight)}")
     if handles:
-        ax.legend(
-            handles,
-            labels,
-            loc="upper left",
-            fontsize=10,
-            ncol=3,
-            frameon=True,
-            framealpha=0.95,
-            edgecolor="none",
-        )
+        ax.legend(handles, labels, ncol=3, **_LEGEND)
     return ax
 
 
