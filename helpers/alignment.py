@@ -141,8 +141,6 @@ def align_runs(
         Each compared query's user; replaces the clusters the runs carry (CSV input).
         A mapping, because the runs are lined up by sorted query ID.
 
-    Examples
-    --------
     >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
     >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
     (['q1', 'q2', 'q3'], [0.5, 0.3, 0.0], [0.6, 0.0, 0.9])

@@ -141,8 +141,6 @@ def plot_intervals(
 ):
     """Horizontal interval bars, one row per method, with zero marked.
 
-    Examples
-    --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
@@ -193,8 +191,6 @@ def plot_exact_distribution(
 
     The bar at ``highlight`` (the draw being inspected) is in the accent colour.
 
-    Examples
-    --------
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
     >>> ax = plot_exact_distribution([-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.1, ax=ax)
@@ -243,8 +239,6 @@ def plot_sorted_changes(
 ):
     """Every query's change ``d_q`` as a bar, sorted; wins in B's colour, losses in A's.
 
-    Examples
-    --------
     >>> from matplotlib.figure import Figure
     >>> ax = plot_sorted_changes([0.1, -0.2, 0.0], ax=Figure().subplots())
     >>> [float(round(p.get_height(), 1)) for p in ax.patches]
