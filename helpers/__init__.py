@@ -1,22 +1,10 @@
-"""Helpers for the notebook series *Did search improve?*
+"""Helpers for the notebook series *Did search improve?*: plain functions over numpy arrays
+for comparing two frozen search systems A and B on the same judged queries.
 
-Plain functions over numpy arrays for comparing two frozen search systems A and
-B on the same judged queries. Importing this package has no side effects.
-
-Notation used throughout: ``m_A(q)`` and ``m_B(q)`` are the two systems' scores
-on query ``q``; ``d_q = m_B(q) - m_A(q)`` is the per-query change; Q is the
-number of queries and R the number of resamples (``n_resamples`` in code;
-the letter B only ever means system B).
-
-Modules: ``data`` (checking and pairing scores; the rules live in the private
-``_checks``), ``examples`` (the worked examples), ``resampling`` (the paired
-bootstrap and every bootstrap and enumeration built on it), ``intervals``,
-``grid`` (exact answers on the score grid), ``significance`` (randomization
-tests), ``readers``, ``scoring`` and ``alignment`` (your own results: reading,
-scoring and lining up runs), ``records`` (saved comparisons), ``report``
-(``compare_runs``), ``exercises`` (checks on the exercises' answers), ``plots``
-and ``widgets``. Every public name of each module is
-available here; ``__all__`` lists the ones the chapters and the README use.
+Notation: ``m_A(q)``, ``m_B(q)``, ``d_q = m_B(q) - m_A(q)``, Q queries, R resamples
+(``n_resamples``; B only ever means system B). Where each module's work goes:
+docs/maintaining.md. ``__all__`` lists the names the chapters and docs use; every other
+public name stays available as ``helpers.<name>``. Importing has no side effects.
 """
 
 # ruff: noqa: F401, F403, F405  (this module re-exports the modules' public names; importing
@@ -37,9 +25,6 @@ from .scoring import *  # noqa: F403
 from .significance import *  # noqa: F403
 from .widgets import *  # noqa: F403
 
-# The public face: what the notebooks, the README and docs/ use. Every other public
-# name of each module (result types, constants, lower-level helpers) is still
-# available as helpers.<name> and helpers.<module>.<name>.
 __all__ = [
     "FOUR_PAIR_CHANGES",
     "PALETTE",
