@@ -119,27 +119,12 @@ def align_runs(
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
-    Parameters
-    ----------
-    a, b : RunScores or mapping of query ID to score
-        The baseline A and the candidate B.
-    missing : {"error", "drop", "zero"}
-        ``"error"`` (default) refuses runs whose query sets differ, naming the
-        queries; ``"drop"`` keeps only the shared queries and reports how many were
-        dropped; ``"zero"`` scores a query missing from a run as 0, as
-        ``trec_eval -c`` does. The policy is recorded in the result.
-        Without ``qrels``, the queries are those of the two runs: "zero"
-        compares their union, "drop" their intersection, and a topic that
-        neither run has a row for is not compared at all.
-    qrels : Qrels, optional
-        With the judgments, the queries are exactly the judged topics, as in
-        trec_eval: "zero" also scores 0 a topic missing from both runs (so the
-        comparison covers what ``trec_eval -c`` averages over), "drop" keeps the
-        topics scored in both runs, "error" refuses a topic missing from either.
-        A scored query that the qrels do not judge is refused.
-    clusters : mapping of query ID to user (cluster), optional
-        Each compared query's user; replaces the clusters the runs carry (CSV input).
-        A mapping, because the runs are lined up by sorted query ID.
+    ``missing``: ``"error"`` (default) refuses differing query sets, naming the
+    queries; ``"drop"`` compares the shared queries; ``"zero"`` scores a missing
+    query 0, as ``trec_eval -c`` does. With ``qrels`` the queries are exactly the
+    judged topics ("zero" also scores 0 a topic in neither run; an unjudged
+    scored query is refused). ``clusters`` maps query ID to user, replacing the
+    users the runs carry.
 
     >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
     >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
