@@ -1,5 +1,6 @@
-# Did search improve? -- the two commands are `make lab` and `make test`.
-# Everything else here is for people who maintain the series.
+# Did search improve? -- the two commands are `make lab` and `make test`; `make check` is the
+# learner's pre-flight. env, lab, check, test and lint are run.py's (which works without make,
+# on Windows too), so the two ways cannot drift apart. Everything else is for maintainers.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -7,20 +8,21 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 WORKSPACE ?= workspace
+# WHEELS=folder: build the environment from a wheelhouse (make wheelhouse) with no network
+WHEELS ?=
+WHEELHOUSE ?= wheelhouse
+RUN    = $(PYTHON) run.py $(if $(WHEELS),--wheels "$(WHEELS)")
 SITE   ?= site
 ANSWERS ?= answer-key
 # make test runs the test files in parallel, one file per worker at a time (pytest-xdist), the
 # slowest first (conftest.py: SLOWEST_FIRST)
 TEST_WORKERS ?= auto
-# make lab serves your workspace copy once you have made one (make workspace)
-LAB_ROOT = $(if $(wildcard $(WORKSPACE)/*.ipynb),$(WORKSPACE),notebooks)
-
 # Find kernels and settings in .venv before any in your home folder, so that a
 # python3 kernel you installed elsewhere never runs the series' notebooks.
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab test lint test-browser test-portability test-arm64 bench execute lock clean workspace reset-workspace html answers docs
+.PHONY: help env lab check test lint wheelhouse test-browser test-portability test-arm64 bench execute lock clean workspace reset-workspace html answers docs
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
@@ -29,23 +31,19 @@ help: ## Show this help
 	@echo
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# The other targets' environment: run.py rebuilds it when the lock's hash differs from the one
+# it wrote into the stamp, and touches the stamp when it is current.
 $(STAMP): requirements.lock requirements-oracle.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; found " + sys.version.split()[0] + ". Set PYTHON=/path/to/python3.11 and try again.")'
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --only-binary :all: --no-deps \
-		-r requirements-oracle.txt >/dev/null 2>&1 \
-		|| echo "Note: no pytrec-eval-terrier wheel here; its test is skipped (nothing else needs it)."
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
-	@touch $(STAMP)
+	@$(RUN) env
 
-env: $(STAMP) ## Build the pinned environment in .venv (done for you by lab and test)
+env: ## Build the pinned environment in .venv (done for you by lab, check and test; WHEELS=folder: offline)
+	@$(RUN) env
 
-lab: $(STAMP) ## Build the environment if needed and open the series (your workspace/ if you made one)
-	@echo "Serving $(LAB_ROOT)/ -- open the http://127.0.0.1:$(PORT)/lab?token=... URL printed below."
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
-		--ServerApp.open_browser=False --ServerApp.root_dir=$(LAB_ROOT) \
-		$(if $(filter 0,$(shell id -u)),--allow-root,)
+lab: ## Build the environment if needed and open the series (your workspace/ if you made one)
+	@$(RUN) lab --port $(PORT) --workspace "$(WORKSPACE)"
+
+check: ## Is this laptop ready? Builds the environment if needed, runs two chapters, checks the widgets
+	@$(RUN) check
 
 workspace: ## Copy the notebooks into workspace/ for you to edit (git ignores it; make lab then opens it)
 	@if [ -e "$(WORKSPACE)" ]; then \
@@ -64,16 +62,15 @@ reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1
 	fi; \
 	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
 
-# Python's bytecode caches are written during make test even where PYTHONDONTWRITEBYTECODE is set
-# (git ignores them): each test worker imports every test module and each chapter's kernel
-# imports helpers, and compiling them all afresh on every run made make test about 5 s slower.
-test: export PYTHONDONTWRITEBYTECODE :=
-test: $(STAMP) lint ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+# run.py test lints, then runs pytest with PYTHONDONTWRITEBYTECODE cleared (run.py says why)
+test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
+	@$(RUN) test --workers $(TEST_WORKERS)
 
-lint: $(STAMP) ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+lint: ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
+	@$(RUN) lint
+
+wheelhouse: $(STAMP) ## Download every locked wheel for every promised platform into wheelhouse/ (for a room without network)
+	$(BIN)/python tools/wheelhouse.py --dest "$(WHEELHOUSE)" $(WHEELHOUSE_ARGS)
 
 test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 	$(BIN)/python -m pytest tests/browser --browser-required

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Set up and run the series, with or without make.
+
+    python3 run.py lab      macOS and Linux (on Windows: py run.py lab)
+    python3 run.py check    the pre-flight: is this laptop ready for the workshop?
+    python3 run.py test     every test (the maintainers' full check)
+
+Each command first builds the environment in .venv/ if it is missing or older than
+requirements.lock: it creates the venv with the Python running this script, installs the
+lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
+installs helpers/ editable. The Makefile calls this script for make env, lab, check, test
+and lint, so the two ways cannot drift apart. Standard library only, and it parses on
+Python 3.8, so that an older Python gets a clear message instead of a syntax error.
+
+Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS.
+--dry-run prints the commands instead of running them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+ROOT = Path(__file__).resolve().parent
+MIN_PYTHON = (3, 11)
+# the environment is rebuilt when one of these changes
+LOCK_FILES = ("requirements.lock", "requirements-oracle.txt", "pyproject.toml")
+STAMP = ".installed"  # in the venv: the hash of LOCK_FILES it was built from
+CHECK_CHAPTERS = ("notebooks/00_start_here.ipynb", "notebooks/02_all_256_resamples.ipynb")
+CHECK_REPORT = "check-report.txt"
+WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
+PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+
+
+class Failed(Exception):
+    """A step failed; the message says what to do."""
+
+
+class TooOld(Failed):
+    """This Python cannot build the environment (the learner's fix, nothing to send)."""
+
+
+class Differs(Failed):
+    """The chapters ran, but an output is not the stored one."""
+
+
+# ------------------------------------------------------------------ where things are
+
+
+def venv_python(venv: Path, os_name: str = os.name) -> PurePosixPath | PureWindowsPath:
+    r"""The venv's interpreter: bin/python, or Scripts\python.exe on Windows.
+
+    >>> str(venv_python(Path("/src/.venv"), "posix"))
+    '/src/.venv/bin/python'
+    >>> str(venv_python(PureWindowsPath(r"C:\series\.venv"), "nt"))
+    'C:\\series\\.venv\\Scripts\\python.exe'
+    """
+    if os_name == "nt":
+        return PureWindowsPath(venv, "Scripts", "python.exe")
+    return PurePosixPath(venv, "bin", "python")
+
+
+def lock_key(root: Path = ROOT) -> str:
+    """A hash of the files the environment is built from."""
+    digest = hashlib.sha256()
+    for name in LOCK_FILES:
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def lab_root(workspace: str, root: Path = ROOT) -> str:
+    """The learner's workspace copy once it holds notebooks (make workspace), else notebooks/."""
+    folder = Path(workspace) if Path(workspace).is_absolute() else root / workspace
+    return workspace if any(folder.glob("*.ipynb")) else "notebooks"
+
+
+def python_too_old(version: tuple, system: str = platform.system()) -> str | None:
+    """None when *version* is new enough, else what to do about it (differs by system)."""
+    if tuple(version[:2]) >= MIN_PYTHON:
+        return None
+    found = ".".join(str(n) for n in version[:3])
+    how = {
+        "Windows": "install it from python.org or the Microsoft Store, then: py -3.13 run.py ...",
+        "Darwin": "install it from python.org or with Homebrew (brew install python@3.13), "
+        "then run: python3.13 run.py ... (or: make ... PYTHON=python3.13)",
+    }.get(
+        system,
+        "install it with your package manager, then run: python3.11 run.py ... "
+        "(or: make ... PYTHON=python3.11)",
+    )
+    return f"Python 3.11 or newer is needed; this is Python {found}. To fix it, {how}"
+
+
+# ------------------------------------------------------------------ running commands
+
+
+def show(cmd: list) -> str:
+    if os.name == "nt":
+        return subprocess.list2cmdline([str(c) for c in cmd])
+    return shlex.join(str(c) for c in cmd)
+
+
+class Runner:
+    """Runs (or, dry, prints) commands from the repository folder; keeps a log for the check."""
+
+    def __init__(self, dry_run: bool = False):
+        self.dry_run = dry_run
+        self.log = []  # every command and its output, for the check's report
+        self.env = dict(os.environ)
+        # Kernels and settings in .venv come before any in the home folder, so that a python3
+        # kernel installed elsewhere never runs the series' notebooks (the Makefile does the same).
+        self.env["JUPYTER_PREFER_ENV_PATH"] = "1"
+        for name in ("VIRTUAL_ENV", "PYTHONHOME"):  # an activated environment is not ours
+            self.env.pop(name, None)
+
+    def say(self, line: str) -> None:
+        print(line, flush=True)
+        self.log.append(line)
+
+    def run(self, cmd: list, env: dict | None = None, quiet: bool = False) -> tuple[int, str]:
+        """Run *cmd*, echoing it; its output goes to the terminal (unless *quiet*) and the log."""
+        if quiet:
+            self.log.append(show(cmd))
+        else:
+            self.say(show(cmd))
+        if self.dry_run:
+            return 0, ""
+        proc = subprocess.Popen(
+            [str(c) for c in cmd],
+            cwd=ROOT,
+            env=env or self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if not quiet:
+                print(line, end="", flush=True)
+        returncode = proc.wait()
+        output = "".join(lines)
+        self.log.append(output)
+        return returncode, output
+
+    def must(self, cmd: list, what: str, env: dict | None = None, quiet: bool = False) -> str:
+        returncode, output = self.run(cmd, env=env, quiet=quiet)
+        if returncode != 0:
+            raise Failed(f"{what} failed (its output is above)")
+        return output
+
+
+# ------------------------------------------------------------------ the steps
+
+
+def ensure_env(runner: Runner, venv: Path, wheels: str | None) -> Path:
+    """Build .venv from the lock if it is missing or out of date; return its python."""
+    problem = python_too_old(sys.version_info)
+    if problem:
+        raise TooOld(problem)
+    python = Path(venv_python(venv))
+    stamp = venv / STAMP
+    key = lock_key()
+    if python.exists() and stamp.exists() and stamp.read_text().strip() == key:
+        if not runner.dry_run:
+            stamp.touch()  # for make, which compares times: up to date
+        return python
+    if wheels and not Path(wheels).is_dir():
+        raise Failed(f"the wheelhouse folder {wheels} does not exist (--wheels / WHEELS)")
+    source = f"offline from the wheels in {wheels}" if wheels else "a few minutes the first time"
+    runner.say(f"Building the environment in {venv} from requirements.lock ({source})")
+    if not python.exists():
+        returncode, output = runner.run([sys.executable, "-m", "venv", venv])
+        if returncode != 0:
+            hint = (
+                " On Debian or Ubuntu: sudo apt-get install python3-venv"
+                if "ensurepip" in output
+                else ""
+            )
+            raise Failed(f"could not create the environment {venv}.{hint}")
+    offline = ["--no-index", "--find-links", wheels] if wheels else []
+    runner.must([python, *PIP, *offline, "-r", "requirements.lock"], "installing requirements.lock")
+    # The test-only oracle (requirements-oracle.txt says why), from a wheel only, where one exists
+    oracle = [python, *PIP, *offline, "--only-binary", ":all:", "--no-deps"]
+    if runner.run([*oracle, "-r", "requirements-oracle.txt"], quiet=True)[0] != 0:
+        runner.say(
+            "Note: no pytrec-eval-terrier wheel here; its test is skipped (nothing else needs it)."
+        )
+    runner.must(
+        [python, *PIP, *offline, "--no-deps", "--no-build-isolation", "-e", "."],
+        "installing helpers/ (editable)",
+    )
+    if not runner.dry_run:
+        stamp.write_text(key + "\n")
+    return python
+
+
+def lab(runner: Runner, python: Path, port: str, workspace: str) -> int:
+    root = lab_root(workspace)
+    runner.say(
+        f"Serving {root}/ -- open the http://127.0.0.1:{port}/lab?token=... URL printed below."
+    )
+    cmd = [
+        python,
+        "-m",
+        "jupyterlab",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.open_browser=False",
+        f"--ServerApp.root_dir={root}",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    runner.say(show(cmd))
+    if runner.dry_run:
+        return 0
+    proc = subprocess.Popen([str(c) for c in cmd], cwd=ROOT, env=runner.env)
+    while True:  # Ctrl+C reaches JupyterLab too, which asks whether to shut down: wait for it
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            continue
+
+
+def lint(runner: Runner, python: Path) -> None:
+    runner.must([python, "-m", "ruff", "check", "."], "ruff check")
+    runner.must([python, "-m", "ruff", "format", "--check", "."], "ruff format --check")
+
+
+def test(runner: Runner, python: Path, workers: str) -> int:
+    lint(runner, python)
+    # Python's bytecode caches are written during make test even where PYTHONDONTWRITEBYTECODE
+    # is set (git ignores them): each test worker imports every test module and each chapter's
+    # kernel imports helpers, and compiling them all afresh on every run made it about 5 s slower.
+    env = dict(runner.env)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cmd = [python, "-m", "pytest", "-n", workers, "--dist", "loadfile", "--no-loadscope-reorder"]
+    return runner.run(cmd, env=env)[0]
+
+
+REPORT_SNIPPET = """\
+import platform, sys, numpy
+print("Python", sys.version.split()[0], "| numpy", numpy.__version__, "|", platform.platform())
+numpy.show_runtime()
+"""
+
+
+def check(runner: Runner, venv: Path, wheels: str | None) -> int:
+    """The learner's pre-flight; ends with one line: READY, or what failed and what to send."""
+    start = time.monotonic()
+    report = ROOT / CHECK_REPORT
+    step, summary = "building the environment", ""
+    try:
+        python = ensure_env(runner, venv, wheels)
+        step = "starting Python and numpy in the environment"
+        out = runner.must([python, "-c", REPORT_SNIPPET], step, quiet=True)
+        summary = out.splitlines()[0] if out else ""
+        runner.say("  " + summary)
+        step = "checking that JupyterLab has the widgets front end (jupyterlab_widgets)"
+        out = runner.must([python, "-m", "jupyter", "labextension", "list"], step, quiet=True)
+        if not widgets_front_end_ok(out):
+            raise Failed(f"{step}: {WIDGETS_EXTENSION} is not listed as enabled and OK")
+        runner.say(f"  {WIDGETS_EXTENSION}: enabled, OK")
+        step = "running chapters 0 and 2 in a kernel and comparing their outputs"
+        returncode, out = runner.run(
+            [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *CHECK_CHAPTERS]
+        )
+        if returncode != 0:
+            if "Cell outputs differ" in out and "Cell execution caused" not in out:
+                raise Differs(step)
+            raise Failed(f"{step} failed")
+    except Differs:
+        verdict = (
+            "check: READY TO RUN, but an output differs from the stored one (a defect in the "
+            f"series, not in your laptop): send the instructor the file {CHECK_REPORT} "
+            "(in this folder), and carry on meanwhile."
+        )
+    except TooOld as failure:
+        verdict = f"check: NOT READY -- {failure}"
+    except Failed as failure:
+        verdict = (
+            f"check: NOT READY -- {failure}. Send the instructor the file {CHECK_REPORT} "
+            "(in this folder)."
+        )
+    else:
+        seconds = time.monotonic() - start
+        verdict = f"check: READY -- this laptop can run the series ({summary}; {seconds:.0f} s)."
+    ok = verdict.startswith("check: READY --")
+    if not runner.dry_run:
+        report.write_text("\n".join(runner.log + ["", verdict, ""]), encoding="utf-8")
+    print()
+    print(verdict, flush=True)
+    return 0 if ok else 1
+
+
+def widgets_front_end_ok(listing: str) -> bool:
+    """Does `jupyter labextension list` show the widgets extension enabled and OK?
+
+    >>> widgets_front_end_ok("@jupyter-widgets/jupyterlab-manager v5.0.16 \\x1b[32menabled\\x1b[0m "
+    ...                      "\\x1b[32mOK\\x1b[0m (python, jupyterlab_widgets)")
+    True
+    >>> widgets_front_end_ok("@jupyter-widgets/jupyterlab-manager v5.0.16 disabled OK")
+    False
+    """
+    for line in re.sub(r"\x1b\[[0-9;]*m", "", listing).splitlines():
+        words = line.split()
+        if words and words[0] == WIDGETS_EXTENSION:
+            return "enabled" in words and "OK" in words
+    return False
+
+
+# ------------------------------------------------------------------ command line
+
+
+def parse_args(argv: list | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="run.py",
+        description="Set up and run 'Did search improve?' (the Makefile calls this too).",
+    )
+    parser.add_argument(
+        "command",
+        choices=["env", "lab", "check", "test", "lint"],
+        help="env: build .venv; lab: open the series in JupyterLab; check: the pre-flight; "
+        "test: lint and every test; lint: ruff only",
+    )
+    parser.add_argument(
+        "--wheels",
+        default=os.environ.get("WHEELS") or None,
+        help="install from this wheelhouse folder (make wheelhouse) with no network",
+    )
+    parser.add_argument("--port", default=os.environ.get("PORT") or "8888", help="for lab")
+    parser.add_argument(
+        "--workspace",
+        default=os.environ.get("WORKSPACE") or "workspace",
+        help="lab serves this folder once it holds notebooks (make workspace)",
+    )
+    parser.add_argument(
+        "--workers",
+        default=os.environ.get("TEST_WORKERS") or "auto",
+        help="test: pytest-xdist workers (-n)",
+    )
+    parser.add_argument("--venv", default=".venv", help=argparse.SUPPRESS)
+    parser.add_argument("-n", "--dry-run", action="store_true", help="print the commands only")
+    return parser.parse_args(argv)
+
+
+def main(argv: list | None = None) -> int:
+    args = parse_args(argv)
+    runner = Runner(dry_run=args.dry_run)
+    venv = Path(args.venv) if Path(args.venv).is_absolute() else ROOT / args.venv
+    if args.command == "check":
+        return check(runner, venv, args.wheels)
+    try:
+        python = ensure_env(runner, venv, args.wheels)
+        if args.command == "lab":
+            return lab(runner, python, args.port, args.workspace)
+        if args.command == "test":
+            return test(runner, python, args.workers)
+        if args.command == "lint":
+            lint(runner, python)
+    except Failed as failure:
+        print(f"run.py {args.command}: {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
