@@ -11,7 +11,7 @@ WORKSPACE ?= workspace
 # WHEELS=folder: build the environment from a wheelhouse (make wheelhouse) with no network
 WHEELS ?=
 WHEELHOUSE ?= wheelhouse
-RUN    = $(PYTHON) run.py $(if $(WHEELS),--wheels "$(WHEELS)")
+RUN    = $(strip $(PYTHON) run.py $(if $(WHEELS),--wheels "$(WHEELS)"))
 SITE   ?= site
 ANSWERS ?= answer-key
 # make test runs the test files in parallel, one file per worker at a time (pytest-xdist), the

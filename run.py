@@ -255,11 +255,14 @@ numpy.show_runtime()
 """
 
 
-def check(runner: Runner, venv: Path, wheels: str | None) -> int:
-    """The learner's pre-flight; ends with one line: READY, or what failed and what to send."""
+def check(
+    runner: Runner, venv: Path, wheels: str | None, report: Path = ROOT / CHECK_REPORT
+) -> int:
+    """The learner's pre-flight; ends with one line: READY, or what failed and what to send.
+
+    Everything it ran, and the output, goes to *report* (check-report.txt), the file to send."""
     start = time.monotonic()
-    report = ROOT / CHECK_REPORT
-    step, summary = "building the environment", ""
+    summary = ""
     try:
         python = ensure_env(runner, venv, wheels)
         step = "starting Python and numpy in the environment"

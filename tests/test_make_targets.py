@@ -3,6 +3,8 @@
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_FILES = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
@@ -52,19 +54,24 @@ def test_reset_workspace_with_force_does_not_ask(tmp_path):
     assert not (ws / "scratch.ipynb").exists()
 
 
-def test_lab_serves_the_workspace_once_it_exists(tmp_path):
-    ws = tmp_path / "ws"
-    dry = make("-n", "lab", f"WORKSPACE={ws}")
-    assert "--ServerApp.root_dir=notebooks" in dry.stdout
-    make("workspace", f"WORKSPACE={ws}")
-    dry = make("-n", "lab", f"WORKSPACE={ws}")
-    assert f"--ServerApp.root_dir={ws}" in dry.stdout
+@pytest.mark.parametrize(
+    "target, args",
+    [
+        ("env", "env"),
+        ("lab", 'lab --port 8890 --workspace "ws"'),
+        ("check", "check"),
+        ("test", "test --workers 3"),
+        ("lint", "lint"),
+    ],
+)
+def test_the_learner_targets_are_run_py_so_the_two_cannot_drift(target, args):
+    dry = make("-n", target, "PORT=8890", "WORKSPACE=ws", "TEST_WORKERS=3").stdout
+    assert dry.strip().splitlines() == [f"python3 run.py {args}"]
+    offline = make("-n", target, "WHEELS=/media/usb/wheelhouse").stdout
+    assert offline.startswith('python3 run.py --wheels "/media/usb/wheelhouse" ' + target)
 
 
-def test_make_test_lints_first_and_runs_the_files_in_parallel():
-    dry = make("-n", "test").stdout.splitlines()
-    ruff_check = next(i for i, line in enumerate(dry) if line.endswith("ruff check ."))
-    ruff_format = next(i for i, line in enumerate(dry) if line.endswith("ruff format --check ."))
-    pytest_run = next(i for i, line in enumerate(dry) if "-m pytest" in line)
-    assert ruff_check < pytest_run and ruff_format < pytest_run
-    assert "--dist loadfile" in dry[pytest_run]
+def test_the_other_targets_build_the_environment_through_run_py():
+    # html, docs, execute... depend on the stamp, whose recipe is run.py env (make -B: as if stale)
+    dry = make("-n", "-B", "html").stdout.splitlines()
+    assert dry[0] == "python3 run.py env" and "notebook_tools.py --html" in dry[1]

@@ -1,0 +1,219 @@
+"""run.py, the setup without make: its commands, paths (Windows too), the stamp and the check.
+
+Most tests replace Runner.run with a recorder, so nothing is installed or started; one runs
+the script for real (a subprocess of this Python, no make). The full pre-flight, and a build
+from a wheelhouse with no network, run in CI (.ci/run).
+"""
+
+import ast
+import doctest
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path, PureWindowsPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
+run = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(run)
+
+
+class Recorder(run.Runner):
+    """Records each command and its environment; answers with canned (returncode, output)."""
+
+    def __init__(self, answers=None):
+        super().__init__()
+        self.calls = []
+        self.answers = answers or {}
+
+    def run(self, cmd, env=None, quiet=False):
+        line = run.show(cmd)
+        self.calls.append((line, env or self.env))
+        self.log.append(line)
+        if cmd[1:3] == ["-m", "venv"]:
+            Path(cmd[3]).mkdir(parents=True)
+        return next((a for key, a in self.answers.items() if key in line), (0, ""))
+
+
+def commands(recorder):
+    return [line for line, _ in recorder.calls]
+
+
+@pytest.fixture
+def venv(tmp_path):
+    """A venv that is up to date: its python exists and its stamp holds the lock's hash."""
+    python = Path(run.venv_python(tmp_path / "venv"))
+    python.parent.mkdir(parents=True)
+    python.touch()
+    (tmp_path / "venv" / run.STAMP).write_text(run.lock_key() + "\n")
+    return tmp_path / "venv"
+
+
+def test_doctests():
+    assert doctest.testmod(run).failed == 0
+
+
+def test_it_parses_on_python_3_8_and_imports_only_the_standard_library():
+    # so that an old Python prints what to install instead of a SyntaxError
+    tree = ast.parse((ROOT / "run.py").read_text(), feature_version=(3, 8))
+    imported = {
+        a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert imported <= sys.stdlib_module_names | {"__future__"}, imported
+
+
+@pytest.mark.parametrize(
+    "system, says",
+    [("Windows", "py -3.13 run.py"), ("Darwin", "brew install"), ("Linux", "python3.11 run.py")],
+)
+def test_an_old_python_is_told_what_to_install_on_its_system(system, says):
+    assert run.python_too_old((3, 11, 0), system) is None
+    message = run.python_too_old((3, 10, 12), system)
+    assert "Python 3.11 or newer is needed; this is Python 3.10.12" in message and says in message
+
+
+def test_the_venv_python_on_windows_and_elsewhere():
+    assert str(run.venv_python(PureWindowsPath(r"D:\dsi\.venv"), "nt")) == (
+        r"D:\dsi\.venv\Scripts\python.exe"
+    )
+    assert run.venv_python(Path("/x/.venv"), "posix").as_posix() == "/x/.venv/bin/python"
+
+
+def test_an_up_to_date_environment_is_left_alone(venv):
+    rec = Recorder()
+    assert run.ensure_env(rec, venv, None) == Path(run.venv_python(venv))
+    assert rec.calls == []
+
+
+def test_a_changed_lock_reinstalls_it_and_rewrites_the_stamp(venv):
+    (venv / run.STAMP).write_text("hash of an older lock\n")
+    rec = Recorder()
+    run.ensure_env(rec, venv, None)
+    pip = [c for c in commands(rec) if "-m pip install" in c]
+    assert pip[0].endswith("-r requirements.lock") and "--no-index" not in pip[0]
+    assert pip[1].endswith("--no-deps --no-build-isolation -e .")
+    assert "-m venv" not in " ".join(commands(rec))  # the venv exists: only reinstalled
+    assert (venv / run.STAMP).read_text().strip() == run.lock_key()
+
+
+def test_a_missing_environment_is_created_with_this_python_and_can_come_from_a_wheelhouse(
+    tmp_path,
+):
+    wheels = tmp_path / "wheelhouse"
+    wheels.mkdir()
+    rec = Recorder()
+    run.ensure_env(rec, tmp_path / "new", str(wheels))
+    created, lock, helpers = commands(rec)
+    assert created == run.show([sys.executable, "-m", "venv", tmp_path / "new"])
+    for pip in (lock, helpers):
+        assert f"--no-index --find-links {wheels}" in pip
+    with pytest.raises(run.Failed, match="does not exist"):
+        run.ensure_env(Recorder(), tmp_path / "other", str(tmp_path / "no such folder"))
+
+
+def test_test_lints_first_then_runs_pytest_as_make_test_always_did(venv, monkeypatch):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    rec = Recorder()
+    run.test(rec, run.ensure_env(rec, venv, None), "auto")
+    lines = commands(rec)
+    assert [c.split(" -m ")[1] for c in lines] == [
+        "ruff check .",
+        "ruff format --check .",
+        "pytest -n auto --dist loadfile --no-loadscope-reorder",
+    ]
+    env = rec.calls[-1][1]
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["JUPYTER_PREFER_ENV_PATH"] == "1"
+
+
+def test_a_lint_failure_stops_the_tests(venv):
+    rec = Recorder({"ruff check": (1, "F401 unused import")})
+    with pytest.raises(run.Failed, match="ruff check failed"):
+        run.test(rec, run.ensure_env(rec, venv, None), "auto")
+    assert not any("-m pytest" in c for c in commands(rec))
+
+
+def test_lab_binds_to_localhost_keeps_token_auth_and_serves_the_workspace_once_made(
+    tmp_path, venv, monkeypatch, capsys
+):
+    rec = run.Runner(dry_run=True)
+    python = run.ensure_env(rec, venv, None)
+    ws = tmp_path / "ws"
+    run.lab(rec, python, "8890", str(ws))
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "--ServerApp.ip=127.0.0.1 --ServerApp.port=8890" in line
+    assert "--ServerApp.root_dir=notebooks" in line
+    assert "token" not in line.lower()  # the token stays on
+    ws.mkdir()
+    (ws / "00_start_here.ipynb").write_text("{}")
+    monkeypatch.delattr(run.os, "geteuid", raising=False)  # as on Windows
+    run.lab(rec, python, "8888", str(ws))
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert f"--ServerApp.root_dir={ws}" in line and "--allow-root" not in line
+
+
+CHAPTERS_OK = (0, "25 passed in 4.0s")
+REPORT = (0, "Python 3.11.7 | numpy 2.4.6 | Linux-x86_64\n...numpy.show_runtime()...")
+WIDGETS = (0, "@jupyter-widgets/jupyterlab-manager v5.0.16 enabled OK (python, jupyterlab_widgets)")
+
+
+@pytest.mark.parametrize(
+    "answers, verdict, status",
+    [
+        ({}, "check: READY -- this laptop can run the series (Python 3.11.7", 0),
+        (
+            {"pytest": (1, "Cell outputs differ\n1 failed, 24 passed")},
+            "check: READY TO RUN, but an output differs",
+            1,
+        ),
+        (
+            {"pytest": (1, "Cell execution caused an exception\n1 failed")},
+            "check: NOT READY -- running chapters 0 and 2 in a kernel",
+            1,
+        ),
+        ({"labextension": (0, "jupyterlab_pygments v0.3.0 enabled OK")}, "jupyterlab_widgets", 1),
+        ({"import platform": (1, "ImportError: numpy")}, "starting Python and numpy", 1),
+    ],
+)
+def test_check_ends_with_one_plain_line_and_writes_the_report_to_send(
+    venv, tmp_path, capsys, answers, verdict, status
+):
+    rec = Recorder({"import platform": REPORT, "labextension": WIDGETS, "pytest": CHAPTERS_OK})
+    rec.answers = {**rec.answers, **answers}
+    report = tmp_path / "check-report.txt"
+    assert run.check(rec, venv, None, report) == status
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(verdict) or verdict in last
+    assert (status == 0) == ("check-report.txt" not in last)
+    assert report.read_text().strip().endswith(last)
+    ran = commands(rec)
+    if status == 0:
+        assert any(run.CHECK_CHAPTERS[0] in c and "--nbval" not in c for c in ran)
+
+
+def test_the_check_runs_the_chapters_under_strict_nbval():
+    # pyproject's addopts give --nbval (strict); the check must not weaken it
+    assert "--nbval-lax" not in (ROOT / "run.py").read_text()
+    addopts = (ROOT / "pyproject.toml").read_text()
+    assert '"--nbval --nbval-current-env' in addopts
+    assert all((ROOT / c).exists() for c in run.CHECK_CHAPTERS)
+
+
+def test_run_py_runs_without_make(tmp_path):
+    """The script itself, as a learner on Windows or macOS without make starts it."""
+    out = subprocess.run(
+        [sys.executable, "run.py", "test", "--dry-run", "--workers", "2", "--venv", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert f"-m venv {tmp_path}" in lines[1]
+    assert lines[-1].endswith("-m pytest -n 2 --dist loadfile --no-loadscope-reorder")
+    bad = subprocess.run(
+        [sys.executable, "run.py", "install"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "invalid choice: 'install'" in bad.stderr
