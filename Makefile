@@ -10,7 +10,9 @@ PORT   ?= 8888
 WORKSPACE ?= workspace
 # WHEELS=folder: build the environment from a wheelhouse (make wheelhouse) with no network
 WHEELS ?=
+# make wheelhouse's folder; WHEELHOUSE_ARGS="--platform linux-x86_64 --python 3.11" takes a part
 WHEELHOUSE ?= wheelhouse
+WHEELHOUSE_ARGS ?=
 RUN    = $(strip $(PYTHON) run.py $(if $(WHEELS),--wheels "$(WHEELS)"))
 SITE   ?= site
 ANSWERS ?= answer-key
@@ -69,7 +71,7 @@ test: ## Build the environment if needed, lint, and run every test (notebooks un
 lint: ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
 	@$(RUN) lint
 
-wheelhouse: $(STAMP) ## Download every locked wheel for every promised platform into wheelhouse/ (for a room without network)
+wheelhouse: $(STAMP) ## Every locked wheel for every promised platform, in wheelhouse/ (a room without network)
 	$(BIN)/python tools/wheelhouse.py --dest "$(WHEELHOUSE)" $(WHEELHOUSE_ARGS)
 
 test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
@@ -78,7 +80,7 @@ test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 test-portability: $(STAMP) ## Re-run the notebooks at every SIMD level this CPU has and on Python 3.11.2 (Debian 12), 3.12, 3.13
 	$(BIN)/python tools/test_portability.py
 
-test-arm64: ## Re-run the notebooks on emulated arm64 (Debian root + qemu, cached in ~/.cache; needs root)
+test-arm64: ## Run the whole test suite on emulated arm64 (Debian root + qemu, cached in ~/.cache; needs root)
 	tools/test_arm64.sh
 
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-docs writes docs/benchmarks.md)

@@ -43,9 +43,9 @@ def test_linux_takes_every_manylinux_level_up_to_glibc_2_28_with_the_legacy_name
 
 def test_macos_tags_reach_back_to_older_versions_and_universal2():
     tags = target("macos-arm64").tags()
-    assert str(tags[0]) == "cp311-cp311-macosx_11_0_arm64"
+    assert str(tags[0]) == "cp311-cp311-macosx_12_0_arm64"
     assert any(str(t) == "cp311-abi3-macosx_10_9_universal2" for t in tags)
-    assert not any("macosx_12" in str(t) for t in tags)  # macOS 11 is the floor
+    assert not any("macosx_13" in str(t) for t in tags)  # macOS 12 is the floor
     assert any(str(t) == "py3-none-any" for t in tags)
 
 

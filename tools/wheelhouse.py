@@ -82,7 +82,7 @@ PLATFORMS = {
     for p in (
         _linux("x86_64"),
         _linux("aarch64"),
-        _macos("arm64", (11, 0)),
+        _macos("arm64", (12, 0)),  # scipy's oldest arm64 wheels are for macOS 12
         _macos("x86_64", (12, 0)),
         Platform(
             "windows-x86_64",
@@ -204,10 +204,10 @@ def walk(folder: Path, target: Target, roots: list[Requirement]) -> tuple[dict, 
     return used, sorted(missing)
 
 
-def run_pip(cmd: list[str]) -> subprocess.CompletedProcess:
+def run_pip(cmd: list[str], quiet: bool = False) -> subprocess.CompletedProcess:
     """Run pip quietly; show its output (the local-mirror warnings aside) only when it fails."""
     out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
+    if out.returncode != 0 and not quiet:
         for line in (out.stdout + out.stderr).splitlines():
             if line.strip() and not line.startswith("WARNING: Location"):
                 print("    | " + line, flush=True)
@@ -217,18 +217,31 @@ def run_pip(cmd: list[str]) -> subprocess.CompletedProcess:
 NO_WHEEL = re.compile(r"No matching distribution found for ([A-Za-z0-9._-]+)==([^\s;]+)")
 
 
-def build_pure_wheel(name: str, version: str, dest: Path) -> None:
-    """A package with only a source archive: build its wheel once, if it is pure Python."""
+def build_pure_wheel(name: str, version: str, dest: Path, target: Target) -> None:
+    """*target* finds no wheel of name==version. If the package publishes none at all (only a
+    source archive) and is pure Python, build its wheel here once: it fits every platform."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", tmp]
-        subprocess.run([*cmd, f"{name}=={version}"], check=True)
+        host = run_pip(
+            [*pip, "download", "--no-deps", "--only-binary=:all:", "-d", tmp, f"{name}=={version}"],
+            quiet=True,
+        )
+        if host.returncode == 0:
+            raise SystemExit(
+                f"wheelhouse: {name}=={version} publishes no wheel for {target.label} (it does "
+                "for this machine): raise that platform's oldest version in PLATFORMS "
+                f"({Path(__file__).name}), or leave the platform out (--platform)."
+            )
+        subprocess.run(
+            [*pip, "wheel", "--no-deps", "--quiet", "-w", tmp, f"{name}=={version}"], check=True
+        )
         (wheel,) = Path(tmp).glob("*.whl")
         if not all(
             t.platform == "any" and t.abi == "none" for t in parse_wheel_filename(wheel.name)[3]
         ):
             raise SystemExit(
-                f"wheelhouse: {name}=={version} publishes no wheel for some platform and is not "
-                f"pure Python ({wheel.name}); the wheelhouse cannot hold it for every platform."
+                f"wheelhouse: {name}=={version} publishes only a source archive and is not pure "
+                f"Python ({wheel.name}): the wheelhouse cannot hold it for {target.label}."
             )
         print(f"  built {wheel.name} from its source archive (pure Python: fits every platform)")
         shutil.move(str(wheel), dest / wheel.name)
@@ -247,7 +260,7 @@ def download(target: Target, dest: Path) -> dict:
             found = NO_WHEEL.search(out.stdout + out.stderr)
             if not found:
                 raise SystemExit(f"wheelhouse: pip download failed for {target.label}")
-            build_pure_wheel(*found.groups(), dest)
+            build_pure_wheel(*found.groups(), dest, target)
             continue
         used, wanted = walk(dest, target, roots)
         if not wanted:
