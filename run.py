@@ -109,10 +109,13 @@ def show(cmd: list) -> str:
 
 
 class Runner:
-    """Runs (or, dry, prints) commands from the repository folder; keeps a log for the check."""
+    """Runs (or, dry, prints) commands from the repository folder. With *capture* (the check)
+    it also keeps every command and its output, for the report; otherwise the commands write
+    to the terminal directly, as they do under make (pytest's colours and progress)."""
 
-    def __init__(self, dry_run: bool = False):
+    def __init__(self, dry_run: bool = False, capture: bool = False):
         self.dry_run = dry_run
+        self.capture = capture
         self.log = []  # every command and its output, for the check's report
         self.env = dict(os.environ)
         # Kernels and settings in .venv come before any in the home folder, so that a python3
@@ -133,6 +136,8 @@ class Runner:
             self.say(show(cmd))
         if self.dry_run:
             return 0, ""
+        if not (self.capture or quiet):
+            return subprocess.call([str(c) for c in cmd], cwd=ROOT, env=env or self.env), ""
         proc = subprocess.Popen(
             [str(c) for c in cmd],
             cwd=ROOT,
@@ -180,14 +185,9 @@ def ensure_env(runner: Runner, venv: Path, wheels: str | None) -> Path:
     source = f"offline from the wheels in {wheels}" if wheels else "a few minutes the first time"
     runner.say(f"Building the environment in {venv} from requirements.lock ({source})")
     if not python.exists():
-        returncode, output = runner.run([sys.executable, "-m", "venv", venv])
-        if returncode != 0:
-            hint = (
-                " On Debian or Ubuntu: sudo apt-get install python3-venv"
-                if "ensurepip" in output
-                else ""
-            )
-            raise Failed(f"could not create the environment {venv}.{hint}")
+        if runner.run([sys.executable, "-m", "venv", venv])[0] != 0:
+            hint = " (on Debian or Ubuntu: sudo apt-get install python3-venv)"
+            raise Failed(f"could not create {venv}{hint if sys.platform == 'linux' else ''}")
     offline = ["--no-index", "--find-links", wheels] if wheels else []
     runner.must([python, *PIP, *offline, "-r", "requirements.lock"], "installing requirements.lock")
     # The test-only oracle (requirements-oracle.txt says why), from a wheel only, where one exists
@@ -359,7 +359,7 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
 
 def main(argv: list | None = None) -> int:
     args = parse_args(argv)
-    runner = Runner(dry_run=args.dry_run)
+    runner = Runner(dry_run=args.dry_run, capture=args.command == "check")
     venv = Path(args.venv) if Path(args.venv).is_absolute() else ROOT / args.venv
     if args.command == "check":
         return check(runner, venv, args.wheels)

@@ -100,3 +100,12 @@ def test_a_lock_line_with_a_marker_counts_only_where_it_holds(tmp_path):
     assert names["linux-aarch64"] == ["numpy"]
     assert all(n == ["numpy", "onlyx86"] for t, n in names.items() if t != "linux-aarch64")
     assert all(r.marker is None for r in wh.lock_requirements(target(), lock))
+
+
+def test_pips_no_wheel_error_names_the_package_to_build_from_source():
+    out = (
+        "ERROR: Could not find a version that satisfies the requirement pandocfilters==1.5.1 "
+        "(from versions: none)\nERROR: No matching distribution found for pandocfilters==1.5.1\n"
+    )
+    assert wh.NO_WHEEL.search(out).groups() == ("pandocfilters", "1.5.1")
+    assert wh.NO_WHEEL.search("No matching distribution found for pywinpty>=1.1") is None

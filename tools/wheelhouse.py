@@ -254,7 +254,10 @@ def download(target: Target, dest: Path) -> dict:
     for _ in range(10):
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.write("\n".join(wanted) + "\n")
-        out = run_pip([*target.pip_download(), "-r", f.name, "-d", str(dest)])
+        # --find-links: the wheels built here from source archives count as found
+        out = run_pip(
+            [*target.pip_download(), "--find-links", str(dest), "-r", f.name, "-d", str(dest)]
+        )
         Path(f.name).unlink()
         if out.returncode != 0:
             found = NO_WHEEL.search(out.stdout + out.stderr)
