@@ -80,7 +80,7 @@ test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
 test-portability: $(STAMP) ## Re-run the notebooks at every SIMD level this CPU has and on Python 3.11.2 (Debian 12), 3.12, 3.13
 	$(BIN)/python tools/test_portability.py
 
-test-arm64: ## Run the whole test suite on emulated arm64 (Debian root + qemu, cached in ~/.cache; needs root)
+test-arm64: $(STAMP) ## Run the whole test suite on emulated arm64 (Debian root + qemu, cached in ~/.cache; needs root)
 	tools/test_arm64.sh
 
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-docs writes docs/benchmarks.md)

@@ -92,9 +92,10 @@ def test_a_changed_lock_reinstalls_it_and_rewrites_the_stamp(venv):
     (venv / run.STAMP).write_text("hash of an older lock\n")
     rec = Recorder()
     run.ensure_env(rec, venv, None)
-    pip = [c for c in commands(rec) if "-m pip install" in c]
-    assert pip[0].endswith("-r requirements.lock") and "--no-index" not in pip[0]
-    assert pip[1].endswith("--no-deps --no-build-isolation -e .")
+    lock, oracle, helpers = [c for c in commands(rec) if "-m pip install" in c]
+    assert lock.endswith("-r requirements.lock") and "--no-index" not in lock
+    assert oracle.endswith("--only-binary :all: --no-deps -r requirements-oracle.txt")
+    assert helpers.endswith("--no-deps --no-build-isolation -e .")
     assert "-m venv" not in " ".join(commands(rec))  # the venv exists: only reinstalled
     assert (venv / run.STAMP).read_text().strip() == run.lock_key()
 
@@ -106,9 +107,9 @@ def test_a_missing_environment_is_created_with_this_python_and_can_come_from_a_w
     wheels.mkdir()
     rec = Recorder()
     run.ensure_env(rec, tmp_path / "new", str(wheels))
-    created, lock, helpers = commands(rec)
+    created, lock, oracle, helpers = commands(rec)
     assert created == run.show([sys.executable, "-m", "venv", tmp_path / "new"])
-    for pip in (lock, helpers):
+    for pip in (lock, oracle, helpers):
         assert f"--no-index --find-links {wheels}" in pip
     with pytest.raises(run.Failed, match="does not exist"):
         run.ensure_env(Recorder(), tmp_path / "other", str(tmp_path / "no such folder"))

@@ -12,7 +12,8 @@
 #
 # Everything lives outside the clone, under $DSI_CACHE (default ~/.cache/did-search-improve):
 #   arm64/root-bookworm/        the Debian root (kept until you delete it)
-#   arm64/wheels-<key>/         the lock's aarch64 wheels (<key>: hash of requirements.lock + pyproject.toml)
+#   arm64/wheels-<key>/         the lock's aarch64 wheels, from tools/wheelhouse.py
+#                               (<key>: hash of requirements.lock + pyproject.toml)
 #   inside the root: /opt/env-<key>   the environment, rebuilt only when the lock changes
 # Needs root (chroot, mount) and Debian's qemu-user-static, binfmt-support and mmdebstrap,
 # which it installs with apt-get when they are missing.
@@ -76,20 +77,16 @@ else
   say "reusing the arm64 root in $CHROOT"
 fi
 
-# 4. The lock's aarch64 wheels, downloaded by the host's pip (no network inside the root).
-#    pytrec-eval-terrier has none (its lock line's marker skips it on Linux arm64; pip download
-#    would judge the marker by this x86-64 host), so chapter 7 and the tests that need
-#    helpers.evaluate are skipped there, with the reason (conftest.py).
+# 4. The lock's aarch64 wheels for Python 3.11: the linux-aarch64 part of make wheelhouse
+#    (tools/wheelhouse.py, run by the host's .venv), downloaded on the host (nothing is
+#    downloaded inside the root). The environment is built from them with pip --no-index, so
+#    each new lock also proves that this part of the wheelhouse installs with no network.
 if [ ! -e "$WHEELS/.complete" ]; then
-  say "downloading the lock's aarch64 wheels into $WHEELS"
+  [ -x .venv/bin/python ] || cannot "tools/wheelhouse.py needs this clone's environment: run make env first."
+  say "downloading the lock's aarch64 wheels into $WHEELS (tools/wheelhouse.py)"
   rm -rf "$WHEELS" "$WHEELS.tmp"
-  PY=$(command -v python3)
-  "$PY" -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
-    --platform manylinux_2_36_aarch64 --platform manylinux_2_28_aarch64 \
-    --platform manylinux_2_17_aarch64 --platform manylinux2014_aarch64 --platform linux_aarch64 \
-    --python-version 3.11 --implementation cp --abi cp311 --abi abi3 --abi none \
-    -r <(grep -v '^pytrec-eval-terrier' requirements.lock) -d "$WHEELS.tmp" 2>&1 \
-    | { grep -v "^WARNING: Location" || true; }
+  .venv/bin/python tools/wheelhouse.py --dest "$WHEELS.tmp" --platform linux-aarch64 --python 3.11 \
+    || cannot "downloading the aarch64 wheels failed (above)."
   touch "$WHEELS.tmp/.complete" && mv "$WHEELS.tmp" "$WHEELS"
   find "$CACHE" -maxdepth 1 -name 'wheels-*' ! -name "wheels-$KEY" -exec rm -rf {} +
 fi
