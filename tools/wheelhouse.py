@@ -10,9 +10,11 @@ with that platform's tags. pip judges environment markers by the machine it runs
 Windows) would be left out: after each download the folder is walked as pip would install from
 it on the target (each wheel's Requires-Dist, markers judged for the target) and whatever is
 missing is downloaded too. A locked package that publishes only a source archive is built into
-a wheel here once, when it is pure Python (one wheel fits every platform); otherwise it fails,
-naming the package. The folder also gets README.txt (sizes and how to use it) and a zip of the
-repository at HEAD, so that a learner without a clone can start from the stick.
+a wheel here once, when it is pure Python (one wheel fits every platform). A platform that
+still lacks a wheel is reported INCOMPLETE (in the output and README.txt, exit status 1),
+naming the package; the other platforms are completed all the same. The folder also gets
+README.txt (sizes and how to use it) and a zip of the repository at HEAD, so that a learner
+without a clone can start from the stick.
 
 Usage: python tools/wheelhouse.py [--dest wheelhouse] [--platform NAME ...] [--python 3.11 ...]
 """
@@ -214,6 +216,10 @@ def run_pip(cmd: list[str], quiet: bool = False) -> subprocess.CompletedProcess:
     return out
 
 
+class NoWheel(Exception):
+    """A locked package has no wheel for a target and cannot be built into one here."""
+
+
 NO_WHEEL = re.compile(r"No matching distribution found for ([A-Za-z0-9._-]+)==([^\s;]+)")
 
 
@@ -227,8 +233,8 @@ def build_pure_wheel(name: str, version: str, dest: Path, target: Target) -> Non
             quiet=True,
         )
         if host.returncode == 0:
-            raise SystemExit(
-                f"wheelhouse: {name}=={version} publishes no wheel for {target.label} (it does "
+            raise NoWheel(
+                f"{name}=={version} publishes no wheel for {target.label} (it does "
                 "for this machine): raise that platform's oldest version in PLATFORMS "
                 f"({Path(__file__).name}), or leave the platform out (--platform)."
             )
@@ -239,8 +245,8 @@ def build_pure_wheel(name: str, version: str, dest: Path, target: Target) -> Non
         if not all(
             t.platform == "any" and t.abi == "none" for t in parse_wheel_filename(wheel.name)[3]
         ):
-            raise SystemExit(
-                f"wheelhouse: {name}=={version} publishes only a source archive and is not pure "
+            raise NoWheel(
+                f"{name}=={version} publishes only a source archive and is not pure "
                 f"Python ({wheel.name}): the wheelhouse cannot hold it for {target.label}."
             )
         print(f"  built {wheel.name} from its source archive (pure Python: fits every platform)")
@@ -285,22 +291,33 @@ def main(argv: list[str] | None = None) -> int:
     dest = args.dest if args.dest.is_absolute() else ROOT / args.dest
     dest.mkdir(parents=True, exist_ok=True)
     used: dict = {}  # platform name -> set of wheel paths
+    incomplete: list[str] = []
     for name in args.platform:
         for python in args.python:
             target = Target(PLATFORMS[name], python)
             print(f"wheelhouse: {target.label}", flush=True)
-            used.setdefault(name, set()).update(download(target, dest).values())
+            try:
+                wheels = download(target, dest)
+            except NoWheel as missing:  # the other platforms are still worth having
+                print(f"  INCOMPLETE: {missing}", flush=True)
+                incomplete.append(f"{target.label}: {missing}")
+                wheels = walk(dest, target, lock_requirements(target))[0]
+            used.setdefault(name, set()).update(wheels.values())
     lines = ["platform (wheels promised)         Pythons      wheels   size"]
     for name, wheels in used.items():
         size = sum(w.stat().st_size for w in wheels)
         pythons = f"{args.python[0]}-{args.python[-1]}"
+        short = " INCOMPLETE" if any(i.startswith(name + " ") for i in incomplete) else ""
         lines.append(
             f"{name} ({PLATFORMS[name].promise})".ljust(35)
-            + f"{pythons:<13}{len(wheels):>6}   {mib(size):>9}"
+            + f"{pythons:<13}{len(wheels):>6}   {mib(size):>9}{short}"
         )
     total = sum(p.stat().st_size for p in dest.glob("*.whl"))
     count = len(list(dest.glob("*.whl")))
     lines.append(f"{'all (one folder; shared wheels once)':<48}{count:>6}   {mib(total):>9}")
+    if incomplete:
+        lines += ["", "INCOMPLETE (a learner there builds these from source, with network):"]
+        lines += [f"  {line}" for line in incomplete]
     archive = dest / "did-search-improve.zip"
     git = subprocess.run(["git", "archive", "--format=zip", "-o", str(archive), "HEAD"], cwd=ROOT)
     (dest / "README.txt").write_text(
@@ -312,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("\n".join(lines))
     print(f"wheelhouse: {dest} ({mib(total)} of wheels); README.txt says how to use it")
-    return 0
+    return 1 if incomplete else 0
 
 
 README = """\
