@@ -109,3 +109,24 @@ def test_pips_no_wheel_error_names_the_package_to_build_from_source():
     )
     assert wh.NO_WHEEL.search(out).groups() == ("pandocfilters", "1.5.1")
     assert wh.NO_WHEEL.search("No matching distribution found for pywinpty>=1.1") is None
+
+
+def test_a_platform_without_some_wheel_is_reported_incomplete_and_the_rest_is_kept(
+    tmp_path, monkeypatch, capsys
+):
+    make_wheel(tmp_path, "ptyproc-0.7-py3-none-any.whl")
+
+    def download(target, dest):
+        if target.platform.name == "macos-x86_64":
+            raise wh.NoWheel("bindings==26.2.0 publishes no wheel for macos-x86_64 / Python 3.11")
+        return {"ptyproc": dest / "ptyproc-0.7-py3-none-any.whl"}
+
+    monkeypatch.setattr(wh, "download", download)
+    argv = ["--dest", str(tmp_path), "--platform", "linux-x86_64", "macos-x86_64"]
+    assert wh.main([*argv, "--python", "3.11"]) == 1
+    readme = (tmp_path / "README.txt").read_text()
+    assert "INCOMPLETE" in readme and "bindings==26.2.0" in readme
+    assert any(
+        line.startswith("linux-x86_64") and "INCOMPLETE" not in line for line in readme.splitlines()
+    )
+    assert "--wheels" in readme and "INCOMPLETE: bindings" in capsys.readouterr().out
