@@ -234,9 +234,10 @@ def build_pure_wheel(name: str, version: str, dest: Path, target: Target) -> Non
         )
         if host.returncode == 0:
             raise NoWheel(
-                f"{name}=={version} publishes no wheel for {target.label} (it does "
-                "for this machine): raise that platform's oldest version in PLATFORMS "
-                f"({Path(__file__).name}), or leave the platform out (--platform)."
+                f"{name}=={version} publishes no wheel for {target.label} (it does for "
+                "this machine), so pip builds it from source there (a C compiler, and network); "
+                "pin a version that has one in requirements.in, or raise the platform's oldest "
+                "version in PLATFORMS if a newer one has it"
             )
         subprocess.run(
             [*pip, "wheel", "--no-deps", "--quiet", "-w", tmp, f"{name}=={version}"], check=True
