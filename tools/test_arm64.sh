@@ -93,15 +93,20 @@ fi
 
 # 5. A copy of this clone's files (tracked and untracked, not ignored) at /src in the root.
 rm -rf --one-file-system "$CHROOT/src" && mkdir -p "$CHROOT/src" "$CHROOT/wheels"
+# trec_eval's own test files (tests/test_scoring.py), kept outside the project in
+# ../shared/trec_eval-test, are mounted read-only at the same place relative to /src
+SHARED="$REPO/../shared/trec_eval-test"
+[ -d "$SHARED" ] && SHARED=$(cd "$SHARED" && pwd) && mkdir -p "$CHROOT/shared/trec_eval-test" || SHARED=
 git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$CHROOT/src" -xf -
 
-in_root() {  # run a shell command in the root, with /proc, /dev and the wheels mounted privately
+in_root() {  # run a shell command in the root, with /proc, /dev, the wheels (and trec_eval's tests) mounted privately
   local cpu=$1; shift
   unshare --mount --propagation private sh -c '
-    set -e; R=$1; W=$2; shift 2
+    set -e; R=$1; W=$2; T=$3; shift 3
     mount -t proc proc "$R/proc"; mount --bind /dev "$R/dev"; mount --bind "$W" "$R/wheels"
+    [ -z "$T" ] || mount --bind -o ro "$T" "$R/shared/trec_eval-test"
     exec chroot "$R" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/bin:/bin QEMU_CPU="$0" \
-      JUPYTER_PREFER_ENV_PATH=1 PYTHONDONTWRITEBYTECODE=1 /bin/sh -c "$1"' "$cpu" "$CHROOT" "$WHEELS" "$@"
+      JUPYTER_PREFER_ENV_PATH=1 PYTHONDONTWRITEBYTECODE=1 /bin/sh -c "$1"' "$cpu" "$CHROOT" "$WHEELS" "$SHARED" "$@"
 }
 
 # 6. The environment, from the lock only, made with the root's own Python.
