@@ -161,7 +161,7 @@ class Runner:
     def must(self, cmd: list, what: str, env: dict | None = None, quiet: bool = False) -> str:
         returncode, output = self.run(cmd, env=env, quiet=quiet)
         if returncode != 0:
-            raise Failed(f"{what} failed (its output is above)")
+            raise Failed(f"{what} failed" + ("" if quiet else " (its output is above)"))
         return output
 
 
@@ -361,6 +361,8 @@ def main(argv: list | None = None) -> int:
     args = parse_args(argv)
     runner = Runner(dry_run=args.dry_run, capture=args.command == "check")
     venv = Path(args.venv) if Path(args.venv).is_absolute() else ROOT / args.venv
+    if args.wheels:  # relative to where the learner typed it; the commands run in ROOT
+        args.wheels = str(Path(args.wheels).resolve())
     if args.command == "check":
         return check(runner, venv, args.wheels)
     try:

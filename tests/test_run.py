@@ -218,3 +218,24 @@ def test_run_py_runs_without_make(tmp_path):
         [sys.executable, "run.py", "install"], cwd=ROOT, capture_output=True, text=True
     )
     assert bad.returncode == 2 and "invalid choice: 'install'" in bad.stderr
+
+
+def test_a_relative_wheelhouse_is_where_the_learner_typed_it(tmp_path):
+    (tmp_path / "stick").mkdir()
+    out = subprocess.run(
+        [
+            sys.executable,
+            ROOT / "run.py",
+            "env",
+            "-n",
+            "--wheels",
+            "stick",
+            "--venv",
+            tmp_path / "v",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"--no-index --find-links {tmp_path / 'stick'} -r requirements.lock" in out.stdout
