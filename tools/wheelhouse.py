@@ -320,12 +320,20 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", "INCOMPLETE (a learner there builds these from source, with network):"]
         lines += [f"  {line}" for line in incomplete]
     archive = dest / "did-search-improve.zip"
-    git = subprocess.run(["git", "archive", "--format=zip", "-o", str(archive), "HEAD"], cwd=ROOT)
+    try:  # the repository at HEAD, for a learner without a clone
+        git = subprocess.run(
+            ["git", "archive", "--format=zip", "-o", str(archive), "HEAD"], cwd=ROOT
+        )
+        zipped = git.returncode == 0
+    except OSError:  # no git here
+        zipped = False
     (dest / "README.txt").write_text(
         README.format(
             sizes="\n".join(lines),
             lock=LOCK.read_text().splitlines()[0],
-            repo=archive.name if git.returncode == 0 else "(no git archive: not a git clone)",
+            repo=archive.name
+            if zipped
+            else "(no zip of the repository: not a git clone, or no git)",
         )
     )
     print("\n".join(lines))
