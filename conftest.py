@@ -30,12 +30,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 #: The test files that take longest, run first so that make test's two workers finish together:
-#: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order,
-#: so the browser file (one JupyterLab for all of it; every chapter run twice from the learner's
-#: seat, about 65 s of CPU, 154 s on the shared host under a load of 8) no longer starts last while
-#: the other worker sits idle; then the answer key (every solution run in its chapter).
+#: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
+#: The browser tests work through every chapter twice from the learner's seat, mostly waiting
+#: for the browser and the kernel, so they are two files (chapters 4-7, chapters 0-3 with the
+#: explorer), one per worker, each with its own JupyterLab; then the answer key (every solution
+#: run in its chapter).
 SLOWEST_FIRST = (
-    "tests/browser/test_every_chapter.py",
+    "tests/browser/test_chapters_4_to_7.py",
+    "tests/browser/test_chapters_0_to_3.py",
     "tests/test_answer_key.py",
     "tests/test_html.py",
     "notebooks/",

@@ -121,7 +121,7 @@ def test_the_slowest_files_run_first_and_a_notebooks_cells_stay_in_order():
         item("tests/test_grid.py", "unit"),
         item("notebooks/02_all_256_resamples.ipynb", "Cell 1"),
         item("tests/test_html.py", "page"),
-        item("tests/browser/test_every_chapter.py", "chapter"),
+        item("tests/browser/test_chapters_0_to_3.py", "chapter"),
     ]
     conftest.pytest_collection_modifyitems(None, items)
     assert [i.n for i in items] == ["chapter", "page", "Cell 0", "Cell 1", "doctest", "unit"]

@@ -9,15 +9,15 @@ says every answer variable is still ``...``. Last, one exercise is answered in t
 wrongly and then rightly, and its check must say so. A screenshot of each chapter is saved in
 test-artifacts/ (pass or fail), for a human to glance at.
 
-The last test uses chapter 2's resample explorer as a learner would. All the tests are in this
-one file so that, with pytest-xdist's --dist loadfile, one worker starts one JupyterLab for them.
+This module holds the steps; the tests are in test_chapters_0_to_3.py (with chapter 2's resample
+explorer, used as a learner would) and test_chapters_4_to_7.py. Two files, so that pytest-xdist's
+--dist loadfile gives each half to its own worker, each starting one JupyterLab: the sweep is
+mostly waiting for the browser and the kernel, so the halves overlap well on two cores.
 """
 
 import re
 
 import nbformat
-import pytest
-from notebook_tools import NOTEBOOKS
 from playwright.sync_api import expect
 
 from helpers.exercise_table import EXERCISES, QUIZZES
@@ -32,25 +32,6 @@ from .conftest import (
     run_cells,
     shut_down_kernel,
 )
-
-pytestmark = pytest.mark.browser
-
-
-def test_cells_to_run_picks_the_widget_cells_and_what_they_need():
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_markdown_cell("# Chapter"),
-        nbformat.v4.new_code_cell("print(1)"),
-        nbformat.v4.new_code_cell("import helpers\nx = 1"),
-        nbformat.v4.new_code_cell("y = x + 1"),
-        nbformat.v4.new_code_cell("helpers.quiz(helpers.Question('q', ['a'], answer=0))"),
-        nbformat.v4.new_code_cell("z = 3"),
-        nbformat.v4.new_code_cell("helpers.quiz(helpers.Question(f'{z}', ['a'], answer=0))"),
-        nbformat.v4.new_code_cell("w = 4"),
-    ]
-    assert cells_to_run(nb) == [1, 2, 3, 4, 5, 6]
-    nb.cells[6].source = "helpers.resample_explorer()"
-    assert cells_to_run(nb) == [2, 4, 6]
 
 
 def expect_no_error_output(panel) -> None:
@@ -102,10 +83,6 @@ TYPED = {
     ),
     "07_your_own_runs": ("7.1", "p5_change = 0.0173", "A minus B", "p5_change = -0.0173"),
 }
-
-
-def test_every_chapter_has_a_typed_exercise():
-    assert sorted(TYPED) == [p.stem for p in NOTEBOOKS]
 
 
 def wait_until_run(page) -> None:
@@ -180,8 +157,7 @@ def type_answer(page, panel, index: int, source: str) -> str:
     return check.locator(".jp-OutputArea-output").inner_text()
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_chapter_from_the_learners_seat(page, path):
+def work_through_chapter(page, path) -> None:
     """A fresh kernel; Shift+Enter from the first cell to the last, then Restart Kernel and Run
     All: every figure and widget draws, and no output, solution or quiz gives an answer away,
     nor does any answer variable change. Then one exercise answered wrong, then right."""
@@ -252,7 +228,7 @@ def test_chapter_from_the_learners_seat(page, path):
 EXPLORER_CHAPTER = "02_all_256_resamples.ipynb"
 
 
-def test_explorer_in_jupyterlab(page):
+def use_the_explorer(page) -> None:
     """Chapter 2's resample explorer, used as a learner uses it: presets, keyboard, figure.
 
     Only the cells the explorer needs run (the helpers import and the explorer's own).
