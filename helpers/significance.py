@@ -390,8 +390,8 @@ def shifted_bootstrap_test(
 ) -> SignificanceResult:
     """The bootstrap's test of "no mean change": resample the changes after centring them at zero.
 
-    The p-value is count / B (0 reads "below 1/B"), with :func:`randomization_test`'s
-    sidedness and ties.
+    The p-value is count / B, with :func:`randomization_test`'s sidedness and ties. A count
+    of 0 bounds nothing: 1/B is only the smallest p-value B resamples can report.
 
     >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
     >>> centre = res.null_distribution.mean()
