@@ -8,9 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import align_runs, read_scores_csv, read_trec_eval
+from helpers import Qrels, align_runs, read_scores_csv, read_trec_eval
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+TREC_EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "trec_eval-test"
+needs_trec_eval_test = pytest.mark.skipif(
+    not (TREC_EVAL / "out.test.aqc").is_file(),
+    reason=f"trec_eval's test files are not in {TREC_EVAL} (kept outside the project)",
+)
 
 
 def test_missing_queries_are_refused_and_named_by_default():
@@ -155,3 +160,26 @@ def test_query_ids_of_mixed_types_are_sorted_by_their_text():
     # the same IDs as int in one run and str in the other are named as such
     with pytest.raises(ValueError, match=r"differ only in type \(e\.g\. 1 in A and '1' in B\)"):
         align_runs({1: 0.5, 2: 0.25, 3: 0.75}, {"1": 0.6, "2": 0.3, "3": 0.7})
+
+
+@needs_trec_eval_test
+@pytest.mark.parametrize("measure", ["map", "P_5", "ndcg_cut_10", "success_5", "recip_rank"])
+def test_missing_zero_with_qrels_averages_over_the_same_topics_as_trec_eval_c(measure):
+    # out.test.aqc is trec_eval -q -c on a run without topic 302: 'all' averages over 301, 302, 303
+    path = TREC_EVAL / "out.test.aqc"
+    rows = [line.split() for line in path.read_text().splitlines()]
+    all_row = float(next(v for m, q, v in rows if m == measure and q == "all"))
+    num_q = int(next(v for m, q, v in rows if m == "num_q"))
+    # trec_eval 10 also prints 302's rows (0); without them, as trec_eval -q without -c writes
+    # it, align_runs must add the topic itself
+    scores = {q: v for q, v in read_trec_eval(path, measure).scores.items() if q != "302"}
+    qrels = Qrels(
+        {"301": {"x": 1}, "302": {"y": 1}, "303": {"z": 1}}, "qrels.test"
+    )  # the three judged topics
+    aligned = align_runs(scores, scores, missing="zero", qrels=qrels)
+    assert len(aligned.query_ids) == num_q == 3 and aligned.in_neither == ["302"]
+    assert aligned.a.mean() == pytest.approx(all_row, abs=5e-5)  # trec_eval prints 4 decimals
+    without = align_runs(scores, scores, missing="zero")
+    assert len(without.query_ids) == 2  # without the qrels, 302 cannot be known
+    if all_row:
+        assert without.a.mean() != pytest.approx(all_row, abs=5e-5)

@@ -334,3 +334,25 @@ def test_compare_runs_iv():
         compare_runs(**good | {"top": -1})
     with pytest.raises(ValueError, match=r"^min_queries must be a positive integer"):
         compare_runs(**good | {"min_queries": 0})
+
+
+def test_compare_runs_refuses_too_few_queries_and_says_why():
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"Only 1 query is compared, fewer than min_queries=5\. "
+            r".*one query gives an interval of width 0.*2/2\^1 = 1"
+        ),
+    ):
+        compare_runs({"q1": 0.5}, {"q1": 0.519}, rng=1)
+    with pytest.raises(ValueError, match=r"Only 4 queries are compared.*2/2\^4 = 0\.125"):
+        compare_runs({f"q{i}": 0.5 for i in range(4)}, {f"q{i}": 0.6 for i in range(4)}, rng=1)
+    report = compare_runs(
+        {f"q{i}": 0.5 for i in range(5)},
+        {f"q{i}": 0.4 + i / 10 for i in range(5)},
+        rng=1,
+        n_resamples=200,
+    )
+    assert report.n_queries == 5 and report.to_record().config["min_queries"] == 5
+    with pytest.raises(ValueError, match="min_queries must be a positive integer"):
+        compare_runs({"q1": 0.5}, {"q1": 0.6}, rng=1, min_queries=0)

@@ -8,10 +8,14 @@
 2. Against trec_eval's C code itself (pytrec-eval-terrier, installed by ``make env`` only
    where it has a wheel, from requirements-oracle.txt) on thousands of random, tie-heavy,
    graded rankings, to 1e-12.
+
+And, on a small hand-written fixture (tests/trec_files.py), against each measure computed from
+its definition in plain Python, and through compare_runs with the qrels.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import re
@@ -20,11 +24,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trec_files import QRELS_TEXT, RUN_TEXT
 
-from helpers.readers import Qrels, Run, read_qrels, read_run
+from helpers import compare_runs
+from helpers.readers import Qrels, Run, read_qrels, read_run, read_scores_csv, read_trec_eval
 from helpers.scoring import MEASURES, evaluate, measure_function, rank_topic
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "notebooks" / "data"
 TREC_EVAL_TEST = ROOT.parent / "shared" / "trec_eval-test"
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL_TEST / "README.md").is_file(),
@@ -297,3 +304,169 @@ def test_agrees_with_trec_evals_c_code_on_random_rankings():
                 compared += 1
     assert worst <= 1e-12
     assert compared == 4 * len(ORACLE_MEASURES) * len(run) > 200_000
+
+
+# --- evaluate on a small hand-checked fixture, and through compare_runs -------------------
+
+
+def _ranking(docs: dict[str, float]) -> list[str]:
+    # trec_eval ranks by score; the fixture has no ties
+    return [d for d, _ in sorted(docs.items(), key=lambda kv: -kv[1])]
+
+
+def _independent(qrels: dict, run: dict, measure: str) -> dict[str, float]:
+    """Each measure from its definition (trec_eval's), for every judged topic; 0 where nothing was
+    retrieved.
+    """
+    out = {}
+    for q, judged in qrels.items():
+        ranked = _ranking(run.get(q, {}))
+        grades = [judged.get(d, 0) for d in ranked]
+        rel = [g > 0 for g in grades]
+        n_rel = sum(g > 0 for g in judged.values())
+        if measure == "P_5":
+            out[q] = sum(rel[:5]) / 5
+        elif measure == "success_5":
+            out[q] = float(any(rel[:5]))
+        elif measure == "recip_rank":
+            out[q] = next((1 / (i + 1) for i, r in enumerate(rel) if r), 0.0)
+        elif measure == "map":
+            hits, total = 0, 0.0
+            for i, r in enumerate(rel):
+                if r:
+                    hits += 1
+                    total += hits / (i + 1)
+            out[q] = total / n_rel
+        elif measure == "ndcg_cut_10":
+            dcg = sum(g / math.log2(i + 2) for i, g in enumerate(grades[:10]))
+            ideal = sorted((g for g in judged.values() if g > 0), reverse=True)[:10]
+            idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+            out[q] = dcg / idcg
+    return out
+
+
+@pytest.fixture
+def fixture_files(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS_TEXT)
+    (tmp_path / "run.txt").write_text(RUN_TEXT)
+    return tmp_path / "qrels.txt", tmp_path / "run.txt"
+
+
+@pytest.mark.parametrize("measure", ["P_5", "success_5", "recip_rank", "map", "ndcg_cut_10"])
+def test_evaluate_agrees_with_an_independent_computation(fixture_files, measure):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    got = evaluate(qrels, run, measure)
+    expected = _independent(qrels.judgments, run.rankings, measure)
+    assert list(got.scores) == [
+        "t1",
+        "t2",
+        "t3",
+        "t4",
+    ]  # the judged topics; t9 (not judged) is left out
+    assert got.scores == pytest.approx(expected, abs=1e-12)
+    assert got.unretrieved == ["t4"] and got.scores["t4"] == 0.0
+
+
+def test_the_fixture_is_not_trivial(fixture_files):
+    # the independent values differ between measures and topics, so the test above can fail
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    values = {
+        m: _independent(qrels.judgments, run.rankings, m)
+        for m in ["P_5", "recip_rank", "map", "ndcg_cut_10"]
+    }
+    assert values["recip_rank"]["t1"] == pytest.approx(1 / 3)
+    assert values["P_5"]["t1"] == pytest.approx(2 / 5)
+    assert len({round(v["t1"], 6) for v in values.values()}) == 4
+
+
+def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    with pytest.raises(
+        ValueError, match=r"measure 'nDCG@10' is not one evaluate computes; .*'ndcg_cut_10'"
+    ):
+        evaluate(qrels, run, "nDCG@10")
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"qrels must come from read_qrels\(path\); got Run\. "
+            r"\(Arguments are evaluate\(qrels, run, measure\)\.\)"
+        ),
+    ):
+        evaluate(run, qrels, "P_5")
+
+
+def test_compare_runs_with_qrels_scores_topics_in_neither_run_0_and_records_it(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    full = evaluate(qrels, run, "P_5")  # t4 retrieved nothing: scored 0
+    a = {q: v for q, v in full.scores.items() if q != "t4"}  # as trec_eval -q without -c writes it
+    b = {q: v + 0.1 for q, v in a.items()} | {"t4": 0.2}
+    with pytest.raises(ValueError, match=r"1 only in B \('t4'\)"):
+        compare_runs(a, b, rng=1, qrels=qrels, min_queries=4)
+    rep = compare_runs(a, b, rng=1, qrels=qrels, missing="zero", min_queries=4, n_resamples=200)
+    assert rep.runs.query_ids == ["t1", "t2", "t3", "t4"] and rep.mean_a == pytest.approx(
+        np.mean(list(full.scores.values()))
+    )
+    neither = compare_runs(
+        {"t1": 0.5, "t2": 0.4},
+        {"t1": 0.6, "t2": 0.4},
+        rng=1,
+        qrels=qrels,
+        missing="zero",
+        min_queries=4,
+        n_resamples=200,
+    )
+    assert neither.runs.in_neither == ["t3", "t4"] and neither.n_queries == 4
+    config = neither.to_record().config
+    assert config["qrels"] == str(fixture_files[0]) and config["in_neither"] == ["t3", "t4"]
+    assert "2 in neither, scored 0 where missing" in neither.runs.summary()
+    with pytest.raises(ValueError, match=r"2 judged topics are in neither run \('t3', 't4'\)"):
+        compare_runs(
+            {"t1": 0.5, "t2": 0.4}, {"t1": 0.6, "t2": 0.4}, rng=1, qrels=qrels, min_queries=1
+        )
+    dropped = compare_runs(
+        {"t1": 0.5, "t2": 0.4},
+        {"t1": 0.6, "t2": 0.4},
+        rng=1,
+        qrels=qrels,
+        missing="drop",
+        min_queries=2,
+        n_resamples=200,
+    )
+    assert dropped.runs.query_ids == ["t1", "t2"]
+    with pytest.raises(
+        ValueError, match=r"Run A scores 1 queries that the qrels do not judge \('t9'\)"
+    ):
+        compare_runs({"t9": 0.5, "t1": 0.1}, {"t1": 0.6}, rng=1, qrels=qrels, missing="zero")
+
+
+def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    a = evaluate(qrels, run, "P_5")
+    b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
+    rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200)
+    assert rep.to_record().config["retrieved_nothing_scored_0"] == {"A": ["t4"], "B": ["t3", "t4"]}
+    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in str(rep)
+
+
+def test_example_files_agree_with_evaluate_on_the_run_files():
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    for system, n in (("A", 150), ("B", 148)):
+        run = read_run(DATA / f"simulated_{system}.run.txt")
+        assert len(run) == n and len(qrels) == 150
+        for measure in ("ndcg_cut_10", "P_5", "success_5", "recip_rank", "num_rel"):
+            from_file = read_trec_eval(DATA / f"simulated_{system}.trec_eval.txt", measure).scores
+            full = evaluate(qrels, run, measure)
+            assert set(from_file) == set(
+                run.rankings
+            )  # trec_eval -q without -c: retrieved queries only
+            assert all(
+                abs(full.scores[q] - v) <= 5e-5 for q, v in from_file.items()
+            )  # trec_eval prints 4 decimals
+            assert full.unretrieved == ([] if system == "A" else ["q047", "q121"])
+        csv_scores = read_scores_csv(
+            DATA / "simulated_users_and_slices.csv", score=f"ndcg_cut_10_{system}"
+        ).scores
+        full = evaluate(qrels, run, "ndcg_cut_10").scores
+        assert (
+            all(abs(full[q] - v) <= 5e-5 for q, v in csv_scores.items()) and len(csv_scores) == 150
+        )

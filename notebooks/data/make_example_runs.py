@@ -20,7 +20,7 @@ file is then computed from those rankings by trec_eval's rules
   ndcg_cut_10 (0 where a run retrieved nothing, as ``trec_eval -c`` counts it), to the
   four decimals trec_eval prints.
 
-tests/test_runs.py checks that the committed files equal this script's output.
+tests/test_readers.py checks that the committed files equal this script's output.
 """
 
 from __future__ import annotations

@@ -1,32 +1,21 @@
-"""Readers for per-query run results (helpers.readers) and evaluate (helpers.scoring).
-
-Files as people have them: every encoding variant, run files and qrels, scores from trec_eval's
-code.
-
-`evaluate` is checked against an independent computation of each measure (plain
-Python below, written from trec_eval's definitions) on a small fixture, and
-against the example data of chapter 7 (tests/test_scoring.py checks its measures
-against trec_eval's own outputs). `read_trec_eval` and the qrels policy of
-`compare_runs` are checked against trec_eval's own expected output
-(``../shared/trec_eval-test/out.test.aqc``, kept outside the project).
+"""Readers for per-query run results (helpers.readers): run files and qrels, `trec_eval -q`
+output and CSV, as people have them: every encoding variant, broken lines named by file and
+line, and the wrong kind of file named with the reader to use. `read_trec_eval` is checked
+against trec_eval's own expected output (``../shared/trec_eval-test/out.test.aqc``, kept
+outside the project). `evaluate` is tested in test_scoring.py, `compare_runs` in test_report.py.
 """
 
 from __future__ import annotations
 
 import codecs
 import importlib.util
-import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from trec_files import QRELS_TEXT, RUN_TEXT
 
 from helpers import (
-    Qrels,
-    Run,
-    align_runs,
-    compare_runs,
-    evaluate,
     read_qrels,
     read_run,
     read_scores_csv,
@@ -180,147 +169,12 @@ needs_trec_eval_test = pytest.mark.skipif(
 )
 
 
-QRELS_TEXT = """t1 0 d1 2
-t1 0 d2 0
-t1 0 d3 1
-t1 0 d4 1
-t2 0 d5 1
-t2 0 d6 0
-t3 0 d7 1
-t3 0 d8 2
-t4 0 d9 1
-"""
-
-
-RUN_TEXT = """t1 Q0 d2 1 9.0 sys
-t1 Q0 d9 2 8.0 sys
-t1 Q0 d3 3 7.5 sys
-t1 Q0 d1 4 7.0 sys
-t1 Q0 dx 5 6.0 sys
-t1 Q0 d4 6 5.0 sys
-t2 Q0 d6 1 3.0 sys
-t2 Q0 d5 2 1.0 sys
-t3 Q0 d7 1 0.5 sys
-t3 Q0 d8 2 0.4 sys
-t9 Q0 d1 1 1.0 sys
-"""
-
-
-def _ranking(docs: dict[str, float]) -> list[str]:
-    # trec_eval ranks by score; the fixture has no ties
-    return [d for d, _ in sorted(docs.items(), key=lambda kv: -kv[1])]
-
-
-def _independent(qrels: dict, run: dict, measure: str) -> dict[str, float]:
-    """Each measure from its definition (trec_eval's), for every judged topic; 0 where nothing was
-    retrieved.
-    """
-    out = {}
-    for q, judged in qrels.items():
-        ranked = _ranking(run.get(q, {}))
-        grades = [judged.get(d, 0) for d in ranked]
-        rel = [g > 0 for g in grades]
-        n_rel = sum(g > 0 for g in judged.values())
-        if measure == "P_5":
-            out[q] = sum(rel[:5]) / 5
-        elif measure == "success_5":
-            out[q] = float(any(rel[:5]))
-        elif measure == "recip_rank":
-            out[q] = next((1 / (i + 1) for i, r in enumerate(rel) if r), 0.0)
-        elif measure == "map":
-            hits, total = 0, 0.0
-            for i, r in enumerate(rel):
-                if r:
-                    hits += 1
-                    total += hits / (i + 1)
-            out[q] = total / n_rel
-        elif measure == "ndcg_cut_10":
-            dcg = sum(g / math.log2(i + 2) for i, g in enumerate(grades[:10]))
-            ideal = sorted((g for g in judged.values() if g > 0), reverse=True)[:10]
-            idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
-            out[q] = dcg / idcg
-    return out
-
-
-@pytest.fixture
-def fixture_files(tmp_path):
-    (tmp_path / "qrels.txt").write_text(QRELS_TEXT)
-    (tmp_path / "run.txt").write_text(RUN_TEXT)
-    return tmp_path / "qrels.txt", tmp_path / "run.txt"
-
-
-@pytest.mark.parametrize("measure", ["P_5", "success_5", "recip_rank", "map", "ndcg_cut_10"])
-def test_evaluate_agrees_with_an_independent_computation(fixture_files, measure):
-    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    got = evaluate(qrels, run, measure)
-    expected = _independent(qrels.judgments, run.rankings, measure)
-    assert list(got.scores) == [
-        "t1",
-        "t2",
-        "t3",
-        "t4",
-    ]  # the judged topics; t9 (not judged) is left out
-    assert got.scores == pytest.approx(expected, abs=1e-12)
-    assert got.unretrieved == ["t4"] and got.scores["t4"] == 0.0
-
-
-def test_the_fixture_is_not_trivial(fixture_files):
-    # the independent values differ between measures and topics, so the test above can fail
-    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    values = {
-        m: _independent(qrels.judgments, run.rankings, m)
-        for m in ["P_5", "recip_rank", "map", "ndcg_cut_10"]
-    }
-    assert values["recip_rank"]["t1"] == pytest.approx(1 / 3)
-    assert values["P_5"]["t1"] == pytest.approx(2 / 5)
-    assert len({round(v["t1"], 6) for v in values.values()}) == 4
-
-
-def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
-    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    with pytest.raises(
-        ValueError, match=r"measure 'nDCG@10' is not one evaluate computes; .*'ndcg_cut_10'"
-    ):
-        evaluate(qrels, run, "nDCG@10")
-    with pytest.raises(
-        ValueError,
-        match=(
-            r"qrels must come from read_qrels\(path\); got Run\. "
-            r"\(Arguments are evaluate\(qrels, run, measure\)\.\)"
-        ),
-    ):
-        evaluate(run, qrels, "P_5")
-
-
 @needs_trec_eval_test
 def test_read_trec_eval_reads_trec_evals_own_output():
     path = TREC_EVAL / "out.test.aqc"
     assert read_trec_eval(path, "P_5").scores == {"301": 0.0, "302": 0.0, "303": 0.6}
     assert read_trec_eval(path, "ndcg_cut_10").scores == {"301": 0.1518, "302": 0.0, "303": 0.3633}
     assert read_trec_eval(path, "map").scores == {"301": 0.0324, "302": 0.0, "303": 0.2723}
-
-
-@needs_trec_eval_test
-@pytest.mark.parametrize("measure", ["map", "P_5", "ndcg_cut_10", "success_5", "recip_rank"])
-def test_missing_zero_with_qrels_averages_over_the_same_topics_as_trec_eval_c(measure):
-    # out.test.aqc is trec_eval -q -c on a run without topic 302: 'all' averages over 301, 302, 303
-    path = TREC_EVAL / "out.test.aqc"
-    rows = [line.split() for line in path.read_text().splitlines()]
-    all_row = float(next(v for m, q, v in rows if m == measure and q == "all"))
-    num_q = int(next(v for m, q, v in rows if m == "num_q"))
-    # trec_eval 10 also prints 302's rows (0); without them, as trec_eval -q without -c writes
-    # it, align_runs must add the topic itself
-    scores = {q: v for q, v in read_trec_eval(path, measure).scores.items() if q != "302"}
-    qrels = Qrels(
-        {"301": {"x": 1}, "302": {"y": 1}, "303": {"z": 1}}, "qrels.test"
-    )  # the three judged topics
-    aligned = align_runs(scores, scores, missing="zero", qrels=qrels)
-    assert len(aligned.query_ids) == num_q == 3 and aligned.in_neither == ["302"]
-    assert aligned.a.mean() == pytest.approx(all_row, abs=5e-5)  # trec_eval prints 4 decimals
-    without = align_runs(scores, scores, missing="zero")
-    assert len(without.query_ids) == 2  # without the qrels, 302 cannot be known
-    if all_row:
-        assert without.a.mean() != pytest.approx(all_row, abs=5e-5)
 
 
 VARIANTS = {
@@ -518,105 +372,6 @@ def test_the_wrong_kind_of_file_is_named_with_the_reader_to_use(tmp_path, found,
         reader(p)
     msg = str(err.value)
     assert f"this looks like {kind}" in msg and use in msg, msg
-
-
-def test_compare_runs_refuses_too_few_queries_and_says_why():
-    with pytest.raises(
-        ValueError,
-        match=(
-            r"Only 1 query is compared, fewer than min_queries=5\. "
-            r".*one query gives an interval of width 0.*2/2\^1 = 1"
-        ),
-    ):
-        compare_runs({"q1": 0.5}, {"q1": 0.519}, rng=1)
-    with pytest.raises(ValueError, match=r"Only 4 queries are compared.*2/2\^4 = 0\.125"):
-        compare_runs({f"q{i}": 0.5 for i in range(4)}, {f"q{i}": 0.6 for i in range(4)}, rng=1)
-    report = compare_runs(
-        {f"q{i}": 0.5 for i in range(5)},
-        {f"q{i}": 0.4 + i / 10 for i in range(5)},
-        rng=1,
-        n_resamples=200,
-    )
-    assert report.n_queries == 5 and report.to_record().config["min_queries"] == 5
-    with pytest.raises(ValueError, match="min_queries must be a positive integer"):
-        compare_runs({"q1": 0.5}, {"q1": 0.6}, rng=1, min_queries=0)
-
-
-def test_compare_runs_with_qrels_scores_topics_in_neither_run_0_and_records_it(fixture_files):
-    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    full = evaluate(qrels, run, "P_5")  # t4 retrieved nothing: scored 0
-    a = {q: v for q, v in full.scores.items() if q != "t4"}  # as trec_eval -q without -c writes it
-    b = {q: v + 0.1 for q, v in a.items()} | {"t4": 0.2}
-    with pytest.raises(ValueError, match=r"1 only in B \('t4'\)"):
-        compare_runs(a, b, rng=1, qrels=qrels, min_queries=4)
-    rep = compare_runs(a, b, rng=1, qrels=qrels, missing="zero", min_queries=4, n_resamples=200)
-    assert rep.runs.query_ids == ["t1", "t2", "t3", "t4"] and rep.mean_a == pytest.approx(
-        np.mean(list(full.scores.values()))
-    )
-    neither = compare_runs(
-        {"t1": 0.5, "t2": 0.4},
-        {"t1": 0.6, "t2": 0.4},
-        rng=1,
-        qrels=qrels,
-        missing="zero",
-        min_queries=4,
-        n_resamples=200,
-    )
-    assert neither.runs.in_neither == ["t3", "t4"] and neither.n_queries == 4
-    config = neither.to_record().config
-    assert config["qrels"] == str(fixture_files[0]) and config["in_neither"] == ["t3", "t4"]
-    assert "2 in neither, scored 0 where missing" in neither.runs.summary()
-    with pytest.raises(ValueError, match=r"2 judged topics are in neither run \('t3', 't4'\)"):
-        compare_runs(
-            {"t1": 0.5, "t2": 0.4}, {"t1": 0.6, "t2": 0.4}, rng=1, qrels=qrels, min_queries=1
-        )
-    dropped = compare_runs(
-        {"t1": 0.5, "t2": 0.4},
-        {"t1": 0.6, "t2": 0.4},
-        rng=1,
-        qrels=qrels,
-        missing="drop",
-        min_queries=2,
-        n_resamples=200,
-    )
-    assert dropped.runs.query_ids == ["t1", "t2"]
-    with pytest.raises(
-        ValueError, match=r"Run A scores 1 queries that the qrels do not judge \('t9'\)"
-    ):
-        compare_runs({"t9": 0.5, "t1": 0.1}, {"t1": 0.6}, rng=1, qrels=qrels, missing="zero")
-
-
-def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
-    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    a = evaluate(qrels, run, "P_5")
-    b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
-    rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200)
-    assert rep.to_record().config["retrieved_nothing_scored_0"] == {"A": ["t4"], "B": ["t3", "t4"]}
-    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in str(rep)
-
-
-def test_example_files_agree_with_evaluate_on_the_run_files():
-    qrels = read_qrels(DATA / "simulated.qrels.txt")
-    for system, n in (("A", 150), ("B", 148)):
-        run = read_run(DATA / f"simulated_{system}.run.txt")
-        assert len(run) == n and len(qrels) == 150
-        for measure in ("ndcg_cut_10", "P_5", "success_5", "recip_rank", "num_rel"):
-            from_file = read_trec_eval(DATA / f"simulated_{system}.trec_eval.txt", measure).scores
-            full = evaluate(qrels, run, measure)
-            assert set(from_file) == set(
-                run.rankings
-            )  # trec_eval -q without -c: retrieved queries only
-            assert all(
-                abs(full.scores[q] - v) <= 5e-5 for q, v in from_file.items()
-            )  # trec_eval prints 4 decimals
-            assert full.unretrieved == ([] if system == "A" else ["q047", "q121"])
-        csv_scores = read_scores_csv(
-            DATA / "simulated_users_and_slices.csv", score=f"ndcg_cut_10_{system}"
-        ).scores
-        full = evaluate(qrels, run, "ndcg_cut_10").scores
-        assert (
-            all(abs(full[q] - v) <= 5e-5 for q, v in csv_scores.items()) and len(csv_scores) == 150
-        )
 
 
 def test_example_measures_are_consistent_with_each_other():

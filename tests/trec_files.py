@@ -1,0 +1,28 @@
+"""A small qrels file and run file, written out by hand, that the tests of the readers and of
+evaluate share: four judged topics (t4 retrieved by no run line, t9 judged by no qrels line),
+graded relevance, an unjudged document, and no score ties."""
+
+QRELS_TEXT = """t1 0 d1 2
+t1 0 d2 0
+t1 0 d3 1
+t1 0 d4 1
+t2 0 d5 1
+t2 0 d6 0
+t3 0 d7 1
+t3 0 d8 2
+t4 0 d9 1
+"""
+
+
+RUN_TEXT = """t1 Q0 d2 1 9.0 sys
+t1 Q0 d9 2 8.0 sys
+t1 Q0 d3 3 7.5 sys
+t1 Q0 d1 4 7.0 sys
+t1 Q0 dx 5 6.0 sys
+t1 Q0 d4 6 5.0 sys
+t2 Q0 d6 1 3.0 sys
+t2 Q0 d5 2 1.0 sys
+t3 Q0 d7 1 0.5 sys
+t3 Q0 d8 2 0.4 sys
+t9 Q0 d1 1 1.0 sys
+"""
