@@ -110,20 +110,11 @@ def _kind_of(fields: list[str]) -> str | None:
     """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if
     unsure.
     """
-    if (
-        len(fields) >= 6
-        and fields[1].upper() == "Q0"
-        and _is_number(fields[3])
-        and _is_number(fields[4])
-    ):
-        return (
-            "a TREC run file ('query Q0 docid rank score tag'); read it with read_run(path) and "
-            "score it with evaluate(qrels, run, measure)"
-        )
     if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
+        second = "Q0" if fields[1].upper() == "Q0" else "iter"
         return (
-            "a TREC run file ('query iter docid rank score tag'); read it with read_run(path) and "
-            "score it with evaluate(qrels, run, measure)"
+            f"a TREC run file ('query {second} docid rank score tag'); read it with read_run(path) "
+            "and score it with evaluate(qrels, run, measure)"
         )
     if len(fields) == 4 and _is_number(fields[3]):
         return "qrels ('query iter docid grade'); read it with read_qrels(path)"
