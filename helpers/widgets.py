@@ -100,10 +100,13 @@ def grade(question: Question, choice: int | None) -> Feedback:
 
 _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 
-_SNAPSHOT_NOTE = (
-    '<p style="color:#555555"><em>{what}: a picture of its first view. Run the notebook to use '
-    "it.</em></p>"
-)
+
+def _snapshot(body: str, what: str) -> str:
+    """A widget's static first view (``body``) with a note that running the notebook uses it."""
+    return (
+        f'<div class="widget-snapshot">\n{body}\n<p style="color:#555555"><em>{what}: a picture '
+        "of its first view. Run the notebook to use it.</em></p>\n</div>"
+    )
 
 
 def quiz_snapshot_html(question: Question) -> str:
@@ -114,12 +117,9 @@ def quiz_snapshot_html(question: Question) -> str:
     <p><b>2 + 2?</b></p>
     """
     items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
-    return (
-        '<div class="widget-snapshot">\n'
-        f"<p><b>{html.escape(question.prompt)}</b></p>\n"
-        f'<ul style="list-style:circle">{items}</ul>\n'
-        + _SNAPSHOT_NOTE.format(what="Multiple-choice check")
-        + "\n</div>"
+    return _snapshot(
+        f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>',
+        "Multiple-choice check",
     )
 
 
@@ -376,12 +376,11 @@ def resample_explorer(
     show(start)
     box = widgets.VBox([widgets.HBox([play, slider, of_total]), widgets.HBox(buttons), text, image])
     box.add_class("resample-explorer")
-    snapshot = (
-        '<div class="widget-snapshot">\n'
-        f"<p>{text.value}</p>\n"
-        f'<img alt="Distribution of all {total} resample means, draw {start} highlighted" '
-        f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>\n'
-        + _SNAPSHOT_NOTE.format(what="Resample explorer (slider, play and preset buttons)")
-        + "\n</div>"
+    picture = (
+        f'<p>{text.value}</p>\n<img alt="Distribution of all {total} resample means, draw '
+        f'{start} highlighted" '
+        f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>'
     )
-    return _with_snapshot(box, snapshot)
+    return _with_snapshot(
+        box, _snapshot(picture, "Resample explorer (slider, play and preset buttons)")
+    )
