@@ -122,9 +122,7 @@ def plot_bootstrap_distribution(
         0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5
     )
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("Number of resamples")
-    ax.set_title(title)
+    ax.set(xlabel=xlabel, ylabel="Number of resamples", title=title)
     ax.legend(ncol=3 if interval is not None and observed is not None else 2, **_LEGEND)
     return ax
 
@@ -168,9 +166,7 @@ def plot_intervals(
         )
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
     ax.set_yticks(ys, labels)
-    ax.set_ylim(-0.7, len(labels) - 0.3)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set(ylim=(-0.7, len(labels) - 0.3), xlabel=xlabel, title=title)
     return ax
 
 
@@ -215,10 +211,7 @@ def plot_exact_distribution(
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
-    ax.set_ylim(0, w.max() * 1.45)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set(ylim=(0, w.max() * 1.45), xlabel=xlabel, ylabel=ylabel, title=title)
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
         from matplotlib.patches import Patch
@@ -261,8 +254,6 @@ def plot_sorted_changes(
         handles.append(Patch(color=PALETTE["neutral"]))
         labels.append(f"tied ({ties})")
     ax.legend(handles, labels, loc="upper left", fontsize=10)
-    ax.set_xlim(0.5, d.size + 0.5)
-    ax.set_xlabel("Queries, sorted by change")
-    ax.set_ylabel(ylabel)
+    ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel)
     ax.set_title(title)
     return ax
