@@ -179,33 +179,17 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     seen_at: dict[str, int] = {}
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
-    any_line = False
-    for lineno, line in enumerate(_lines(_read_text(path)), start=1):
-        if not line.strip():
-            continue
-        any_line = True
-        fields = line.split()
-        if len(fields) != 3:
-            raise _wrong_kind(
-                name, lineno, fields, line, "'measure query_id value' (3 fields)", "trec_eval"
-            )
-        m, qid, value = fields
+    for lineno, (m, qid, value) in _trec_lines(
+        path, 3, "'measure query_id value' (3 fields)", "trec_eval"
+    ):
         if qid == "all":
             summary_only.add(m)
             continue
         measures.add(m)
-        if m != measure:
-            continue
-        _store(
-            scores,
-            seen_at,
-            qid,
-            _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}"),
-            name,
-            lineno,
-        )
-    if not any_line:
-        raise ValueError(f"{name}: the file is empty; expected trec_eval -q output.")
+        if m == measure:
+            where = f"{name}:{lineno}"
+            value = _parse_number(value, where, f"value of {m} for query {qid!r}")
+            _store(scores, seen_at, qid, value, name, lineno)
     if measure not in measures:
         if measure in summary_only:
             raise ValueError(
