@@ -249,6 +249,14 @@ def unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
     return "; ".join(parts)
 
 
+def sorted_ids(ids: Iterable[Hashable]) -> list:
+    """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
+    try:
+        return sorted(ids)
+    except TypeError:
+        return sorted(ids, key=str)
+
+
 def _index_of(values: object) -> list | None:
     """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a
     method, not labels.
@@ -281,10 +289,7 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
                 f"{unmatched(only_a, only_b)}. "
                 "Compare on the shared queries only after deciding how to treat the missing ones."
             )
-        try:
-            ids = sorted(a)
-        except TypeError:
-            ids = sorted(a, key=str)
+        ids = sorted_ids(a)
         a_arr = scores([a[q] for q in ids], "A's scores", labels=ids)
         b_arr = scores([b[q] for q in ids], "B's scores", labels=ids)
         return ids, a_arr, b_arr

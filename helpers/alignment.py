@@ -90,14 +90,6 @@ def _clusters_for(ids: list[str], clusters: Mapping) -> list:
     return [clusters[q] for q in ids]
 
 
-def _sorted_ids(ids: set) -> list:
-    """Query IDs sorted; by their text when they mix types (e.g. ints and strings)."""
-    try:
-        return sorted(ids)
-    except TypeError:
-        return sorted(ids, key=str)
-
-
 def _same_text_example(only_a: list, only_b: list) -> str | None:
     """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
     type, else None.
@@ -207,7 +199,7 @@ def _query_set(
     if qrels is not None:
         topics = set(qrels.judgments)
         for side, scores in (("A", sa), ("B", sb)):
-            unjudged = _sorted_ids(set(map(str, scores)) - topics)
+            unjudged = _checks.sorted_ids(set(map(str, scores)) - topics)
             if unjudged:
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
@@ -215,15 +207,15 @@ def _query_set(
                     "trec_eval only scores judged topics. Use the qrels these scores were computed "
                     "with, or compare without qrels."
                 )
-        in_neither = _sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
-    only_a = _sorted_ids(set(sa) - set(sb))
-    only_b = _sorted_ids(set(sb) - set(sa))
+        in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
+    only_a = _checks.sorted_ids(set(sa) - set(sb))
+    only_b = _checks.sorted_ids(set(sb) - set(sa))
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither))
     if missing == "drop":
-        ids = _sorted_ids(set(sa) & set(sb))
+        ids = _checks.sorted_ids(set(sa) & set(sb))
     else:
-        ids = _sorted_ids(set(sa) | set(sb) | set(in_neither))
+        ids = _checks.sorted_ids(set(sa) | set(sb) | set(in_neither))
     if not ids:
         raise ValueError("The runs share no query IDs.")
     return ids, only_a, only_b, in_neither
