@@ -599,11 +599,15 @@ def grid_bootstrap_distribution(
         grid = _find_grid(d)
         if grid is None:
             raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
-    p, first, error_bound, n_fft = _fft_totals(grid, d.size, max_points)
+    return _grid_bootstrap_distribution(grid, d.size, max_points)
+
+
+def _grid_bootstrap_distribution(grid: Grid, q: int, max_points: int) -> GridDistribution:
+    p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
     p /= p.sum()
     totals = np.arange(first, first + p.size, dtype=np.int64)
     step = grid.step
-    values = (totals * step.numerator) / (step.denominator * d.size)  # rounded once
+    values = (totals * step.numerator) / (step.denominator * q)  # rounded once
     return GridDistribution(values, p, step, float(error_bound), int(n_fft))
 
 

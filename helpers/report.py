@@ -17,10 +17,12 @@ from . import _checks
 from .alignment import AlignedRuns, _align_runs, _align_runs_iv
 from .data import signed
 from .grid import (
+    MAX_GRID_POINTS,
     MAX_MULTISETS_FOR_INTERVAL,
     _exact_bootstrap_interval,
+    _find_grid,
+    _grid_bootstrap_distribution,
     _multisets,
-    grid_bootstrap_distribution,
 )
 from .intervals import Interval, _percentile_interval
 from .readers import Qrels, RunScores
@@ -439,7 +441,7 @@ def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> n
     if _multisets(d.size, np.unique(d).size) <= MAX_MULTISETS_FOR_INTERVAL:
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
     else:
-        dist = grid_bootstrap_distribution(d)
+        dist = _grid_bootstrap_distribution(_find_grid(d), d.size, MAX_GRID_POINTS)
     return rng.choice(
         dist.values, size=n_resamples, p=dist.probabilities / dist.probabilities.sum()
     )
