@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import stats
 
 from . import _checks
 
@@ -136,36 +137,6 @@ class EndpointDistribution:
     high: np.ndarray
 
 
-def _binomial_upper_tail(k: int, n: int, q_above: np.ndarray) -> np.ndarray:
-    """``P(N >= k)`` for ``N ~ Binomial(n, p)``, one result per ``p = 1 - q_above`` (the
-    complement keeps ``p`` near 1 accurate), summed over the shorter side of ``k``."""
-    out = np.empty(q_above.size)
-    mean = n * (1 - q_above)
-    spread = 50 * np.sqrt(n * q_above * (1 - q_above)) + 50
-    out[mean + spread < k] = 0.0  # far below k: the tail beyond is below 1e-300
-    out[mean - spread > k] = 1.0
-    todo = np.flatnonzero((mean + spread >= k) & (mean - spread <= k))
-    if todo.size == 0:
-        return out
-    upper = k > n / 2  # sum the upper side directly when it is the shorter one
-    j = np.arange(k, n + 1) if upper else np.arange(0, k)
-    log_choose = math.lgamma(n + 1) - np.array(
-        [math.lgamma(i + 1) + math.lgamma(n - i + 1) for i in j.tolist()]
-    )
-    for t in todo.tolist():
-        qa = float(q_above[t])
-        if qa <= 0.0:  # p = 1: N = n
-            out[t] = 1.0 if k <= n else 0.0
-            continue
-        if qa >= 1.0:  # p = 0: N = 0
-            out[t] = 1.0 if k <= 0 else 0.0
-            continue
-        terms = np.exp(log_choose + j * math.log1p(-qa) + (n - j) * math.log(qa))
-        side = math.fsum(terms.tolist())
-        out[t] = min(1.0, side) if upper else max(0.0, 1.0 - side)
-    return out
-
-
 def endpoint_distribution(
     values: ArrayLike, probabilities: ArrayLike, *, n_resamples: int, level: float = 0.95
 ) -> EndpointDistribution:
@@ -186,10 +157,12 @@ def endpoint_distribution(
     order = np.argsort(v, kind="stable")
     v, p = v[order], w[order] / math.fsum(w.tolist())
     above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # P(X > v_i), summed from the top
+    above = np.minimum(above, 1.0)  # a sum of probabilities may round past 1
     ends = []
     for k in (low_k, high_k):
-        at_most = _binomial_upper_tail(k + 1, n, above)  # P(s[k] <= v_i)
-        at_most[-1] = 1.0
+        # P(s[k] <= v_i) = P(at most n - k - 1 draws are above v_i): the binomial of the
+        # complement, so that F(v_i) near 1 keeps its accuracy
+        at_most = stats.binom.cdf(n - k - 1, n, above)
         at_most = np.maximum.accumulate(at_most)  # rounding must not make it dip
         ends.append(np.diff(at_most, prepend=0.0))
     return EndpointDistribution(v, ends[0], ends[1])

@@ -1,14 +1,15 @@
 """The order-statistic percentile interval, and where a Monte Carlo interval's ends can land
 (endpoint_distribution)."""
 
+import decimal
 import itertools
 import math
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from plain import TWO_D, plain
-from scipy import stats
 
 from helpers import (
     FOUR_PAIR_CHANGES,
@@ -200,8 +201,24 @@ def test_endpoint_distribution_against_enumerating_every_sample(B, level):
     np.testing.assert_allclose(ends.high, [p_high[v] for v in values], rtol=0, atol=1e-12)
 
 
+def binomial_tail_in_decimal(k, n, p):
+    """P(Binomial(n, p) >= k): the terms C(n, j) p^j (1 - p)^(n - j) summed in 60-digit decimal
+    arithmetic, from p's exact value (independent of scipy, which endpoint_distribution uses)."""
+    with decimal.localcontext(prec=60):
+        p = decimal.Decimal(p)
+        return float(sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1)))
+
+
+def test_the_decimal_binomial_tail_against_exact_fractions():
+    p = 0.3
+    exact = sum(
+        math.comb(12, j) * Fraction(p) ** j * (1 - Fraction(p)) ** (12 - j) for j in range(9, 13)
+    )
+    assert binomial_tail_in_decimal(9, 12, p) == float(exact)
+
+
 @pytest.mark.parametrize("B", [1000, 5000, 100_000])
-def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(hit5, B):
+def test_endpoint_distribution_of_the_120_query_example_against_the_binomial_sum(hit5, B):
     _, dist = hit5
     ends = endpoint_distribution(dist.values, dist.probabilities, n_resamples=B)
     assert ends.low.sum() == pytest.approx(1, abs=1e-12) and ends.high.sum() == pytest.approx(
@@ -209,7 +226,9 @@ def test_endpoint_distribution_of_the_120_query_example_against_scipy_binomial(h
     )
     f = dist.cdf(-1 / 120)
     excludes_zero = ends.high[ends.values < 0].sum()
-    assert excludes_zero == pytest.approx(stats.binom.sf(int(0.975 * B), B, f), rel=1e-9)
+    assert excludes_zero == pytest.approx(
+        binomial_tail_in_decimal(int(0.975 * B) + 1, B, f), rel=1e-9
+    )
 
 
 def test_endpoint_distribution_against_simulated_intervals(hit5):
