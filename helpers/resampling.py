@@ -19,7 +19,6 @@ from . import _checks
 
 __all__ = [
     "paired_bootstrap",
-    "in_chunks",
     "resample",
     "unpaired_bootstrap",
     "paired_bootstrap_statistic",
@@ -39,7 +38,7 @@ __all__ = [
     "exact_bootstrap_distribution",
 ]
 
-#: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`in_chunks`.
+#: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`_in_chunks`.
 DEFAULT_MAX_ELEMENTS = 2**16
 
 
@@ -87,24 +86,11 @@ def _draws_iv(
     )
 
 
-def in_chunks(
-    draw: Callable[[int], np.ndarray], n_rows: int, *, row_size: int, max_elements: int
-) -> np.ndarray:
-    """Call ``draw(k)`` for successive chunks of ``k`` rows and join the results.
-
-    Only ``max_elements`` indices (at least one row) are held at a time; the
-    chunks draw from the random stream in the order one big draw would.
-
-    >>> in_chunks(lambda k: np.arange(k, dtype=float), 5, row_size=2, max_elements=4)
-    array([0., 1., 0., 1., 0.])
-    """
-    max_elements = _checks.integer(max_elements, "max_elements")
-    return _in_chunks(draw, _checks.integer(n_rows, "n_rows"), row_size, max_elements)
-
-
 def _in_chunks(
     draw: Callable[[int], np.ndarray], n_rows: int, row_size: int, max_elements: int
 ) -> np.ndarray:
+    """Call ``draw(k)`` on chunks of ``k`` rows (``max_elements`` indices, at least one row, at a
+    time) and join the results: the random stream is drawn in the order one big draw would."""
     out = np.empty(n_rows, dtype=np.float64)
     rows = max(1, max_elements // row_size)
     for start in range(0, n_rows, rows):

@@ -43,7 +43,7 @@ from helpers import (
     unpaired_bootstrap,
     weighted_bootstrap,
 )
-from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS, in_chunks
+from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS, _in_chunks
 
 
 def test_same_seed_same_means_and_a_generator_works_too():
@@ -124,20 +124,25 @@ def test_resample_iv():
         resample(**good | {"draws": 0})
     with pytest.raises(ValueError, match=r"rng is required"):
         resample(**good | {"rng": None})
-    with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
-        resample(**good | {"max_elements": "many"})
+    for v in ["many", 2.5, 0]:
+        with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
+            resample(**good | {"max_elements": v})
 
 
-def test_in_chunks_iv():
+def test_in_chunks_holds_at_most_max_elements_and_at_least_one_row():
+    sizes = []
+
     def draw(k):
-        return np.zeros(k)
+        sizes.append(k)
+        return np.arange(k, dtype=float)
 
-    with pytest.raises(ValueError, match=r"^n_rows must be a positive integer"):
-        in_chunks(draw, 0, row_size=2, max_elements=4)
-    with pytest.raises(ValueError, match=r"^max_elements must be a positive integer"):
-        in_chunks(draw, 5, row_size=2, max_elements=2.5)
+    np.testing.assert_array_equal(_in_chunks(draw, 5, 2, 4), [0.0, 1.0, 0.0, 1.0, 0.0])
+    assert sizes == [2, 2, 1]
+    sizes.clear()
+    np.testing.assert_array_equal(_in_chunks(draw, 3, 10, 4), [0.0, 0.0, 0.0])
+    assert sizes == [1, 1, 1]
     with pytest.raises(ValueError, match=r"statistic must return one value per resample"):
-        in_chunks(lambda k: np.zeros(k + 1), 5, row_size=2, max_elements=4)
+        _in_chunks(lambda k: np.zeros(k + 1), 5, 2, 4)
 
 
 def test_weighted_bootstrap_is_the_engine_with_the_weighted_mean():
