@@ -26,13 +26,11 @@ from .resampling import (
     _paired_bootstrap,
     _weighted_bootstrap,
 )
-from .significance import _ALTERNATIVES, _randomization_test
 
 __all__ = [
     "ComparisonRecord",
     "make_record",
     "recompute_interval",
-    "recompute_pvalue",
     "save_record",
     "load_record",
 ]
@@ -309,36 +307,6 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     w = None if record.weights is None else np.asarray(record.weights, dtype=float)
     means = _bootstrap_means(d, w, users, record.n_resamples, record.seed)
     return _percentile_interval(means, half_alpha)
-
-
-def recompute_pvalue(record: ComparisonRecord) -> float:
-    """Recompute the randomization test :func:`compare_runs` saved in ``config["test"]``.
-
-    Exact, or Monte Carlo from the stream compare_runs spawns from the seed.
-
-    >>> import helpers
-    >>> report = helpers.compare_runs(
-    ...     {"q1": 0.5, "q2": 0.7, "q3": 0.65, "q4": 0.55, "q5": 0.4},
-    ...     {"q1": 0.6, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.45},
-    ...     rng=1,
-    ... )
-    >>> recompute_pvalue(report.to_record()) == report.test.pvalue
-    True
-    """
-    test = record.config.get("test")
-    if not isinstance(test, Mapping) or not {"alternative", "exact", "n_resamples"} <= set(test):
-        raise ValueError(
-            "this record holds no randomization test (config['test'] is written by compare_runs)."
-        )
-    d = np.subtract(record.scores_b, record.scores_a)
-    alternative = _checks.one_of(test["alternative"], "alternative", _ALTERNATIVES)
-    users = None if record.clusters is None else _checks.clusters(record.clusters, d.size)
-    totals = None if users is None else _cluster_totals(d, *users)
-    if test["exact"]:
-        return _randomization_test(d, totals, None, None, alternative).pvalue
-    stream = np.random.default_rng(np.random.SeedSequence(record.seed).spawn(1)[0])
-    n_resamples = _checks.integer(test["n_resamples"], "n_resamples")
-    return _randomization_test(d, totals, n_resamples, stream, alternative).pvalue
 
 
 def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
