@@ -36,8 +36,6 @@ __all__ = [
 ]
 
 FORMAT = "did-search-improve/comparison"
-#: The newest version written; a record that needs none of its fields is written as version 1.
-FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 #: Fields added in version 2, with their empty values.
 V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
@@ -47,19 +45,16 @@ METHOD = (
 )
 METHOD_CLUSTER = (
     "user-cluster bootstrap: total change / total query count over clusters resampled with "
-    "replacement "
-    "(each cluster with all of its queries), numpy.random.default_rng(seed)"
+    "replacement (each cluster with all of its queries), numpy.random.default_rng(seed)"
 )
 METHOD_EXACT = (
     "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q "
-    "over all Q**Q "
-    "resamples (multiset enumeration, or FFT on the score grid), helpers.exact_bootstrap_interval; "
-    "no random numbers"
+    "over all Q**Q resamples (multiset enumeration, or FFT on the score grid), "
+    "helpers.exact_bootstrap_interval; no random numbers"
 )
 METHOD_WEIGHTED = (
     "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with "
-    "replacement "
-    "(each query's weight travels with it), numpy.random.default_rng(seed)"
+    "replacement (each query's weight travels with it), numpy.random.default_rng(seed)"
 )
 
 
@@ -103,13 +98,10 @@ class ComparisonRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form, with format name and version first (version-2 fields only when used)."""
-        body = asdict(self)
-        body["interval"] = list(self.interval)
-        version = self.version
-        if version == 1:
-            for k in V2_FIELDS:
-                del body[k]
-        return {"format": FORMAT, "version": version, **body}
+        body = asdict(self) | {"interval": list(self.interval)}
+        if self.version == 1:
+            body = {k: v for k, v in body.items() if k not in V2_FIELDS}
+        return {"format": FORMAT, "version": self.version, **body}
 
 
 def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
@@ -212,10 +204,8 @@ def make_record(
         metadata.setdefault("method", METHOD_CLUSTER)
     if weights is not None:
         metadata.setdefault("method", METHOD_WEIGHTED)
-    d = b_arr - a_arr
-    users = None if clusters is None else _checks.clusters(extras["clusters"], d.size)
-    w = None if weights is None else np.array(extras["weights"])
-    means = _bootstrap_means(d, w, users, n_resamples, seed)
+    clusters, weights = extras.get("clusters"), extras.get("weights")
+    means = _bootstrap_means(b_arr - a_arr, clusters, weights, n_resamples, seed)
     interval = _percentile_interval(means, (1 - level) / 2)
     return ComparisonRecord(
         query_ids=ids,
@@ -253,11 +243,6 @@ def _make_record_iv(
     if clusters is not None:
         extras["clusters"] = [str(c) for c in _per_query(clusters, ids, "clusters")]
     if weights is not None:
-        if clusters is not None:
-            raise ValueError(
-                "Pass clusters or weights, not both: a weighted cluster bootstrap is not "
-                "implemented."
-            )
         extras["weights"] = _checks.weights(
             _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
         ).tolist()
@@ -269,24 +254,20 @@ def _make_record_iv(
 
 
 def _bootstrap_means(
-    d: np.ndarray,
-    w: np.ndarray | None,
-    users: tuple[list, np.ndarray] | None,
-    n_resamples: int,
-    seed: int,
+    d: np.ndarray, clusters: list | None, weights: list | None, n_resamples: int, seed: int
 ) -> np.ndarray:
-    """The record's bootstrap: paired, over whole clusters (``users``), or weighted."""
+    """The record's bootstrap: paired, over whole clusters, or weighted (not both)."""
+    if clusters is not None and weights is not None:
+        raise ValueError(
+            "Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented."
+        )
     rng = np.random.default_rng(seed)
-    if users is not None:
-        if w is not None:
-            raise ValueError(
-                "A record with both clusters and weights cannot be recomputed: a weighted cluster "
-                "bootstrap is not implemented."
-            )
-        totals = _cluster_totals(d, *users)
+    if clusters is not None:
+        totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
         return _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
-    if w is None:
+    if weights is None:
         return _paired_bootstrap(d, n_resamples, rng)
+    w = np.asarray(weights, dtype=float)
     return _weighted_bootstrap(d, w, n_resamples, rng, DEFAULT_MAX_ELEMENTS)
 
 
@@ -303,9 +284,7 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     half_alpha = (1 - _checks.level(record.level)) / 2
     if record.method == METHOD_EXACT:
         return _exact_bootstrap_interval(d, record.level, half_alpha).interval
-    users = None if record.clusters is None else _checks.clusters(record.clusters, d.size)
-    w = None if record.weights is None else np.asarray(record.weights, dtype=float)
-    means = _bootstrap_means(d, w, users, record.n_resamples, record.seed)
+    means = _bootstrap_means(d, record.clusters, record.weights, record.n_resamples, record.seed)
     return _percentile_interval(means, half_alpha)
 
 
@@ -356,16 +335,13 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
         known -= set(V2_FIELDS)
     unknown = sorted(set(body) - known)
     if unknown:
-        hint = (
-            " (version-2 fields in a version-1 record)"
-            if version == 1 and set(unknown) <= set(V2_FIELDS)
-            else ""
-        )
+        v2 = version == 1 and set(unknown) <= set(V2_FIELDS)
+        hint = " (version-2 fields in a version-1 record)" if v2 else ""
         raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
     n = len(body["query_ids"])
     if not (n == len(body["scores_a"]) == len(body["scores_b"])):
         raise ValueError(
-            f"{name}: {len(body['query_ids'])} query IDs, {len(body['scores_a'])} scores for A and "
+            f"{name}: {n} query IDs, {len(body['scores_a'])} scores for A and "
             f"{len(body['scores_b'])} for B; they must match."
         )
     if not (isinstance(body["interval"], list) and len(body["interval"]) == 2):

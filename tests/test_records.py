@@ -5,6 +5,7 @@ Version 2 of the comparison record: clusters, weights, exclusions and the evalua
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -201,6 +202,10 @@ def test_clusters_and_weights_together_are_refused():
             clusters=["U1", "U2"],
             weights=[1.0, 2.0],
         )
+    # a record holding both (written by hand) is not recomputed with one of them ignored
+    rec = make_record([0.1, 0.2], [0.2, 0.2], rng=1, n_resamples=10, clusters=["U1", "U2"])
+    with pytest.raises(ValueError, match="clusters or weights, not both"):
+        recompute_interval(dataclasses.replace(rec, weights=[1.0, 2.0]))
 
 
 def test_a_record_without_new_fields_is_still_version_1(tmp_path):
