@@ -347,11 +347,10 @@ def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.n
             "draws must be a non-empty 2-D integer array, one draw per row; got shape "
             f"{draws.shape}, dtype {draws.dtype}."
         )
-    if draws.min() < 0:
-        raise ValueError("draws must be non-negative indices.")
-    n = int(draws.max()) + 1 if n is None else int(n)
-    if draws.max() >= n:
-        raise ValueError(f"draws contain index {int(draws.max())}, which is not below n = {n}.")
+    low, high = int(draws.min()), int(draws.max())
+    n = high + 1 if n is None else _checks.integer(n, "n")
+    if low < 0 or high >= n:
+        raise ValueError(f"draws must be indices from 0 to n - 1 = {n - 1}; got {low} to {high}.")
     per_row = np.zeros((draws.shape[0], n), dtype=np.int64)
     np.add.at(per_row, (np.arange(draws.shape[0])[:, None], draws), 1)
     counts, frequency = np.unique(per_row, axis=0, return_counts=True)
@@ -405,16 +404,6 @@ def _cluster_totals(d: np.ndarray, labels: list, codes: np.ndarray) -> ClusterTo
     return ClusterTotals(labels, sums, np.bincount(codes, minlength=len(labels)), codes)
 
 
-def _check_weighting(weighting: object) -> str:
-    if weighting not in CLUSTER_WEIGHTINGS:
-        raise ValueError(
-            "weighting must be 'query' (total change / total queries in each resample) or "
-            "'cluster' "
-            f"(average of the cluster means); got {weighting!r}."
-        )
-    return str(weighting)
-
-
 def cluster_bootstrap(
     changes: ArrayLike,
     clusters: ArrayLike,
@@ -436,7 +425,7 @@ def cluster_bootstrap(
     >>> print(f"{q.min():+.3f} {q.max():+.3f}")
     -0.060 +0.060
     """
-    weighting = _check_weighting(weighting)
+    weighting = _checks.one_of(weighting, "weighting", CLUSTER_WEIGHTINGS)
     d = _checks.scores(changes, "changes")
     totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
     return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng, max_elements))
@@ -541,10 +530,8 @@ def _compositions(n: int, k: int) -> np.ndarray:
     remaining = np.array([n], dtype=np.int32)
     for _ in range(k - 1):
         sizes = remaining + 1
-        starts = np.cumsum(sizes) - sizes
-        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes).astype(
-            np.int32
-        )
+        starts = np.cumsum(sizes, dtype=np.int32) - sizes
+        within = np.arange(int(sizes.sum()), dtype=np.int32) - np.repeat(starts, sizes)
         cols = [np.repeat(c, sizes) for c in cols] + [within]
         remaining = np.repeat(remaining, sizes) - within
     cols.append(remaining)

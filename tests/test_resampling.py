@@ -27,6 +27,7 @@ from helpers import (
     FOUR_PAIR_CHANGES,
     cluster_bootstrap,
     cluster_totals,
+    collapse_to_multisets,
     enumerate_cluster_resamples,
     enumerate_resamples,
     exact_bootstrap_distribution,
@@ -180,6 +181,23 @@ def test_enumerate_resamples_numbering_matches_the_source():
 def test_enumerate_resamples_refuses_sizes_it_cannot_build(n):
     with pytest.raises(ValueError):
         enumerate_resamples(n)
+
+
+def test_collapse_to_multisets_iv():
+    for bad in ([0.5, 1.0], [[0.0, 1.0]], np.zeros((0, 2), dtype=int), np.zeros((1, 2, 2), int)):
+        with pytest.raises(ValueError, match=r"^draws must be a non-empty 2-D integer array"):
+            collapse_to_multisets(np.asarray(bad))
+    with pytest.raises(
+        ValueError, match=r"^draws must be indices from 0 to n - 1 = 1; got -1 to 1"
+    ):
+        collapse_to_multisets(np.array([[0, -1], [1, 1]]))
+    with pytest.raises(ValueError, match=r"^draws must be indices from 0 to n - 1 = 3; got 0 to 4"):
+        collapse_to_multisets(np.array([[0, 4]]), 4)
+    for n in [2.5, True, "4"]:
+        with pytest.raises(ValueError, match=r"^n must be a positive integer"):
+            collapse_to_multisets(np.array([[0, 1]]), n)
+    counts, freq = collapse_to_multisets(np.array([[0, 1], [1, 0], [0, 0]]), 3)
+    assert counts.tolist() == [[2, 0, 0], [1, 1, 0]] and freq.tolist() == [1, 2]
 
 
 def _example():
@@ -853,7 +871,7 @@ def test_cluster_bootstrap_iv(weighting):
     with pytest.raises(ValueError, match=r"^rng must be"):
         cluster_bootstrap(**good | {"rng": "7"})
     for w in ["user", "Query", None, "queries"]:
-        with pytest.raises(ValueError, match=r"weighting must be 'query'.*or 'cluster'"):
+        with pytest.raises(ValueError, match=r"^weighting must be one of 'query', 'cluster'"):
             cluster_bootstrap(**good | {"weighting": w})
     with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
         cluster_bootstrap(
