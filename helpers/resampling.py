@@ -78,7 +78,6 @@ def _paired_bootstrap(
 def _draws_iv(
     n_resamples: object, rng: object, max_elements: object
 ) -> tuple[int, np.random.Generator, int]:
-    """The checked ``n_resamples``, ``rng`` (as a Generator) and ``max_elements`` of a bootstrap."""
     return (
         _checks.integer(n_resamples, "n_resamples"),
         _checks.generator(rng),
@@ -366,12 +365,8 @@ CLUSTER_WEIGHTINGS = ("query", "cluster")
 
 @dataclass(frozen=True, eq=False)
 class ClusterTotals:
-    """Per-cluster summaries of per-query changes, clusters in order of first appearance.
-
-    ``labels[j]`` names cluster ``j``; ``sums[j]`` is the total change over its
-    queries and ``counts[j]`` how many queries it has. ``codes[i]`` is the
-    cluster index of query row ``i``.
-    """
+    """Each cluster's total change (``sums``) and number of queries (``counts``), clusters
+    (``labels``) in order of first appearance; ``codes[i]`` is query row ``i``'s cluster index."""
 
     labels: list
     sums: np.ndarray
@@ -468,11 +463,7 @@ class ClusterDraws:
 def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> ClusterDraws:
     """The exact cluster bootstrap of a tiny example: all G**G ordered draws of G clusters.
 
-    Rows are in :func:`enumerate_resamples`' order, each equally likely.
-
     >>> e = enumerate_cluster_resamples([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"])
-    >>> e.labels, e.draws.shape
-    (['U1', 'U2', 'U3'], (27, 3))
     >>> k = 5  # 0-based: the original sample U1, U2, U3
     >>> [e.labels[j] for j in e.draws[k]], int(e.n_rows[k])
     (['U1', 'U2', 'U3'], 4)
@@ -569,9 +560,8 @@ def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDis
         raise ValueError(
             f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
             f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; "
-            "the limit is "
-            f"max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap (paired_bootstrap) "
-            "instead."
+            f"the limit is max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap "
+            "(paired_bootstrap) instead."
         )
     if k == 1:  # every resample mean is the one value
         return ExactDistribution(u.copy(), np.ones(1))
