@@ -89,18 +89,13 @@ def simulated_user_study(
     """
     gen = _checks.generator(rng)
     n_users = _checks.integer(n_users, "n_users")
-    for name, value in (("user_sd", user_sd), ("query_sd", query_sd)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, numbers.Real)
-            or not np.isfinite(value)
-            or value < 0
-        ):
-            raise ValueError(f"{name} must be a finite number >= 0; got {value!r}.")
-    if isinstance(truth, bool) or not isinstance(truth, numbers.Real) or not np.isfinite(truth):
-        raise ValueError(f"truth must be a finite number; got {truth!r}.")
-    sizes = 1 + gen.poisson(4, size=int(n_users))
-    users = np.repeat(np.arange(int(n_users)), sizes)
-    user_effect = gen.normal(0, user_sd, size=int(n_users))
+    for name, x in {"user_sd": user_sd, "query_sd": query_sd, "truth": truth}.items():
+        sd = name != "truth"  # the two spreads must also be >= 0
+        finite = isinstance(x, numbers.Real) and not isinstance(x, bool) and np.isfinite(x)
+        if not finite or (sd and x < 0):
+            raise ValueError(f"{name} must be a finite number{' >= 0' if sd else ''}; got {x!r}.")
+    sizes = 1 + gen.poisson(4, size=n_users)
+    users = np.repeat(np.arange(n_users), sizes)
+    user_effect = gen.normal(0, user_sd, size=n_users)
     changes = truth + user_effect[users] + gen.normal(0, query_sd, size=users.size)
     return changes, users
