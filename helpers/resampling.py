@@ -248,7 +248,7 @@ def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (refused if A's is 0).
+    """The relative change ``mean(B) / mean(A) - 1`` along the last axis (refused if A's mean is 0).
 
     >>> print(f"{relative_change(np.array([0.50, 0.70]), np.array([0.60, 0.75])):+.4f}")
     +0.1250
