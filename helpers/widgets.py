@@ -8,6 +8,7 @@ Widgets print nothing, so strict nbval sees only the widget's display.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 from collections.abc import Sequence
@@ -29,11 +30,8 @@ __all__ = [
     "Feedback",
     "grade",
     "quiz",
-    "table_question",
-    "quiz_snapshot_html",
     "DrawDescription",
     "describe_draw",
-    "explorer_png",
     "EXPLORER_PRESETS",
     "resample_explorer",
 ]
@@ -109,20 +107,6 @@ def _snapshot(body: str, what: str) -> str:
     )
 
 
-def quiz_snapshot_html(question: Question) -> str:
-    """Static HTML of a quiz's first view, for pages exported without a kernel.
-
-    >>> q = Question("2 + 2?", ["3", "4"], answer=1, explanations=["Off by one.", "Yes."])
-    >>> print(quiz_snapshot_html(q).splitlines()[1])
-    <p><b>2 + 2?</b></p>
-    """
-    items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
-    return _snapshot(
-        f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>',
-        "Multiple-choice check",
-    )
-
-
 def _with_snapshot(box, snapshot_html: str):
     """Let ``box`` carry a static HTML picture of its first view, shown where no kernel runs."""
     original = box._repr_mimebundle_
@@ -141,23 +125,11 @@ def _feedback_html(fb: Feedback) -> str:
     return f'<span style="color:{_COLOURS[fb.correct]}">{html.escape(fb.message)}</span>'
 
 
-def table_question(key: str, **values: object) -> Question:
-    """Quiz ``key`` of the exercise table (``"1.q1"``), its prompt filled in with ``values``.
-
-    >>> table_question("0.q1").options[1]
-    'd_q = -0.05; A did better.'
-    """
-    data = quiz_data(key)
-    return Question(
-        data["prompt"].format(**values), data["options"], data["answer"], data["explanations"]
-    )
-
-
 def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     """A multiple-choice check with immediate feedback, built from ipywidgets.
 
     The chapters pass a quiz's key (``helpers.quiz("1.q1")``), so that its answer
-    is not in their source.
+    is not in their source; ``values`` fill in its prompt.
 
     >>> q = Question("2 + 2?", ["3", "4"], answer=1, explanations=["Off by one.", "Yes."])
     >>> box = quiz(q)
@@ -168,7 +140,10 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     import ipywidgets as widgets
 
     if isinstance(question, str):
-        question = table_question(question, **values)
+        data = quiz_data(question)
+        question = Question(
+            data["prompt"].format(**values), data["options"], data["answer"], data["explanations"]
+        )
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
         options=list(question.options), value=None, layout=widgets.Layout(width="max-content")
@@ -182,7 +157,11 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     choices.observe(on_change, names="value")
     box = widgets.VBox([prompt, choices, feedback])
     box.add_class("quiz")
-    return _with_snapshot(box, quiz_snapshot_html(question))
+    items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
+    picture = (
+        f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>'
+    )
+    return _with_snapshot(box, _snapshot(picture, "Multiple-choice check"))
 
 
 # --- The resample explorer (chapter 2) ---------------------------------------
@@ -274,24 +253,14 @@ def _check_draw_number(k: object, n: int) -> int:
     return total
 
 
-_DRAWS_CACHE: dict[int, np.ndarray] = {}
-
-
+@functools.cache
 def _draws(n: int) -> np.ndarray:
-    if n not in _DRAWS_CACHE:
-        _DRAWS_CACHE[n] = _enumerate_resamples(n)
-    return _DRAWS_CACHE[n]
-
-
-def explorer_png(changes: Sequence[float], k: int, level: float = 0.95) -> bytes:
-    """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): all the means, draw
-    ``k``'s highlighted. Its title names no draw, so pictures can be cached by that mean."""
-    d = _checks.scores(changes, "changes")
-    _check_draw_number(k, d.size)
-    return _explorer_png(d, k, (1 - _checks.level(level)) / 2)
+    return _enumerate_resamples(n)
 
 
 def _explorer_png(d: np.ndarray, k: int, half_alpha: Fraction) -> bytes:
+    """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): all the means, draw
+    ``k``'s highlighted. Its title names no draw, so pictures can be cached by that mean."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -324,8 +293,7 @@ def resample_explorer(
     """Slider over all ``n**n`` ordered resamples, with presets and the exact distribution.
 
     A slider (with Play) picks draw k, three buttons jump to the source's
-    notable draws, the text is :func:`describe_draw`'s and the figure
-    :func:`explorer_png`'s.
+    notable draws, the text is :func:`describe_draw`'s.
 
     >>> box = resample_explorer()
     >>> box.children[2].value.startswith("<b>Draw 28 of 256</b>")

@@ -310,6 +310,9 @@ def test_7_2_slips():
 
 @pytest.mark.parametrize("key", sorted(QUIZZES))
 def test_every_quiz_is_a_valid_question(key):
-    q = helpers.widgets.table_question(key, low="-0.04", high="+0.03", p="0.67")
-    assert helpers.grade(q, q.answer).correct
-    assert all(not helpers.grade(q, i).correct for i in range(len(q.options)) if i != q.answer)
+    _, choices, feedback = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
+    verdicts = []
+    for option in choices.options:
+        choices.value = option
+        verdicts.append(feedback.value.split(">", 1)[1].startswith("Correct."))
+    assert verdicts.count(True) == 1 and verdicts.index(True) == QUIZZES[key]["answer"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -25,7 +26,13 @@ from helpers import (
     quiz,
     resample_explorer,
 )
-from helpers.widgets import explorer_png
+from helpers.widgets import _explorer_png
+
+
+def explorer_png(k, changes=FOUR_PAIR_CHANGES):
+    """The explorer's picture of draw k, at the 95% level."""
+    return _explorer_png(np.asarray(changes, dtype=float), k, Fraction(1, 40))
+
 
 WHY_PAIR = Question(
     "Why pair?",
@@ -63,6 +70,8 @@ def test_quiz_shows_feedback_on_selection():
     prompt, choices, feedback = box.children
     assert "Why pair?" in prompt.value and choices.value is None
     assert "Choose an answer" in feedback.value
+    snapshot = box._repr_mimebundle_()["text/html"]  # the first view, for pages without a kernel
+    assert "<p><b>Why pair?</b></p>" in snapshot and snapshot.count("<li>") == 4
     choices.value = "faster systems"
     assert "Not quite" in feedback.value
     choices.value = "shared difficulty cancels"
@@ -145,10 +154,10 @@ def test_collapse_to_multisets_iv():
 
 
 def test_explorer_png_is_deterministic_and_depends_on_the_highlighted_mean():
-    first = explorer_png(FOUR_PAIR_CHANGES, 28)
+    first = explorer_png(28)
     assert first[:8] == b"\x89PNG\r\n\x1a\n"
-    assert explorer_png(FOUR_PAIR_CHANGES, 28) == first
-    assert explorer_png(FOUR_PAIR_CHANGES, 171) != first
+    assert explorer_png(28) == first
+    assert explorer_png(171) != first
 
 
 def test_explorer_png_shows_the_mean_and_names_no_draw():
@@ -156,7 +165,7 @@ def test_explorer_png_shows_the_mean_and_names_no_draw():
     identical, so nothing in the picture (such as a title naming draw 28) can be wrong
     for the other one when the explorer reuses it."""
     assert describe_draw(79).queries == "q2, q1, q4, q3"
-    assert explorer_png(FOUR_PAIR_CHANGES, 79) == explorer_png(FOUR_PAIR_CHANGES, 28)
+    assert explorer_png(79) == explorer_png(28)
 
 
 def _parts(box):
@@ -188,11 +197,6 @@ def test_explorer_wiring():
     assert image.value == start_image
 
 
-def test_resample_explorer_iv():
-    with pytest.raises(ValueError, match="from 1 to 256"):
-        resample_explorer(start=300)
-
-
 def test_explorer_shows_the_picture_of_the_draw_it_names():
     """Issue 15, point 1: after draw 28, moving to draw 79 (same mean) showed a picture
     titled for draw 28. Every picture shown must be the one drawn for the draw named."""
@@ -200,7 +204,7 @@ def test_explorer_shows_the_picture_of_the_draw_it_names():
     for k in (28, 79, 171, 15, 79, 1, 28):
         slider.value = k
         assert text.value.startswith(f"<b>Draw {k} of 256</b>")
-        assert image.value == explorer_png(FOUR_PAIR_CHANGES, k), k
+        assert image.value == explorer_png(k), k
 
 
 def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
@@ -244,16 +248,20 @@ def test_describe_draw_iv():
     )
 
 
-def test_explorer_png_iv():
-    good = {"changes": FOUR_PAIR_CHANGES, "k": 15}
+def test_resample_explorer_iv():
+    def image(**kwargs):
+        return resample_explorer(**{"start": 15} | kwargs).children[3].value
+
     with pytest.raises(ValueError, match=r"^changes must be one-dim"):
-        explorer_png(**good | {"changes": np.array([[0.1, 0.2], [-0.3, 0.4]])})
+        image(changes=np.array([[0.1, 0.2], [-0.3, 0.4]]))
     with pytest.raises(ValueError, match=r"^changes must be numbers"):
-        explorer_png(**good | {"changes": ["a", "b", "c", "d"]})
-    same = plain(explorer_png(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
-    assert plain(explorer_png(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
-    for k in DRAW_NUMBERS_REFUSED:
+        image(changes=["a", "b", "c", "d"])
+    same = image(changes=[2.0, -1.0, 0.0, 3.0])
+    assert same == explorer_png(15, [2.0, -1.0, 0.0, 3.0])
+    assert image(changes=(x for x in [2.0, -1.0, 0.0, 3.0])) == same
+    for k in [*DRAW_NUMBERS_REFUSED, 300]:
         with pytest.raises(ValueError, match=r"k must be a draw number from 1 to 256"):
-            explorer_png(**good | {"k": k})
+            image(start=k)
     with pytest.raises(ValueError, match=r"^level must be"):
-        explorer_png(**good | {"level": 1.5})
+        image(level=1.5)
+    assert image(level=0.5) != image()  # the level reaches the picture's interval
