@@ -91,54 +91,33 @@ class SliceSummary:
             f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}."
         )
 
-    def _cells(self) -> tuple[list[str], list[list[str]]]:
+    def _cells(self) -> list[list[str]]:
+        """The header, then one row of text per table row (the overall row first)."""
         d = self.digits
-        head = [
-            "slice",
-            "queries",
-            "mean A",
-            "mean B",
-            "change B - A",
-            f"{self.level:.0%} interval",
-            "width",
-        ]
-        body = []
+        interval = f"{self.level:.0%} interval"
+        cells = [["slice", "queries", "mean A", "mean B", "change B - A", interval, "width"]]
         for r in self.rows:
-            if r.interval is None:
-                iv, width = f"(fewer than {self.min_queries} queries)", ""
-            else:
-                iv, width = (
-                    f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]",
-                    f"{r.width:.{d}f}",
-                )
-            body.append(
-                [
-                    r.slice,
-                    str(r.n),
-                    f"{r.mean_a:.{d}f}",
-                    f"{r.mean_b:.{d}f}",
-                    signed(r.change, d),
-                    iv,
-                    width,
-                ]
-            )
-        return head, body
+            iv, width = f"(fewer than {self.min_queries} queries)", ""
+            if r.interval is not None:
+                iv = f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]"
+                width = f"{r.width:.{d}f}"
+            means = [f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", signed(r.change, d)]
+            cells.append([r.slice, str(r.n), *means, iv, width])
+        return cells
 
     def to_text(self) -> str:
         """The table as aligned plain text, with a line saying how the intervals were computed."""
-        head, body = self._cells()
-        widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-        left = {0, 5}
-
-        def line(cells: list[str]) -> str:
-            return "  ".join(
-                c.ljust(w) if i in left else c.rjust(w)
-                for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+        cells = self._cells()
+        widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
+        head, overall, *rest = (
+            "  ".join(
+                c.ljust(w) if i in (0, 5) else c.rjust(w)  # the slice and interval to the left
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
             ).rstrip()
-
+            for row in cells
+        )
         rule = "  ".join("-" * w for w in widths)
-        out = [line(head), rule, line(body[0]), rule, *(line(r) for r in body[1:])]
-        return "\n".join([*out, self._note()])
+        return "\n".join([head, rule, overall, rule, *rest, self._note()])
 
     def _note(self) -> str:
         return (
@@ -146,21 +125,16 @@ class SliceSummary:
             "row's queries."
         )
 
-    __str__ = to_text
-
-    def __repr__(self) -> str:
-        return self.to_text()
+    __str__ = __repr__ = to_text
 
     def _repr_html_(self) -> str:
-        head, body = self._cells()
-        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-        trs = []
-        for i, row in enumerate(body):
-            cells = [html.escape(c) for c in row]
-            if i == 0:
-                cells = [f"<b>{c}</b>" for c in cells]
-            trs.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        table = f"<table><thead><tr>{th}</tr></thead><tbody>{''.join(trs)}</tbody></table>"
+        head, overall, *rest = ([html.escape(c) for c in row] for row in self._cells())
+        th = "".join(f"<th>{c}</th>" for c in head)
+        trs = "".join(
+            "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+            for row in [[f"<b>{c}</b>" for c in overall], *rest]
+        )
+        table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
         return f"{table}<p>{html.escape(self._note())}</p>"
 
 
@@ -208,11 +182,9 @@ def slice_summary(
     for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
         sa, sb = a_arr[mask], b_arr[mask]
         d = sb - sa
-        interval = (
-            _percentile_interval(_paired_bootstrap(d, n_resamples, gen), half_alpha)
-            if d.size >= min_queries
-            else None
-        )
+        interval = None
+        if d.size >= min_queries:
+            interval = _percentile_interval(_paired_bootstrap(d, n_resamples, gen), half_alpha)
         means = float(sa.mean()), float(sb.mean()), float(d.mean())
         rows.append(SliceRow(name, int(d.size), *means, interval))
     return SliceSummary(tuple(rows), float(level), n_resamples, min_queries)
@@ -221,20 +193,17 @@ def slice_summary(
 def _slice_order(labels: list[str], order: object) -> list[str]:
     """The slices in the order to show them: ``order`` if given (every slice once), else sorted."""
     present = sorted(set(labels))
-    if order is None:
-        names = present
-    else:
-        names = [str(x) for x in order]
-        if sorted(names) != present:
-            missing, extra = sorted(set(present) - set(names)), sorted(set(names) - set(present))
-            dup = len(names) != len(set(names))
-            raise ValueError(
-                "order must name every slice exactly once"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not slices: {extra}" if extra else "")
-                + ("; some named twice" if dup else "")
-                + "."
-            )
+    names = present if order is None else [str(x) for x in order]
+    if sorted(names) != present:
+        missing, extra = sorted(set(present) - set(names)), sorted(set(names) - set(present))
+        dup = len(names) != len(set(names))
+        raise ValueError(
+            "order must name every slice exactly once"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; not slices: {extra}" if extra else "")
+            + ("; some named twice" if dup else "")
+            + "."
+        )
     if OVERALL in names:
         raise ValueError(f"{OVERALL!r} is the label of the overall row; rename that slice.")
     return names
@@ -283,16 +252,10 @@ def _largest_regressions(
     if worse.size > k:  # only the k worst and their ties can be listed: sort those alone
         worse = worse[d[worse] <= np.partition(d[worse], k - 1)[k - 1]]
     change = d.tolist()
-    worst = sorted(worse.tolist(), key=lambda i: (change[i], ids[i]))[: int(k)]
+    worst = sorted(worse.tolist(), key=lambda i: (change[i], ids[i]))[:k]
+    slice_of = [None] * len(ids) if labels is None else labels
     return [
-        QueryChange(
-            ids[i],
-            float(a_arr[i]),
-            float(b_arr[i]),
-            float(d[i]),
-            None if labels is None else labels[i],
-        )
-        for i in worst
+        QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), change[i], slice_of[i]) for i in worst
     ]
 
 
@@ -348,21 +311,14 @@ class ComparisonReport:
         return self.mean_change / self.mean_a if self.mean_a else float("nan")
 
     def _rows(self) -> list[tuple[str, str]]:
-        pct = f"{self.level:.0%}"
-        test = self.test
+        iv = f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"
         rows = [
             ("measure", self.measure or "(unnamed)"),
             ("queries compared", self.runs.summary()),
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
-            (
-                f"{pct} interval",
-                f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}",
-            ),
-            (
-                "randomization test",
-                f"p = {test.pvalue:.4f} ({test.alternative}; {_test_detail(test)})",
-            ),
+            (f"{self.level:.0%} interval", iv),
+            ("randomization test", _test_line(self.test)),
             ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
         ]
         if self.largest_regressions:
@@ -396,13 +352,11 @@ class ComparisonReport:
             **self.config,
             "interval_method": self.interval_method,
             "test": {
-                "method": self.test.method,
-                "alternative": self.test.alternative,
-                "pvalue": self.test.pvalue,
-                "exact": self.test.exact,
-                "n_resamples": self.test.n_resamples,
+                k: getattr(self.test, k)
+                for k in ("method", "alternative", "pvalue", "exact", "n_resamples")
             },
         }
+        clusters = self.runs.clusters
         return ComparisonRecord(
             query_ids=list(self.runs.query_ids),
             scores_a=self.runs.a.tolist(),
@@ -412,12 +366,10 @@ class ComparisonReport:
             level=self.level,
             interval=(self.interval.low, self.interval.high),
             metric=self.measure,
-            method=METHOD_CLUSTER
-            if self.runs.clusters is not None
-            else METHOD_EXACT
-            if self.interval_exact
-            else METHOD,
-            clusters=None if self.runs.clusters is None else [str(c) for c in self.runs.clusters],
+            method=(METHOD_EXACT if self.interval_exact else METHOD)
+            if clusters is None
+            else METHOD_CLUSTER,
+            clusters=None if clusters is None else [str(c) for c in clusters],
             config=config,
         )
 
@@ -426,13 +378,17 @@ class ComparisonReport:
         save_record(self.to_record(), path)
 
 
-def _test_detail(test: SignificanceResult) -> str:
-    """How the test's p-value was computed, for the report's row."""
+def _test_line(test: SignificanceResult) -> str:
+    """The test's p-value and how it was computed, for the report's row."""
     if not test.exact:
-        return f"Monte Carlo, {test.count:,} of {test.n_resamples:,}"
-    if test.n_resamples < 10**12:
-        return f"exact, {test.count:,} of {test.n_resamples:,}"
-    return f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
+        how = f"Monte Carlo, {test.count:,} of {test.n_resamples:,}"
+    elif test.n_resamples < 10**12:
+        how = f"exact, {test.count:,} of {test.n_resamples:,}"
+    else:
+        how = (
+            f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
+        )
+    return f"p = {test.pvalue:.4f} ({test.alternative}; {how})"
 
 
 def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -442,9 +398,8 @@ def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> n
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
     else:
         dist = _grid_bootstrap_distribution(_find_grid(d), d.size, MAX_GRID_POINTS)
-    return rng.choice(
-        dist.values, size=n_resamples, p=dist.probabilities / dist.probabilities.sum()
-    )
+    p = dist.probabilities
+    return rng.choice(dist.values, size=n_resamples, p=p / p.sum())
 
 
 def compare_runs(
