@@ -31,9 +31,6 @@ class AlignedRuns:
     slices: list[str] | None = None
     #: Topics of the qrels (when given) that neither run scored.
     in_neither: list[str] = field(default_factory=list)
-    #: Where the query set came from: "runs" (the union or intersection of the runs' queries) or the
-    #: qrels' source.
-    topics_from: str = "runs"
     #: How many topics the qrels judge (None without qrels).
     n_topics: int | None = None
     #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
@@ -90,17 +87,6 @@ def _clusters_for(ids: list[str], clusters: Mapping) -> list:
     return [clusters[q] for q in ids]
 
 
-def _same_text_example(only_a: list, only_b: list) -> str | None:
-    """``"301 in A and '301' in B"`` for a pair of IDs that read the same as text but differ in
-    type, else None.
-    """
-    by_text = {str(q): q for q in only_b}
-    for q in only_a:
-        if str(q) in by_text:
-            return f"{q!r} in A and {by_text[str(q)]!r} in B"
-    return None
-
-
 def align_runs(
     a: RunScores | Mapping[str, float],
     b: RunScores | Mapping[str, float],
@@ -132,15 +118,6 @@ def _align_runs_iv(
 ) -> tuple[RunScores, RunScores, str, Qrels | None, Mapping | None]:
     """The runs as RunScores whose scores are checked floats, and the checked settings."""
     missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
-    for side, r in (("A", a), ("B", b)):
-        if not isinstance(r, (RunScores, Mapping)):
-            raise ValueError(
-                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
-                "read_trec_eval or read_scores_csv); "
-                f"got {type(r).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
-                "pandas Series s.to_dict(); "
-                "for two lists of scores in the same query order, use paired_differences(a, b)."
-            )
     if qrels is not None and not isinstance(qrels, Qrels):
         raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
     if clusters is not None and not isinstance(clusters, Mapping):
@@ -149,11 +126,19 @@ def _align_runs_iv(
             f"got {type(clusters).__name__}. (Runs are lined up by sorted query ID, so a plain "
             "list of users has no reliable order.)"
         )
-    runs = [r if isinstance(r, RunScores) else RunScores(dict(r), "") for r in (a, b)]
-    if not runs[0].scores or not runs[1].scores:
-        raise ValueError("Both runs need at least one scored query.")
     checked = []
-    for side, run in zip("AB", runs, strict=True):
+    for side, run in zip("AB", (a, b), strict=True):
+        if not isinstance(run, (RunScores, Mapping)):
+            raise ValueError(
+                f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
+                "read_trec_eval or read_scores_csv); "
+                f"got {type(run).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
+                "pandas Series s.to_dict(); "
+                "for two lists of scores in the same query order, use paired_differences(a, b)."
+            )
+        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
+        if not run.scores:
+            raise ValueError("Both runs need at least one scored query.")
         ids = list(run.scores)
         values = _checks.scores(list(run.scores.values()), f"{side}'s scores", labels=ids)
         checked.append(
@@ -184,7 +169,6 @@ def _align_runs(
         ),
         slices=_labels_for(ids, ra.slices, rb.slices),
         in_neither=in_neither,
-        topics_from="runs" if qrels is None else (qrels.source or "qrels"),
         n_topics=None if qrels is None else len(qrels.judgments),
         unretrieved_a=list(ra.unretrieved or []),
         unretrieved_b=list(rb.unretrieved or []),
@@ -212,21 +196,20 @@ def _query_set(
     only_b = _checks.sorted_ids(set(sb) - set(sa))
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither))
-    if missing == "drop":
-        ids = _checks.sorted_ids(set(sa) & set(sb))
-    else:
-        ids = _checks.sorted_ids(set(sa) | set(sb) | set(in_neither))
+    compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
+    ids = _checks.sorted_ids(compared)
     if not ids:
         raise ValueError("The runs share no query IDs.")
     return ids, only_a, only_b, in_neither
 
 
 def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:
-    example = _same_text_example(only_a, only_b)
+    by_text = {str(q): q for q in only_b}  # an ID that reads the same as text in both runs?
+    same = [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]
     type_hint = (
-        f" Some IDs differ only in type (e.g. {example}): use the same type, e.g. str, on both "
+        f" Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, on both "
         "sides."
-        if example
+        if same
         else ""
     )
     neither = (
