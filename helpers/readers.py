@@ -77,25 +77,15 @@ def _read_text(path: str | os.PathLike[str]) -> str:
             "(in PowerShell: Get-Content in.txt | Set-Content -Encoding utf8 out.txt; in an "
             "editor: Save as, encoding UTF-8)."
         )
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8) :]
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         lineno = data.count(b"\n", 0, exc.start) + 1
         raise ValueError(
             f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another "
-            "encoding "
-            f"(often Latin-1 or Windows-1252). Fix: {_FIX}."
+            f"encoding (often Latin-1 or Windows-1252). Fix: {_FIX}."
         ) from None
-
-
-def _lines(text: str) -> list[str]:
-    """Lines of ``text`` split at LF, CRLF or CR only (not at other Unicode breaks)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def _is_number(text: str) -> bool:
@@ -126,17 +116,6 @@ def _kind_of(fields: list[str]) -> str | None:
     return None
 
 
-def _wrong_kind(
-    name: str, lineno: int, fields: list[str], line: str, expected: str, own: str
-) -> ValueError:
-    kind = _kind_of(fields)
-    if kind is not None and not kind.startswith(own):
-        return ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
-    return ValueError(
-        f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: {line.strip()[:80]!r}."
-    )
-
-
 def _parse_number(text: str, where: str, what: str) -> float:
     try:
         value = float(text)
@@ -150,14 +129,13 @@ def _parse_number(text: str, where: str, what: str) -> float:
 def _store(
     table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int
 ) -> None:
-    if qid in table and table[qid] != value:
+    if qid not in table:
+        table[qid], seen_at[qid] = value, lineno
+    elif table[qid] != value:
         raise ValueError(
             f"{path}:{lineno}: query {qid!r} appears again with a different value "
             f"({value!r}; line {seen_at[qid]} has {table[qid]!r}). Each query needs one score."
         )
-    if qid not in table:
-        table[qid] = value
-        seen_at[qid] = lineno
 
 
 def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
@@ -187,8 +165,7 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
             continue
         measures.add(m)
         if m == measure:
-            where = f"{name}:{lineno}"
-            value = _parse_number(value, where, f"value of {m} for query {qid!r}")
+            value = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
             _store(scores, seen_at, qid, value, name, lineno)
     if measure not in measures:
         if measure in summary_only:
@@ -232,61 +209,54 @@ def read_scores_csv(
     wanted = {"query": query, "score": score, "cluster": cluster, "slice": slice}
     scores: dict[str, float] = {}
     seen_at: dict[str, int] = {}
-    labels: dict[str, dict[str, str]] = {"cluster": {}, "slice": {}}
-    text = _read_text(path)
-    with io.StringIO(text, newline="") as fh:
-        reader = csv.reader(fh, delimiter=delimiter)
-        header = _csv_header(reader, name, wanted)
-        pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
-        for row in reader:
-            lineno = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            row = _trim_row(row, len(header))
-            if len(row) != len(header):
+    reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter=delimiter)
+    header = _csv_header(reader, name, wanted)
+    pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
+    labels: dict[str, dict[str, str]] = {role: {} for role in ("cluster", "slice") if role in pos}
+    for row in reader:
+        lineno = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        row = _trim_row(row, len(header))
+        if len(row) != len(header):
+            raise ValueError(
+                f"{name}:{lineno}: expected {len(header)} fields as in the header, found "
+                f"{len(row)}."
+            )
+        qid = row[pos["query"]].strip()
+        if not qid:
+            raise ValueError(f"{name}:{lineno}: the query ID is empty.")
+        value = _parse_number(row[pos["score"]].strip(), f"{name}:{lineno}", f"{score!r} value")
+        _store(scores, seen_at, qid, value, name, lineno)
+        for role, table in labels.items():
+            label = row[pos[role]].strip()
+            if not label:
                 raise ValueError(
-                    f"{name}:{lineno}: expected {len(header)} fields as in the header, found "
-                    f"{len(row)}."
+                    f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty."
                 )
-            qid = row[pos["query"]].strip()
-            if not qid:
-                raise ValueError(f"{name}:{lineno}: the query ID is empty.")
-            value = _parse_number(row[pos["score"]].strip(), f"{name}:{lineno}", f"{score!r} value")
-            _store(scores, seen_at, qid, value, name, lineno)
-            for role in ("cluster", "slice"):
-                if role in pos:
-                    label = row[pos[role]].strip()
-                    if not label:
-                        raise ValueError(
-                            f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is "
-                            "empty."
-                        )
-                    previous = labels[role].setdefault(qid, label)
-                    if previous != label:
-                        raise ValueError(
-                            f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here "
-                            f"but {previous!r} on line {seen_at[qid]}."
-                        )
+            previous = table.setdefault(qid, label)
+            if previous != label:
+                raise ValueError(
+                    f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here "
+                    f"but {previous!r} on line {seen_at[qid]}."
+                )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
     return RunScores(
         scores,
         score,
         name,
-        clusters=labels["cluster"] if cluster else None,
-        slices=labels["slice"] if slice else None,
+        clusters=labels.get("cluster") if cluster else None,
+        slices=labels.get("slice") if slice else None,
     )
 
 
 def _csv_header(reader, name: str, wanted: dict[str, str | None]) -> list[str]:
     """The first non-blank row, which must name every wanted column."""
-    header = None
-    for row in reader:
-        if any(cell.strip() for cell in row):
-            header = _trim_row([cell.strip() for cell in row], 0)
-            break
-    if header is None:
+    row = next((row for row in reader if any(cell.strip() for cell in row)), None)
+    if row is None:
         raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+    header = _trim_row([cell.strip() for cell in row], 0)
     missing = [col for col in wanted.values() if col is not None and col not in header]
     if missing:
         kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
@@ -358,13 +328,20 @@ def _trec_lines(
     """
     name = os.fspath(path)
     any_line = False
-    for lineno, line in enumerate(_lines(_read_text(path)), start=1):
+    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n")
+    for lineno, line in enumerate(text.split("\n"), start=1):  # not at other Unicode breaks
         fields = _TREC_SPACE.split(line.strip(" \t\n\r\f\v"))
         if fields == [""] or fields[0].startswith("#"):
             continue
         any_line = True
         if len(fields) < n_fields or (len(fields) > n_fields and not more_ok):
-            raise _wrong_kind(name, lineno, fields, line, expected, own)
+            kind = _kind_of(fields)
+            if kind is not None and not kind.startswith(own):
+                raise ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
+            raise ValueError(
+                f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: "
+                f"{line.strip()[:80]!r}."
+            )
         yield lineno, fields[:n_fields]
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected {expected} on each line.")
@@ -389,7 +366,7 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     name = os.fspath(path)
     rankings: dict[str, dict[str, float]] = {}
     seen_at: dict[tuple[str, str], int] = {}
-    tags: list[str] = []
+    tags: dict[str, None] = {}  # the run's tags, in order
     for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
         path,
         6,
@@ -408,9 +385,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
             )
         seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
-        if tag not in tags:
-            tags.append(tag)
-    return Run(rankings, name, tags[0] if len(tags) == 1 else ",".join(tags))
+        tags[tag] = None
+    return Run(rankings, name, ",".join(tags))
 
 
 def _parse_c_number(text: str, where: str, what: str) -> float:
@@ -449,12 +425,11 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
                 f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades "
                 "are 0, 1, 2..."
             )
-        value = int(grade)
         if (qid, doc) in seen_at:
             raise ValueError(
                 f"{where}: document {doc!r} is judged again for query {qid!r} (first on line "
                 f"{seen_at[qid, doc]}); keep one judgment per document."
             )
         seen_at[qid, doc] = lineno
-        judgments.setdefault(qid, {})[doc] = value
+        judgments.setdefault(qid, {})[doc] = int(grade)
     return Qrels(judgments, name)
