@@ -324,6 +324,13 @@ def test_run_lines_are_split_as_trec_eval_splits_them(tmp_path):
     p = tmp_path / "run.txt"
     p.write_text("q1 Q0 d1 1 2.0 t more junk\nq1\tQ0  d\u00a02 2 1.0 t\n", encoding="utf-8")
     assert read_run(p).rankings == {"q1": {"d1": 2.0, "d\u00a02": 1.0}}
+    assert read_run(p).tag == "t"
+
+
+def test_a_run_with_several_tags_keeps_them_all_in_order(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_text("q1 Q0 d1 1 2.0 dense\nq1 Q0 d2 2 1.0 bm25\nq2 Q0 d1 1 2.0 dense\n")
+    assert read_run(p).tag == "dense,bm25"
 
 
 def test_comment_lines_are_skipped_as_trec_eval_does(tmp_path):
