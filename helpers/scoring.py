@@ -204,20 +204,14 @@ def evaluate(
         ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
         ("run", run.rankings, _is_score, "finite numbers as scores"),
     ):
-        bad = next(
-            (
-                (q, doc, value)
-                for q, docs in table.items()
-                for doc, value in docs.items()
-                if not (isinstance(q, str) and isinstance(doc, str) and ok(value))
-            ),
-            None,
-        )
-        if bad:
-            raise ValueError(
-                f"{what}: query {bad[0]!r}, document {bad[1]!r} has {bad[2]!r}; evaluate needs "
-                f"text IDs and {expected}. Read the files with read_qrels(path) and read_run(path)."
-            )
+        for q, docs in table.items():
+            for doc, value in docs.items():
+                if not (isinstance(q, str) and isinstance(doc, str) and ok(value)):
+                    raise ValueError(
+                        f"{what}: query {q!r}, document {doc!r} has {value!r}; evaluate needs "
+                        f"text IDs and {expected}. Read the files with read_qrels(path) and "
+                        "read_run(path)."
+                    )
     scores = {
         q: score(
             rank_topic(run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs)
