@@ -71,16 +71,9 @@ def _mark_observed_and_interval(
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
     if interval is not None:
         low, high = interval
-        for x in (low, high):
-            ax.axvline(x, color=color, linestyle="--", linewidth=linewidth)
-        ax.plot(
-            [],
-            [],
-            color=color,
-            linestyle="--",
-            linewidth=linewidth,
-            label=f"interval [{low:+.3f}, {high:+.3f}]",
-        )
+        label = f"interval [{low:+.3f}, {high:+.3f}]"
+        for x, name in ((low, label), (high, None)):  # one legend entry for the two ends
+            ax.axvline(x, color=color, linestyle="--", linewidth=linewidth, label=name)
 
 
 def plot_bootstrap_distribution(
@@ -194,6 +187,7 @@ def plot_exact_distribution(
     [0.25, 0.5, 0.25]
     """
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     v = _checks.scores(values, "values")
     w = _checks.scores(weights, "weights")
@@ -204,18 +198,15 @@ def plot_exact_distribution(
     if width is None:
         gaps = np.diff(np.unique(v))
         width = 0.8 * gaps.min() if gaps.size else 0.01
-    colors = [PALETTE["diff"]] * v.size
+    colors = np.full(v.size, PALETTE["diff"])
     if highlight is not None:
-        hit = np.isclose(v, highlight, rtol=0, atol=1e-9)
-        colors = [PALETTE["accent"] if h else c for h, c in zip(hit, colors, strict=False)]
+        colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
     ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
     ax.set(ylim=(0, w.max() * 1.45), xlabel=xlabel, ylabel=ylabel, title=title)
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
-        from matplotlib.patches import Patch
-
         handles.append(Patch(color=PALETTE["accent"]))
         labels.append(f"this draw {signed(highlight)}")
     if handles:
@@ -238,6 +229,7 @@ def plot_sorted_changes(
     [-0.2, 0.0, 0.1]
     """
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     d = np.sort(_checks.scores(changes, "changes"))
     if ax is None:
@@ -246,14 +238,8 @@ def plot_sorted_changes(
     ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
     ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
     wins, losses, ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
-    from matplotlib.patches import Patch
-
-    handles = [Patch(color=PALETTE["B"]), Patch(color=PALETTE["A"])]
-    labels = [f"B better ({wins})", f"A better ({losses})"]
-    if ties:
-        handles.append(Patch(color=PALETTE["neutral"]))
-        labels.append(f"tied ({ties})")
+    labels = [f"B better ({wins})", f"A better ({losses})", f"tied ({ties})"][: 3 if ties else 2]
+    handles = [Patch(color=PALETTE[role]) for role in ("B", "A", "neutral")[: len(labels)]]
     ax.legend(handles, labels, loc="upper left", fontsize=10)
-    ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel)
-    ax.set_title(title)
+    ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
     return ax
