@@ -311,13 +311,13 @@ class ComparisonReport:
         return self.mean_change / self.mean_a if self.mean_a else float("nan")
 
     def _rows(self) -> list[tuple[str, str]]:
-        iv = f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"
+        interval = f"[{self.interval.low:+.4f}, {self.interval.high:+.4f}]  {self.interval_method}"
         rows = [
             ("measure", self.measure or "(unnamed)"),
             ("queries compared", self.runs.summary()),
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
-            (f"{self.level:.0%} interval", iv),
+            (f"{self.level:.0%} interval", interval),
             ("randomization test", _test_line(self.test)),
             ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
         ]
@@ -357,6 +357,7 @@ class ComparisonReport:
             },
         }
         clusters = self.runs.clusters
+        method = METHOD_EXACT if self.interval_exact else METHOD
         return ComparisonRecord(
             query_ids=list(self.runs.query_ids),
             scores_a=self.runs.a.tolist(),
@@ -366,9 +367,7 @@ class ComparisonReport:
             level=self.level,
             interval=(self.interval.low, self.interval.high),
             metric=self.measure,
-            method=(METHOD_EXACT if self.interval_exact else METHOD)
-            if clusters is None
-            else METHOD_CLUSTER,
+            method=method if clusters is None else METHOD_CLUSTER,
             clusters=None if clusters is None else [str(c) for c in clusters],
             config=config,
         )
