@@ -216,12 +216,11 @@ def describe_draw(
     >>> describe_draw(28).text
     'Draw 28 of 256: q1, q2, q3, q4 | Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025'
     """
-    d, ids = _changes_and_ids_iv(changes, query_ids)
-    _check_draw_number(k, d.size)
-    return _describe_draw(int(k), d, ids)
+    return _describe_draw(*_draw_iv(k, changes, query_ids))
 
 
-def _changes_and_ids_iv(changes: object, query_ids: object) -> tuple[np.ndarray, list]:
+def _draw_iv(k: object, changes: object, query_ids: object) -> tuple[int, np.ndarray, list]:
+    """The checked draw number, changes and query IDs."""
     d = _checks.scores(changes, "changes")
     if isinstance(query_ids, (str, bytes)):
         raise ValueError(
@@ -230,7 +229,9 @@ def _changes_and_ids_iv(changes: object, query_ids: object) -> tuple[np.ndarray,
     query_ids = list(query_ids)  # type: ignore[call-overload]
     if len(query_ids) != d.size:
         raise ValueError(f"{len(query_ids)} query IDs for {d.size} changes.")
-    return d, query_ids
+    if not _checks.is_int(k) or not 1 <= k <= d.size**d.size:
+        raise ValueError(f"k must be a draw number from 1 to {d.size**d.size}; got {k!r}.")
+    return int(k), d, query_ids
 
 
 def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
@@ -244,13 +245,6 @@ def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
         changes=", ".join(signed(x, 2) for x in picked),
         mean=float(picked.mean()),
     )
-
-
-def _check_draw_number(k: object, n: int) -> int:
-    total = n**n
-    if not _checks.is_int(k) or not 1 <= k <= total:
-        raise ValueError(f"k must be a draw number from 1 to {total}; got {k!r}.")
-    return total
 
 
 @functools.cache
@@ -304,8 +298,8 @@ def resample_explorer(
     """
     import ipywidgets as widgets
 
-    d, query_ids = _changes_and_ids_iv(changes, query_ids)
-    total = _check_draw_number(start, d.size)
+    start, d, query_ids = _draw_iv(start, changes, query_ids)
+    total = d.size**d.size
     half_alpha = (1 - _checks.level(level)) / 2
     slider = widgets.IntSlider(
         value=start,
