@@ -514,68 +514,6 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     return p, sp.first, float(error_bound), int(n_fft)
 
 
-#: With at most this many kept frequencies, an interval is read from the
-#: spectrum directly (closed-form partial sums and bisection), skipping the
-#: inverse FFT.
-MAX_DIRECT_FREQUENCIES = 2_000
-
-
-def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Interval ends (offsets into the window) read from the spectrum, without the inverse FFT.
-
-    The probability of total ``t`` is ``(1/N) sum_f P_f w**(f t)`` (w = exp(2 pi
-    i / N), the sum over all N frequencies, ``P_(N-f)`` the conjugate of
-    ``P_f``), so the probability of the totals ``lo .. lo + j`` is a sum of
-    geometric series: ``(1/N) [P_0 (j + 1) + sum_f c_f Re(P_f w**(f lo) (1 -
-    w**(f (j+1))) / (1 - w**f))]``, with ``c_f = 2`` (1 at f = N/2). It is
-    evaluated at O(log N) offsets by bisection, with the same rule as
-    :func:`_read_ends`.
-    """
-    n, kept, power = sp.n_fft, sp.kept, sp.power
-    pos = kept > 0
-    f = kept[pos].astype(np.int64)
-    c = np.where(2 * f == n, 1.0, 2.0)
-    p0 = float(power[~pos][0].real) if (~pos).any() else 1.0
-
-    def turn(
-        m: np.ndarray,
-    ) -> np.ndarray:  # w**m for integers m, reduced mod N first (accurate angles)
-        return np.exp(2j * np.pi * (np.mod(m, n) / n))
-
-    coef = c * power[pos] * turn(f * (sp.lo % n)) / (1 - turn(f))
-
-    def cdf(j: int) -> float:
-        return (p0 * (j + 1) + float(np.dot(coef, 1 - turn(f * (j + 1))).real)) / n
-
-    last = sp.width - 1
-    total = cdf(last)
-
-    def first_above(level: float) -> int:  # smallest j with cdf(j) > level, else the last
-        if not cdf(last) > level:
-            return last
-        a, b = 0, last
-        while a < b:
-            mid = (a + b) // 2
-            if cdf(mid) > level:
-                b = mid
-            else:
-                a = mid + 1
-        return a
-
-    return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
-
-
-def _direct_error(sp: _Spectrum) -> float:
-    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, whose size is at most ``|P_f|
-    / (2f)``.
-    """
-    pos = sp.kept > 0
-    return float(
-        8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
-        + 4 * _EPS * sp.width / sp.n_fft
-    )
-
-
 def grid_bootstrap_distribution(
     changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
 ) -> GridDistribution:
@@ -711,18 +649,9 @@ def _exact_bootstrap_interval(
             f"and have {_checks.count_in_words(n_multisets)} multisets to enumerate. Use "
             "paired_bootstrap (Monte Carlo)."
         )
-    sp = _fft_spectrum(grid, q, max_points)
-    if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # read the ends off the spectrum: no inverse FFT
-        error_bound = _fft_error_bound(
-            sp.phi, sp.power, sp.kept, q, sp.n_fft, 0.0, 0.0
-        ) + _direct_error(sp)
-        tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
-        low_i, high_i = _direct_ends(sp, float(half_alpha), tol)
-        first, n_fft = sp.first, sp.n_fft
-    else:
-        p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
-        tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
-        low_i, high_i = _read_ends(p, float(half_alpha), tol)
+    p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+    tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
+    low_i, high_i = _read_ends(p, float(half_alpha), tol)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "

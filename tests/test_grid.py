@@ -456,14 +456,11 @@ def test_exact_bootstrap_interval_iv():
         exact_bootstrap_interval([0.1, 0.2], level=1.5)
 
 
-def test_interval_read_off_the_spectrum_equals_the_full_distribution():
-    # exact_bootstrap_interval reads the ends from the spectrum (closed-form partial sums,
-    # bisection)
-    # when few frequencies matter; it must agree with reading the full distribution.
-    from helpers.grid import MAX_DIRECT_FREQUENCIES, _fft_spectrum
-
+def test_interval_equals_reading_the_full_distribution():
+    # exact_bootstrap_interval's FFT route against percentile_interval reading the full
+    # distribution from grid_bootstrap_distribution
     rng = np.random.default_rng(0)
-    direct = 0
+    fft = 0
     for i in range(18):
         q = int(rng.integers(20, 300))
         if i % 3 == 0:
@@ -473,18 +470,15 @@ def test_interval_read_off_the_spectrum_equals_the_full_distribution():
             d = (rng.integers(0, 6, q) - rng.integers(0, 6, q)) / 5
         else:
             d = (rng.integers(0, 2, q) - rng.integers(0, 2, q)).astype(float)
-        g = find_grid(d)
         dist = grid_bootstrap_distribution(d)
         for level in (0.8, 0.95, 0.99):
             iv = exact_bootstrap_interval(d, level)
             if "multiset" in iv.method:
                 continue
-            direct += _fft_spectrum(g, q, MAX_GRID_POINTS).kept.size <= MAX_DIRECT_FREQUENCIES
-            lo, hi = _read_ends(
-                dist.probabilities, (1 - level) / 2, max(1e-10, 10 * dist.error_bound)
-            )
-            assert (dist.values[lo], dist.values[hi]) == (iv.low, iv.high)
-    assert direct >= 20
+            fft += 1
+            read = percentile_interval(dist.values, level, weights=dist.probabilities)
+            assert tuple(read) == (iv.low, iv.high)
+    assert fft >= 20
 
 
 # --- how many means a resample can have ------------------------------------------
