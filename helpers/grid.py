@@ -421,24 +421,9 @@ def _fft_error_bound(
     return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
 
 
-@dataclass(frozen=True, eq=False)
-class _Spectrum:
-    """The Q-th power of the transform at the kept frequencies, and the window of totals it
-    describes.
-    """
-
-    phi: np.ndarray  # transform of one draw at the kept frequencies
-    power: np.ndarray  # its Q-th power there
-    kept: np.ndarray  # the kept frequencies (indices into the rfft output)
-    lo: int  # first total of the window, counted from Q * min step
-    width: int  # number of totals in the window
-    n_fft: int
-    first: int  # first total of the window, in grid steps
-
-
-def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
-    """The transform of the distribution of the total of Q draws of ``grid.steps``, on a window of
-    totals.
+def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
+    ``grid.steps``, with ``first``, their error bound and the FFT's length.
     """
     k = grid.steps
     kmin = int(k.min())
@@ -447,7 +432,7 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     full = q * span + 1
     if span == 0:
         lo, hi = 0, 0
-    else:
+    else:  # lo and hi count from Q * kmin
         below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
         centre = float(np.dot(counts, x))  # Q times the mean step
         lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
@@ -455,7 +440,7 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     width = hi - lo + 1
     n_fft = _next_fast_len(max(width, span + 1, 2))
     if n_fft >= full:
-        n_fft, lo, hi, width = _next_fast_len(full), 0, full - 1, full
+        n_fft, lo, width = _next_fast_len(full), 0, full
     if n_fft > max_points:
         raise ValueError(
             f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the "
@@ -467,41 +452,21 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
     # also keeps the squaring away from subnormal numbers (which are very slow).
     pairs = phi.view(np.float64).reshape(-1, 2)
-    mag2 = np.einsum("ij,ij->i", pairs, pairs)
-    kept = np.flatnonzero(mag2 > math.exp(-184.0 / q))
-    phi_kept = phi[kept]
-    power_kept = None
-    base = phi_kept
+    kept = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > math.exp(-184.0 / q))
+    phi = phi[kept]
+    power = None
+    base = phi
     e = q
     while e:  # repeated squaring: no exp or log of complex numbers
         if e & 1:
-            power_kept = base if power_kept is None else power_kept * base
+            power = base if power is None else power * base
         e >>= 1
         if e:
             base = base * base
-    return _Spectrum(
-        phi_kept,
-        power_kept if power_kept is not None else np.ones_like(phi_kept),
-        kept,
-        lo,
-        width,
-        n_fft,
-        lo + q * kmin,
-    )
-
-
-def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
-    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
-    ``grid.steps``.
-
-    Returns the probabilities, the first total, the error bound and the FFT length.
-    """
-    sp = _fft_spectrum(grid, q, max_points)
-    n_fft, width = sp.n_fft, sp.width
-    power = np.zeros(n_fft // 2 + 1, dtype=complex)
-    power[sp.kept] = sp.power
-    p = scipy.fft.irfft(power, n_fft)
-    start = sp.lo % n_fft  # p[j] becomes the probability of the total lo + j
+    spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
+    spectrum[kept] = power
+    p = scipy.fft.irfft(spectrum, n_fft)
+    start = lo % n_fft  # p[j] becomes the probability of the total lo + j
     p = (
         p[start : start + width]
         if start + width <= n_fft
@@ -510,8 +475,8 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
-    error_bound = _fft_error_bound(sp.phi, sp.power, sp.kept, q, n_fft, float(p.max()), clipped)
-    return p, sp.first, float(error_bound), int(n_fft)
+    error_bound = _fft_error_bound(phi, power, kept, q, n_fft, float(p.max()), clipped)
+    return p, lo + q * kmin, float(error_bound), int(n_fft)
 
 
 def grid_bootstrap_distribution(
