@@ -184,6 +184,30 @@ MAX_DP_WORK = 2**28
 _LOG_DROP = -92.0
 
 
+def _times_power(x: np.ndarray, base: np.ndarray, e: int) -> np.ndarray:
+    """``x * base**e`` by repeated squaring: no exp or log of complex numbers."""
+    while e:
+        if e & 1:
+            x = x * base
+        e >>= 1
+        if e:
+            base = base * base
+    return x
+
+
+def _fft_length(
+    width: int, max_points: int, what: str = "the sign-flip distribution", fix: str = ""
+) -> int:
+    """A fast FFT length for ``width`` points; ValueError when it is above ``max_points``."""
+    n_fft = _next_fast_len(width)
+    if n_fft > max_points:
+        raise ValueError(
+            f"{what} needs an FFT of {n_fft:,} points, above the limit of "
+            f"max_points={max_points:,}{fix}."
+        )
+    return n_fft
+
+
 def _flip_transform(
     v: np.ndarray, c: np.ndarray, theta: float, lo: int, n_fft: int
 ) -> tuple[np.ndarray, float]:
@@ -195,9 +219,9 @@ def _flip_transform(
     (w = exp(2 pi i / N)), and its inverse FFT holds ``P(T = lo + n)`` at n.
     Magnitudes are accumulated in logarithms first, the steepest factors first,
     and a frequency is dropped as soon as its magnitude is below 1e-40; the
-    complex product is formed on the few that remain, each power by repeated
-    squaring. Returns the half spectrum and a bound on the error of any
-    probability of the inverse transform.
+    complex product is formed on the few that remain (:func:`_times_power`).
+    Returns the half spectrum and a bound on the error of any probability of
+    the inverse transform.
     """
     pi = scipy.special.expit(theta * v)
     spread = 4 * pi * (1 - pi)
@@ -213,13 +237,7 @@ def _flip_transform(
     x = np.exp(2j * np.pi * ((freq * (lo % n_fft)) % n_fft) / n_fft)
     for j in range(v.size):
         base = (1 - pi[j]) + pi[j] * np.exp(-2j * np.pi * ((freq * v[j]) % n_fft) / n_fft)
-        e = int(c[j])
-        while e:  # base**c by repeated squaring
-            if e & 1:
-                x *= base
-            e >>= 1
-            if e:
-                base = base * base
+        x = _times_power(x, base, int(c[j]))
     out = np.zeros(n_fft // 2 + 1, dtype=complex)
     out[freq] = x
     # each kept value: a few eps per multiplication; the inverse FFT: log2(N) eps per term
@@ -263,25 +281,14 @@ class SignFlipFFT:
         half = _hoeffding_halfwidth(sum_squares, TAIL_EPSILON)
         lo = max(0, math.floor(total / 2 - half))
         hi = min(total, math.ceil(total / 2 + half))
-        n_fft = cls._length(hi - lo + 1, max_points)
+        n_fft = _fft_length(hi - lo + 1, max_points)
         # the tails' window (see lower_tail) must fit as well
-        cls._length(
-            min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1), max_points
-        )
+        tails = min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1)
+        _fft_length(tails, max_points)
         spectrum, error = _flip_transform(v, c, 0.0, lo, n_fft)
         p = scipy.fft.irfft(spectrum, n_fft)[: hi - lo + 1]
         np.maximum(p, 0.0, out=p)
         return cls(v, c, total, lo, p, error, n_fft, max_points)
-
-    @staticmethod
-    def _length(width: int, max_points: int) -> int:
-        n_fft = _next_fast_len(max(width, 2))
-        if n_fft > max_points:
-            raise ValueError(
-                f"the sign-flip distribution needs an FFT of {n_fft:,} points, above the limit "
-                f"of max_points={max_points:,}."
-            )
-        return n_fft
 
     def lower_tail(self, t: int) -> float:
         """``P(T <= t)``, to a relative precision of about 1e-9 however small it is.
@@ -319,7 +326,7 @@ class SignFlipFFT:
         theta = a
         half = _hoeffding_halfwidth(float(np.dot(c, vf**2)), 1e-30)
         lo = max(0, math.floor(t - half))
-        n_fft = self._length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
+        n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
         spectrum, _ = _flip_transform(v, c, theta, lo, n_fft)
         q = scipy.fft.irfft(spectrum, n_fft)[: t - lo + 1]
         np.maximum(q, 0.0, out=q)
@@ -438,14 +445,11 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
         lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
         hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
     width = hi - lo + 1
-    n_fft = _next_fast_len(max(width, span + 1, 2))
-    if n_fft >= full:
-        n_fft, lo, width = _next_fast_len(full), 0, full
-    if n_fft > max_points:
-        raise ValueError(
-            f"the exact bootstrap on the {grid.label} grid needs an FFT of {n_fft:,} points; the "
-            f"limit is max_points={max_points:,}."
-        )
+    if _next_fast_len(max(width, span + 1)) >= full:  # the window would hold every total
+        lo, width = 0, full
+    what = f"the exact bootstrap on the {grid.label} grid"
+    fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
+    n_fft = _fft_length(max(width, span + 1), max_points, what, fix)
     f = np.zeros(n_fft)
     f[x] = counts / q
     phi = scipy.fft.rfft(f)
@@ -454,15 +458,7 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     pairs = phi.view(np.float64).reshape(-1, 2)
     kept = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > math.exp(-184.0 / q))
     phi = phi[kept]
-    power = None
-    base = phi
-    e = q
-    while e:  # repeated squaring: no exp or log of complex numbers
-        if e & 1:
-            power = base if power is None else power * base
-        e >>= 1
-        if e:
-            base = base * base
+    power = _times_power(np.ones_like(phi), phi, q)
     spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
     spectrum[kept] = power
     p = scipy.fft.irfft(spectrum, n_fft)
