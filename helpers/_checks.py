@@ -31,24 +31,6 @@ def is_int(x: object) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def count_in_words(n: int) -> str:
-    """A count as text: all its digits below 10**12, else two significant digits and its power of
-    ten, from its logarithm (2**1650 would overflow a float, and str() of a 600,000-digit count
-    is refused).
-
-    >>> count_in_words(1_048_576), count_in_words(2**120), count_in_words(2**1100)
-    ('1,048,576', 'about 1.3e+36', 'about 1.4e+331')
-    """
-    if n < 10**12:
-        return f"{n:,}"
-    log10 = math.log10(n)
-    power = math.floor(log10)
-    mantissa = round(10 ** (log10 - power), 1)
-    if mantissa >= 10:
-        mantissa, power = 1.0, power + 1
-    return f"about {mantissa:.1f}e+{power}"
-
-
 def integer(x: object, name: str, *, minimum: int = 1) -> int:
     """An integer ``>= minimum`` (1: "positive", 0: "non-negative"), returned as ``int``."""
     if not is_int(x) or x < minimum:  # type: ignore[operator]

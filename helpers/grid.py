@@ -607,8 +607,8 @@ def _exact_bootstrap_interval(
     if grid is None:
         raise ValueError(
             f"no exact bootstrap for these {q:,} changes: they are on no grid ({GRIDS_TRIED}) "
-            f"and have {_checks.count_in_words(n_multisets)} multisets to enumerate. Use "
-            "paired_bootstrap (Monte Carlo)."
+            f"and have C({q + k - 1:,}, {k - 1:,}) multisets to enumerate. Use paired_bootstrap "
+            "(Monte Carlo)."
         )
     p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)

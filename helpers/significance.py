@@ -348,13 +348,13 @@ def _sign_flip_test(
                 return _grid_test(d, grid, observed, alternative)
             except ValueError as err:  # too fine a grid for the memory limit
                 why = f"on the {grid.label} grid {err}".removesuffix(".")
-        if rng is None:
+        if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone
+            many = f"2**{k}" if k > 1023 else f"2**{k} = about {2.0**k:.1e}"
             raise ValueError(
-                f"No exact test here: {why}, and 2**{k} = {_checks.count_in_words(2**k)} sign "
-                "assignments are too many to enumerate "
-                f"(limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. n_resamples=10_000) "
-                "and rng "
-                f"for a Monte Carlo test (rng alone uses {fallback_resamples:,} resamples)."
+                f"No exact test here: {why}, and {many} sign assignments are too many to "
+                f"enumerate (limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. "
+                "n_resamples=10_000) and rng for a Monte Carlo test (rng alone uses "
+                f"{fallback_resamples:,} resamples)."
             )
         n_resamples = fallback_resamples
         fallback = f" (not exact: {why})"

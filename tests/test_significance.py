@@ -282,7 +282,7 @@ def test_over_the_limit_without_n_resamples_says_what_to_do():
         randomization_test(np.full(21, math.pi / 10))  # on no grid
     message = str(err.value)
     assert (
-        "2**21 = 2,097,152" in message
+        "2**21 = about 2.1e+06 sign assignments" in message
         and "n_resamples" in message
         and "rng" in message
         and "no grid" in message
@@ -521,7 +521,7 @@ def test_too_many_assignments_for_a_float_get_the_clear_message():
     # 1,100 non-zero changes on the 0.000001 grid, far too fine for the limit: 2**1100 sign
     # assignments used to raise OverflowError while the message was composed
     d = np.round(np.random.default_rng(26).uniform(-1, 1, 1_100), 6)
-    with pytest.raises(ValueError, match=r"2\*\*1100 = about 1\.4e\+331 sign assignments") as err:
+    with pytest.raises(ValueError, match=r"and 2\*\*1100 sign assignments are too many") as err:
         randomization_test(d)
     assert "Pass n_resamples" in str(err.value)
     fallback = randomization_test(d, rng=1)
