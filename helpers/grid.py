@@ -92,7 +92,6 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
     >>> g.steps.tolist(), g.label
     ([1, -2, 0, 3], '1/5')
-
     """
     v = _checks.scores(values, "values")
     if scale is not None and not (
@@ -106,31 +105,24 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
 
 def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
     mag = float(np.max(np.abs(v)))
-    if scale is None:
-        scale = mag
     nonzero = np.unique(np.abs(v[v != 0]))
     if nonzero.size == 0:
         return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
     if mag * 10**MAX_DECIMALS > 2**50:
         return None
-    size = max(float(scale), mag)
+    size = mag if scale is None else max(float(scale), mag)
 
-    def off_grid(per_unit: int) -> np.ndarray:  # positions of the values not on the 1/per_unit grid
-        r = nonzero * per_unit
-        return np.flatnonzero(np.abs(r - np.round(r)) > GRID_TOLERANCE + 8 * _EPS * size * per_unit)
+    def off_grid(x: np.ndarray, per_unit: int) -> np.ndarray:  # the x not on the 1/per_unit grid
+        r = x * per_unit
+        return x[np.abs(r - np.round(r)) > GRID_TOLERANCE + 8 * _EPS * size * per_unit]
 
     units = 1  # grid points per unit: the step is 1/units
-    while (bad := off_grid(units)).size:
-        x = float(nonzero[bad[0]])
-        den = Fraction(x).limit_denominator(MAX_DENOMINATOR).denominator
+    while (bad := off_grid(nonzero, units)).size:
+        den = Fraction(float(bad[0])).limit_denominator(MAX_DENOMINATOR).denominator
         before, units = units, math.lcm(units, den)
-        if (
-            units == before
-            or units > MAX_DENOMINATOR
-            or abs(x * den - round(x * den)) > (GRID_TOLERANCE + 8 * _EPS * size * den)
-        ):  # no L up to the limit: six decimals, or no grid
-            units = 10**MAX_DECIMALS
-            if off_grid(units).size:
+        if units == before or units > MAX_DENOMINATOR or off_grid(bad[:1], den).size:
+            units = 10**MAX_DECIMALS  # no L up to the limit: six decimals, or no grid
+            if off_grid(nonzero, units).size:
                 return None
             break
     steps = np.round(v * units).astype(np.int64)
@@ -199,7 +191,7 @@ def _fft_length(
     width: int, max_points: int, what: str = "the sign-flip distribution", fix: str = ""
 ) -> int:
     """A fast FFT length for ``width`` points; ValueError when it is above ``max_points``."""
-    n_fft = _next_fast_len(width)
+    n_fft = scipy.fft.next_fast_len(width, real=True)  # 2^a 3^b 5^c ...: fast
     if n_fft > max_points:
         raise ValueError(
             f"{what} needs an FFT of {n_fft:,} points, above the limit of "
@@ -357,11 +349,6 @@ class GridDistribution:
         )
 
 
-def _next_fast_len(n: int) -> int:
-    """A length >= n that scipy's FFT handles fast (2^a 3^b 5^c ...)."""
-    return int(scipy.fft.next_fast_len(int(n), real=True))
-
-
 def _chernoff_halfwidths(
     x: np.ndarray, counts: np.ndarray, n: int, eps: float
 ) -> tuple[float, float]:
@@ -445,7 +432,7 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
         lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
         hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
     width = hi - lo + 1
-    if _next_fast_len(max(width, span + 1)) >= full:  # the window would hold every total
+    if scipy.fft.next_fast_len(max(width, span + 1), real=True) >= full:  # all totals fit
         lo, width = 0, full
     what = f"the exact bootstrap on the {grid.label} grid"
     fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
