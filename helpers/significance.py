@@ -1,16 +1,11 @@
 """Tests of significance for a paired comparison: the paired randomization
 (sign-flip) test, the shifted-bootstrap test, and Holm's adjustment for several.
-
-"At least as extreme" is decided with a tolerance of :data:`REL_TOL` times the
-mean absolute change (``0.10 + 0.02 - 0.06`` is not ``0.06`` in floating point),
-scaled by the changes so that an observed mean of zero still ties with itself.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -49,13 +44,14 @@ __all__ = [
 #: Most sign assignments :func:`randomization_test` enumerates (20 non-zero changes, 8 MiB).
 MAX_EXACT_ASSIGNMENTS = 2**20
 
-#: Two statistics closer than ``REL_TOL * mean(|d_q|)`` count as tied (rounding in a mean of
-#: n changes is at most about ``n * 2.2e-16`` of that scale).
+#: "At least as extreme" has a tolerance: two statistics closer than ``REL_TOL * mean(|d_q|)``
+#: count as tied (``0.10 + 0.02 - 0.06`` is not ``0.06`` in floating point; rounding in a mean
+#: of n changes is at most about ``n * 2.2e-16`` of that scale). Scaled by the changes, so
+#: that an observed mean of zero still ties with itself.
 REL_TOL = 1e-9
 
-#: Signs the Monte Carlo randomization test draws at once by default: 2**26 random bits
-#: (8 MiB), looked up 2**18 at a time (2 MiB of indices, 2 MiB of looked-up sums); the
-#: result does not depend on it.
+#: Signs the Monte Carlo randomization test draws at once by default (2**26 random bits,
+#: 8 MiB); the result does not depend on it.
 DEFAULT_MAX_SIGNS = 2**26
 
 #: Monte Carlo resamples when no exact method applies and only ``rng`` is given.
@@ -89,8 +85,7 @@ class SignificanceResult:
     def __repr__(self) -> str:
         return (
             f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, "
-            f"exact={self.exact}, "
-            f"count={self.count}, n_resamples={self.n_resamples}, "
+            f"exact={self.exact}, count={self.count}, n_resamples={self.n_resamples}, "
             f"alternative={self.alternative!r}, method={self.method!r})"
         )
 
@@ -105,10 +100,8 @@ def _count_at_least_as_extreme(
             return int(null.size)
         return int(np.count_nonzero(null >= threshold)) + int(np.count_nonzero(null <= -threshold))
     if alternative == "greater":
-        hits = null >= observed - tol
-    else:
-        hits = null <= observed + tol
-    return int(np.count_nonzero(hits))
+        return int(np.count_nonzero(null >= observed - tol))
+    return int(np.count_nonzero(null <= observed + tol))
 
 
 def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
@@ -218,32 +211,30 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     steps = grid.steps
     k = steps.size
     total = int(np.abs(steps).sum())
-    o = int(steps.sum())
+    a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
-        p = sign_flip_distribution(steps)
-        if alternative == "two-sided":
-            if o == 0:
-                tail = 1.0
-            else:  # |S - 2T| >= |o|
-                tail = float(np.sum(p[: (total - abs(o)) // 2 + 1])) + float(
-                    np.sum(p[(total + abs(o)) // 2 :])
-                )
-        elif alternative == "greater":  # S - 2T >= o
-            tail = float(np.sum(p[: (total - o) // 2 + 1]))
-        else:  # S - 2T <= o
-            tail = float(np.sum(p[(total - o) // 2 :]))
-        first = 0
+        p, first = sign_flip_distribution(steps), 0
+
+        def at_most(t: int) -> float:
+            return float(np.sum(p[: t + 1]))
+
+        def at_least(t: int) -> float:
+            return float(np.sum(p[t:]))
     else:
         fft = SignFlipFFT.of(steps)
         p, first = fft.probabilities, fft.first
-        if alternative == "two-sided":  # P(T <= (S - |o|) / 2) twice, by symmetry
-            tail = 1.0 if o == 0 else 2 * fft.lower_tail((total - abs(o)) // 2)
-        elif alternative == "greater":
-            tail = fft.lower_tail((total - o) // 2)
-        else:  # S - 2T <= o: T >= (S - o) / 2, i.e. by symmetry T <= (S + o) / 2
-            tail = fft.lower_tail((total + o) // 2)
+        at_most = fft.lower_tail
+
+        def at_least(t: int) -> float:  # T and S - T have the same distribution
+            return fft.lower_tail(total - t)
+
         method = method[:-1] + f", by FFT of {fft.n_points:,} points)"
+    if alternative == "two-sided":  # |S - 2T| >= |S - 2a|: T <= m or T >= S - m
+        m = min(a, total - a)
+        tail = 1.0 if 2 * a == total else at_most(m) + at_least(total - m)
+    else:
+        tail = at_most(a) if alternative == "greater" else at_least(a)
     pvalue = min(1.0, tail)
     t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
     null = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
@@ -289,8 +280,7 @@ def randomization_test(
     """
     d = _checks.scores(changes, "changes")
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
-    if n_resamples is not None:
-        n_resamples = _checks.integer(n_resamples, "n_resamples")
+    n_resamples = None if n_resamples is None else _checks.integer(n_resamples, "n_resamples")
     fallback = _checks.integer(fallback_resamples, "fallback_resamples")
     gen = None if n_resamples is None and rng is None else _checks.generator(rng)
     max_elements = _checks.integer(max_elements, "max_elements")
@@ -307,16 +297,15 @@ def _randomization_test(
     max_elements: int = DEFAULT_MAX_SIGNS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
 ) -> SignificanceResult:
+    flipped = d if totals is None else totals.sums
+    test = _sign_flip_test(flipped, n_resamples, rng, alternative, max_elements, fallback_resamples)
     if totals is None:
-        return _sign_flip_test(d, n_resamples, rng, alternative, max_elements, fallback_resamples)
-    test = _sign_flip_test(
-        totals.sums, n_resamples, rng, alternative, max_elements, fallback_resamples
-    )
+        return test
     # The test ran on user totals: its statistic was the mean of the signed totals.
     # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
     null = test.null_distribution * (len(totals.labels) / d.size)
     null.flags.writeable = False
-    return dataclasses.replace(
+    return replace(
         test,
         statistic=float(d.mean()),
         null_distribution=null,
@@ -338,7 +327,7 @@ def _sign_flip_test(
     k = nonzero.size
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
-
+    fallback = ""  # or why a Monte Carlo test replaces the exact one
     if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
         grid = _find_grid(nonzero)
         if grid is None:
@@ -358,22 +347,18 @@ def _sign_flip_test(
             )
         n_resamples = fallback_resamples
         fallback = f" (not exact: {why})"
-    else:
-        fallback = ""
     if n_resamples is None:
         null = _all_sign_flip_sums(nonzero)
         null /= n
-        count = _count_at_least_as_extreme(null, observed, alternative, tol)
-        pvalue = count / null.size
         exact, method = True, "randomization (exact, all sign assignments)"
     else:
         if k == 0:
             null = np.zeros(n_resamples)
         else:
             null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
-        count = _count_at_least_as_extreme(null, observed, alternative, tol)
-        pvalue = (count + 1) / (n_resamples + 1)
         exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
+    count = _count_at_least_as_extreme(null, observed, alternative, tol)
+    pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
     null.setflags(write=False)
     return SignificanceResult(
         observed, float(pvalue), null, exact, int(null.size), count, alternative, method
@@ -402,19 +387,11 @@ def shifted_bootstrap_test(
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     observed = float(np.mean(d))
     null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng, max_elements))
-    count = _count_at_least_as_extreme(
-        null, observed, alternative, REL_TOL * float(np.abs(d).mean())
-    )
     null.setflags(write=False)
+    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
+    method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
     return SignificanceResult(
-        observed,
-        count / null.size,
-        null,
-        False,
-        int(null.size),
-        count,
-        alternative,
-        "shifted bootstrap (changes centred at zero, query pairs resampled)",
+        observed, count / null.size, null, False, null.size, count, alternative, method
     )
 
 
@@ -432,9 +409,8 @@ class HolmResult:
 
     def __str__(self) -> str:
         lines = [f"{'test':>4}  {'p':>7}  {'Holm p':>7}  reject at {self.alpha:g}"]
-        for i, (p, adj, rej) in enumerate(
-            zip(self.pvalues, self.adjusted, self.rejected, strict=False), start=1
-        ):
+        rows = zip(self.pvalues, self.adjusted, self.rejected, strict=True)
+        for i, (p, adj, rej) in enumerate(rows, start=1):
             lines.append(f"{i:>4}  {p:>7.4f}  {adj:>7.4f}  {'yes' if rej else 'no'}")
         return "\n".join(lines)
 
