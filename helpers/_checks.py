@@ -6,7 +6,6 @@ Each raises ``ValueError`` naming the argument and saying what to fix.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -37,13 +36,7 @@ def integer(x: object, name: str, *, minimum: int = 1) -> int:
         kind = {1: "a positive integer", 0: "a non-negative integer"}.get(
             minimum, f"an integer >= {minimum}"
         )
-        got = (
-            f"a {type(x).__name__} of values"
-            if isinstance(x, (np.ndarray, Sequence))
-            and not isinstance(x, (str, bytes))
-            and np.ndim(x) > 0
-            else repr(x)
-        )
+        got = f"a {type(x).__name__} of values" if np.ndim(x) > 0 else repr(x)
         raise ValueError(f"{name} must be {kind}; got {got}.")
     return int(x)  # type: ignore[call-overload]
 
@@ -75,12 +68,7 @@ def generator(rng: object) -> np.random.Generator:
 
 def level(x: object, name: str = "level", example: str = "0.95") -> Fraction:
     """A level (or ``alpha``) strictly between 0 and 1, read as the decimal it was written as."""
-    if (
-        isinstance(x, bool)
-        or not isinstance(x, numbers.Real)
-        or not math.isfinite(x)
-        or not 0 < x < 1
-    ):
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0 < x < 1:  # NaN too
         raise ValueError(
             f"{name} must be a number strictly between 0 and 1 (e.g. {example}); got {x!r}."
         )
@@ -279,8 +267,7 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
     if a_index is not None and b_index is not None and a_index != b_index:
         raise ValueError(
             "A's and B's scores carry different indexes (query IDs, as pandas Series do), so "
-            "pairing them by "
-            "position would pair different queries. Pair them by query ID: "
+            "pairing them by position would pair different queries. Pair them by query ID: "
             "paired_differences(a.to_dict(), b.to_dict())."
         )
     a_arr = scores(a, "A's scores")
@@ -307,9 +294,8 @@ def clusters(x: object, n: int) -> tuple[list, np.ndarray]:
     if isinstance(x, (str, bytes, Mapping, set, frozenset)):
         raise ValueError(
             "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
-            "order of changes; "
-            f"got a {type(x).__name__} (not a single string, a mapping or a set, which has "
-            "no order)."
+            f"order of changes; got a {type(x).__name__} (not a single string, a mapping or a "
+            "set, which has no order)."
         )
     if not isinstance(x, (np.ndarray, Sequence)):
         try:
@@ -347,7 +333,7 @@ def clusters(x: object, n: int) -> tuple[list, np.ndarray]:
     if len(index) < 2:
         raise ValueError(
             f"all {n} queries belong to one cluster ({next(iter(index))!r}); the cluster "
-            "bootstrap needs at least two clusters, "
-            "because resampling a single cluster always gives back the same data."
+            "bootstrap needs at least two clusters, because resampling a single cluster always "
+            "gives back the same data."
         )
     return list(index), codes

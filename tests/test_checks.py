@@ -253,7 +253,7 @@ def test_generator_passes_a_generator_through_and_seeds_a_new_one():
     assert _checks.generator(7).random() == np.random.default_rng(7).random()
 
 
-@pytest.mark.parametrize("x", [0, 1, 1.5, 95, -0.1, float("nan"), "0.95", True, None])
+@pytest.mark.parametrize("x", [0, 1, 1.5, 95, -0.1, float("nan"), float("inf"), "0.95", True, None])
 def test_level_iv(x):
     with pytest.raises(
         ValueError, match=r"level must be a number strictly between 0 and 1 \(e\.g\. 0\.95\)"
