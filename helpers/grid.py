@@ -133,6 +133,23 @@ def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
 # --- The randomization test: the exact sign-flip distribution ---------------------
 
 
+def _within(points: int, max_points: int, what: str, fix: str = "") -> int:
+    """``points``, or a ValueError naming ``max_points`` when ``what`` needs more points."""
+    if points > max_points:
+        raise ValueError(
+            f"{what} {points:,} points, above the limit of max_points={max_points:,}{fix}."
+        )
+    return points
+
+
+def _fft_length(
+    width: int, max_points: int, what: str = "the sign-flip distribution", fix: str = ""
+) -> int:
+    """A fast FFT length (2^a 3^b 5^c ...) for ``width`` points, within ``max_points``."""
+    n_fft = scipy.fft.next_fast_len(width, real=True)
+    return _within(n_fft, max_points, f"{what} needs an FFT of", fix)
+
+
 def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
     """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
 
@@ -147,11 +164,7 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
     k = np.sort(np.abs(np.asarray(steps, dtype=np.int64)))
     k = k[k != 0]
     total = int(k.sum())
-    if total + 1 > max_points:
-        raise ValueError(
-            f"the sign-flip distribution needs {total + 1:,} grid points; the limit is "
-            f"max_points={max_points:,}."
-        )
+    _within(total + 1, max_points, "the sign-flip distribution needs")
     p = np.zeros(total + 1)
     p[0] = 1.0
     end = 1  # p[:end] is filled
@@ -185,19 +198,6 @@ def _times_power(x: np.ndarray, base: np.ndarray, e: int) -> np.ndarray:
         if e:
             base = base * base
     return x
-
-
-def _fft_length(
-    width: int, max_points: int, what: str = "the sign-flip distribution", fix: str = ""
-) -> int:
-    """A fast FFT length for ``width`` points; ValueError when it is above ``max_points``."""
-    n_fft = scipy.fft.next_fast_len(width, real=True)  # 2^a 3^b 5^c ...: fast
-    if n_fft > max_points:
-        raise ValueError(
-            f"{what} needs an FFT of {n_fft:,} points, above the limit of "
-            f"max_points={max_points:,}{fix}."
-        )
-    return n_fft
 
 
 def _flip_transform(
@@ -512,11 +512,7 @@ def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POI
     if grid is None:
         raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
     k = np.unique(grid.steps)
-    if d.size * int(k[-1] - k[0]) + 1 > max_points:
-        raise ValueError(
-            f"the totals span {d.size * int(k[-1] - k[0]) + 1:,} grid points; the limit is "
-            f"max_points={max_points:,}."
-        )
+    _within(d.size * int(k[-1] - k[0]) + 1, max_points, "the totals span")
     shifts = (k - k[0]).tolist()
     reach = 1  # the total of no draws: 0
     for _ in range(d.size):
