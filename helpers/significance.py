@@ -241,10 +241,8 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     probs = p[::-1].copy()
     null.setflags(write=False)
     probs.setflags(write=False)
-    count = round(Fraction(pvalue) * 2**k)
-    return SignificanceResult(
-        observed, pvalue, null, True, 2**k, int(count), alternative, method, probs
-    )
+    count = round(Fraction(pvalue) * 2**k)  # an int
+    return SignificanceResult(observed, pvalue, null, True, 2**k, count, alternative, method, probs)
 
 
 def randomization_test(
