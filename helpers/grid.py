@@ -424,13 +424,10 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     x, counts = np.unique(k - kmin, return_counts=True)
     span = int(x[-1])
     full = q * span + 1
-    if span == 0:
-        lo, hi = 0, 0
-    else:  # lo and hi count from Q * kmin
-        below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
-        centre = float(np.dot(counts, x))  # Q times the mean step
-        lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)
-        hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
+    below, above = _chernoff_halfwidths(x.astype(float), counts.astype(float), q, TAIL_EPSILON)
+    centre = float(np.dot(counts, x))  # Q times the mean step
+    lo = max(0, math.floor(centre - below * (1 + 1e-9)) - 1)  # lo and hi count from Q * kmin
+    hi = min(full - 1, math.ceil(centre + above * (1 + 1e-9)) + 1)
     width = hi - lo + 1
     if scipy.fft.next_fast_len(max(width, span + 1), real=True) >= full:  # all totals fit
         lo, width = 0, full
@@ -459,7 +456,7 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
     error_bound = _fft_error_bound(phi, power, kept, q, n_fft, float(p.max()), clipped)
-    return p, lo + q * kmin, float(error_bound), int(n_fft)
+    return p, lo + q * kmin, error_bound, n_fft
 
 
 def grid_bootstrap_distribution(
@@ -595,12 +592,12 @@ def _exact_bootstrap_interval(
         )
     p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
-    low_i, high_i = _read_ends(p, float(half_alpha), tol)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
+    low_i, high_i = _read_ends(p, float(half_alpha), tol)
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     return ExactInterval(
