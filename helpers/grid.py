@@ -130,9 +130,6 @@ def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
     return Grid(steps // g, Fraction(g, units))
 
 
-# --- The randomization test: the exact sign-flip distribution ---------------------
-
-
 def _within(points: int, max_points: int, what: str, fix: str = "") -> int:
     """``points``, or a ValueError naming ``max_points`` when ``what`` needs more points."""
     if points > max_points:
@@ -148,6 +145,9 @@ def _fft_length(
     """A fast FFT length (2^a 3^b 5^c ...) for ``width`` points, within ``max_points``."""
     n_fft = scipy.fft.next_fast_len(width, real=True)
     return _within(n_fft, max_points, f"{what} needs an FFT of", fix)
+
+
+# --- The randomization test: the exact sign-flip distribution ---------------------
 
 
 def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
