@@ -576,13 +576,8 @@ def _exact_bootstrap_interval(
     if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
         iv = _percentile_interval(dist.values, half_alpha, dist.probabilities)
-        return ExactInterval(
-            iv.low,
-            iv.high,
-            level,
-            f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)",
-            1e-12,
-        )
+        method = f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)"
+        return ExactInterval(iv.low, iv.high, level, method, 1e-12)
     grid = _find_grid(d)
     if grid is None:
         raise ValueError(
@@ -600,13 +595,8 @@ def _exact_bootstrap_interval(
     low_i, high_i = _read_ends(p, float(half_alpha), tol)
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
-    return ExactInterval(
-        float(low),
-        float(high),
-        float(level),
-        f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)",
-        error_bound,
-    )
+    method = f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)"
+    return ExactInterval(float(low), float(high), float(level), method, error_bound)
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
