@@ -358,9 +358,7 @@ def _sign_flip_test(
     count = _count_at_least_as_extreme(null, observed, alternative, tol)
     pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
     null.setflags(write=False)
-    return SignificanceResult(
-        observed, float(pvalue), null, exact, int(null.size), count, alternative, method
-    )
+    return SignificanceResult(observed, pvalue, null, exact, null.size, count, alternative, method)
 
 
 def shifted_bootstrap_test(
