@@ -68,7 +68,7 @@ def generator(rng: object) -> np.random.Generator:
 
 def level(x: object, name: str = "level", example: str = "0.95") -> Fraction:
     """A level (or ``alpha``) strictly between 0 and 1, read as the decimal it was written as."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0 < x < 1:  # NaN too
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0 < x < 1:  # NaN, inf fail
         raise ValueError(
             f"{name} must be a number strictly between 0 and 1 (e.g. {example}); got {x!r}."
         )
