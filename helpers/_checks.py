@@ -171,35 +171,20 @@ def scores(
     return arr
 
 
-def weights(x: ArrayLike, n: int, name: str = "weights", *, zero_allowed: bool) -> np.ndarray:
-    """Non-negative weights, one per value.
-
-    ``zero_allowed=True``: probabilities or counts of values (some may be 0, not all).
-    ``zero_allowed=False``: weights of queries, where 0 would be an unrecorded exclusion.
-    """
+def weights(x: ArrayLike, n: int, name: str = "weights") -> np.ndarray:
+    """Non-negative weights, one per value: probabilities or counts (some may be 0, not all)."""
     w = scores(x, name)
-    if zero_allowed:
-        if w.size != n:
-            raise ValueError(
-                f"{name} must have one entry per value: {n} values but {w.size} {name}."
-            )
-        if (w < 0).any():
-            raise ValueError(
-                f"{name} must be non-negative; found {int((w < 0).sum())} negative value(s), "
-                f"e.g. {w[w < 0][0]:g}."
-            )
-        if not w.sum() > 0:
-            raise ValueError(
-                f"{name} are all zero: at least one value needs a positive weight "
-                "(probability or count)."
-            )
-        return w
     if w.size != n:
-        raise ValueError(f"{w.size} {name} were given for {n} queries; give one per query.")
-    if np.any(w <= 0):
+        raise ValueError(f"{name} must have one entry per value: {n} values but {w.size} {name}.")
+    if (w < 0).any():
         raise ValueError(
-            f"{name} must be positive; a query with weight 0 is an exclusion: leave it out "
-            "and list it in exclusions with a reason."
+            f"{name} must be non-negative; found {int((w < 0).sum())} negative value(s), "
+            f"e.g. {w[w < 0][0]:g}."
+        )
+    if not w.sum() > 0:
+        raise ValueError(
+            f"{name} are all zero: at least one value needs a positive weight "
+            "(probability or count)."
         )
     return w
 

@@ -111,7 +111,7 @@ def percentile_interval(
     Interval(low=6.0, high=96.0)
     """
     v = _checks.scores(values, "values")
-    w = None if weights is None else _checks.weights(weights, v.size, zero_allowed=True)
+    w = None if weights is None else _checks.weights(weights, v.size)
     return _percentile_interval(v, (1 - _checks.level(level)) / 2, w)
 
 
@@ -151,7 +151,7 @@ def endpoint_distribution(
     P(low end is -1) = 0.5802
     """
     v = _checks.scores(values, "values")
-    w = _checks.weights(probabilities, v.size, "probabilities", zero_allowed=True)
+    w = _checks.weights(probabilities, v.size, "probabilities")
     n = _checks.integer(n_resamples, "n_resamples")
     low_k, high_k = _order_statistic_indices(n, (1 - _checks.level(level)) / 2)
     order = np.argsort(v, kind="stable")

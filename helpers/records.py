@@ -2,7 +2,7 @@
 
 A record holds the query IDs, both systems' scores, the seed, R, the level and
 the reported interval (Python writes floats that read back as the same double).
-Version 2 adds clusters, weights, exclusions and the evaluation's config; a
+Version 2 adds clusters, exclusions and the evaluation's config; a
 record that uses none of them is written as version 1.
 """
 
@@ -24,7 +24,6 @@ from .resampling import (
     _cluster_bootstrap,
     _cluster_totals,
     _paired_bootstrap,
-    _weighted_bootstrap,
 )
 
 __all__ = [
@@ -38,7 +37,7 @@ __all__ = [
 FORMAT = "did-search-improve/comparison"
 READABLE_VERSIONS = (1, 2)
 #: Fields added in version 2, with their empty values.
-V2_FIELDS = {"clusters": None, "weights": None, "exclusions": {}, "config": {}}
+V2_FIELDS = {"clusters": None, "exclusions": {}, "config": {}}
 METHOD = (
     "paired_bootstrap: mean of d_q over query pairs resampled with replacement, "
     "numpy.random.default_rng(seed)"
@@ -51,10 +50,6 @@ METHOD_EXACT = (
     "exact bootstrap: percentile interval of the exact bootstrap distribution of the mean of d_q "
     "over all Q**Q resamples (multiset enumeration, or FFT on the score grid), "
     "helpers.exact_bootstrap_interval; no random numbers"
-)
-METHOD_WEIGHTED = (
-    "weighted paired bootstrap: sum(w_q d_q) / sum(w_q) over query pairs resampled with "
-    "replacement (each query's weight travels with it), numpy.random.default_rng(seed)"
 )
 
 
@@ -78,18 +73,13 @@ class ComparisonRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     # version 2
     clusters: list[str] | None = None
-    weights: list[float] | None = None
     exclusions: dict[str, str] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
 
     @property
     def mean_difference(self) -> float:
-        """Mean of ``d_q`` over the recorded queries (weighted by ``weights`` if recorded)."""
-        d = np.subtract(self.scores_b, self.scores_a)
-        if self.weights is None:
-            return float(np.mean(d))
-        w = np.asarray(self.weights, dtype=float)
-        return float(np.sum(w * d) / np.sum(w))
+        """Mean of ``d_q`` over the recorded queries."""
+        return float(np.mean(np.subtract(self.scores_b, self.scores_a)))
 
     @property
     def version(self) -> int:
@@ -177,7 +167,6 @@ def make_record(
     level: float = 0.95,
     query_ids: Sequence[Hashable] | None = None,
     clusters: Sequence[Hashable] | Mapping[Hashable, Hashable] | None = None,
-    weights: Sequence[float] | Mapping[Hashable, float] | None = None,
     exclusions: Mapping[Hashable, str] | None = None,
     config: Mapping[str, Any] | None = None,
     **metadata: Any,
@@ -187,7 +176,6 @@ def make_record(
     ``rng`` is the int seed, kept so the record can be recomputed; ``query_ids``
     names sequence input (default ``q1``, ``q2``, ...). Each in query order or
     keyed by query ID: ``clusters`` (the interval then resamples whole users),
-    positive ``weights`` (the estimate becomes ``sum(w d) / sum(w)``),
     ``exclusions`` (``{query_id: reason}``), ``config`` (plain JSON settings).
     ``**metadata`` sets ``metric``, ``system_a``, ``system_b``, ``notes`` or ``extra``.
 
@@ -198,14 +186,11 @@ def make_record(
     (['q1', 'q2', 'q3'], 0.1, 1)
     """
     seed, n_resamples, level, ids, a_arr, b_arr, extras = _make_record_iv(
-        a, b, rng, n_resamples, level, query_ids, clusters, weights, exclusions, config
+        a, b, rng, n_resamples, level, query_ids, clusters, exclusions, config
     )
     if clusters is not None:
         metadata.setdefault("method", METHOD_CLUSTER)
-    if weights is not None:
-        metadata.setdefault("method", METHOD_WEIGHTED)
-    clusters, weights = extras.get("clusters"), extras.get("weights")
-    means = _bootstrap_means(b_arr - a_arr, clusters, weights, n_resamples, seed)
+    means = _bootstrap_means(b_arr - a_arr, extras.get("clusters"), n_resamples, seed)
     interval = _percentile_interval(means, (1 - level) / 2)
     return ComparisonRecord(
         query_ids=ids,
@@ -220,9 +205,7 @@ def make_record(
     )
 
 
-def _make_record_iv(
-    a, b, rng, n_resamples, level, query_ids, clusters, weights, exclusions, config
-):
+def _make_record_iv(a, b, rng, n_resamples, level, query_ids, clusters, exclusions, config):
     """The checked seed, B, level (a Fraction), query IDs as text, scores, and version-2 fields."""
     seed = _checks.seed(rng, "rng", " seed so that the record can be recomputed")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
@@ -242,10 +225,6 @@ def _make_record_iv(
     extras: dict[str, Any] = {}
     if clusters is not None:
         extras["clusters"] = [str(c) for c in _per_query(clusters, ids, "clusters")]
-    if weights is not None:
-        extras["weights"] = _checks.weights(
-            _per_query(weights, ids, "weights"), a_arr.size, zero_allowed=False
-        ).tolist()
     if exclusions is not None:
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
     if config is not None:
@@ -254,25 +233,18 @@ def _make_record_iv(
 
 
 def _bootstrap_means(
-    d: np.ndarray, clusters: list | None, weights: list | None, n_resamples: int, seed: int
+    d: np.ndarray, clusters: list | None, n_resamples: int, seed: int
 ) -> np.ndarray:
-    """The record's bootstrap: paired, over whole clusters, or weighted (not both)."""
-    if clusters is not None and weights is not None:
-        raise ValueError(
-            "Pass clusters or weights, not both: a weighted cluster bootstrap is not implemented."
-        )
+    """The record's bootstrap: paired, or over whole clusters if it has them."""
     rng = np.random.default_rng(seed)
-    if clusters is not None:
-        totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
-        return _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
-    if weights is None:
+    if clusters is None:
         return _paired_bootstrap(d, n_resamples, rng)
-    w = np.asarray(weights, dtype=float)
-    return _weighted_bootstrap(d, w, n_resamples, rng, DEFAULT_MAX_ELEMENTS)
+    totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    return _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
 
 
 def recompute_interval(record: ComparisonRecord) -> Interval:
-    """Recompute a record's interval from its scores, clusters or weights, seed, B and level.
+    """Recompute a record's interval from its scores, clusters (if any), seed, B and level.
 
     A record whose ``method`` is :data:`METHOD_EXACT` is recomputed exactly, with no seed.
 
@@ -284,7 +256,7 @@ def recompute_interval(record: ComparisonRecord) -> Interval:
     half_alpha = (1 - _checks.level(record.level)) / 2
     if record.method == METHOD_EXACT:
         return _exact_bootstrap_interval(d, record.level, half_alpha).interval
-    means = _bootstrap_means(d, record.clusters, record.weights, record.n_resamples, record.seed)
+    means = _bootstrap_means(d, record.clusters, record.n_resamples, record.seed)
     return _percentile_interval(means, half_alpha)
 
 
@@ -351,11 +323,6 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
     if body.get("clusters") is not None:
         if not isinstance(body["clusters"], list) or len(body["clusters"]) != n:
             raise ValueError(f"{where}clusters must be a list with one entry per query ({n}).")
-    if body.get("weights") is not None:
-        try:
-            _checks.weights(body["weights"], n, zero_allowed=False)
-        except ValueError as exc:
-            raise ValueError(f"{where}{exc}") from None
     if "exclusions" in body:
         body["exclusions"] = _check_exclusions(body["exclusions"], body["query_ids"], where)
     if "config" in body:

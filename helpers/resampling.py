@@ -1,8 +1,8 @@
 """Resampling: the paired bootstrap, the step that bounds its memory, then its variants.
 
 Every variant is :func:`paired_bootstrap`'s idea (R resamples of Q query indices
-drawn with replacement) applied to another statistic, to whole users, to
-weighted queries, or done without random numbers.
+drawn with replacement) applied to another statistic, to whole users, or done
+without random numbers.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ __all__ = [
     "mean_difference",
     "relative_change",
     "quantile_difference",
-    "weighted_bootstrap",
     "enumerate_resamples",
     "collapse_to_multisets",
     "exact_means",
@@ -202,40 +201,6 @@ def paired_bootstrap_statistic(
     draws = _draws_iv(n_resamples, rng, max_elements)
     Q = a_arr.size
     return _resample(Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws, Q)
-
-
-def weighted_bootstrap(
-    changes: ArrayLike,
-    weights: ArrayLike,
-    *,
-    n_resamples: int = 10_000,
-    rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
-) -> np.ndarray:
-    """Bootstrap the weighted mean change, resampling whole query pairs with their weights.
-
-    The draws are :func:`paired_bootstrap`'s; each resample's statistic is
-    ``sum(w * d) / sum(w)`` over the drawn queries. Weights must be positive:
-    a query with weight 0 is an exclusion and belongs in a record's exclusions.
-
-    >>> means = weighted_bootstrap([0.1, 0.0, -0.1], [2, 1, 1], n_resamples=500, rng=0)
-    >>> print(f"{means.min():+.2f} {means.max():+.2f}")
-    -0.10 +0.10
-    """
-    d = _checks.scores(changes, "changes")
-    w = _checks.weights(weights, d.size, zero_allowed=False)
-    return _weighted_bootstrap(d, w, *_draws_iv(n_resamples, rng, max_elements))
-
-
-def _weighted_bootstrap(
-    d: np.ndarray, w: np.ndarray, R: int, rng: np.random.Generator, max_elements: int
-) -> np.ndarray:
-    wd = w * d
-
-    def weighted_means(idx: np.ndarray) -> np.ndarray:
-        return wd[idx].sum(axis=1) / w[idx].sum(axis=1)
-
-    return _resample(d.size, weighted_means, R, rng, max_elements, d.size)
 
 
 def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -287,25 +287,23 @@ def test_labels_are_text_in_query_order():
 
 
 @pytest.mark.parametrize(
-    "x, zero_allowed, match",
+    "x, match",
     [
-        ([[1.0], [2.0]], True, r"probabilities must be one-dimensional"),
-        ([1.0, 2.0], True, r"one entry per value: 3 values but 2 probabilities"),
-        ([1.0, -1.0, 2.0], True, r"non-negative; found 1 negative value\(s\), e\.g\. -1"),
-        ([0.0, 0.0, 0.0], True, r"probabilities are all zero"),
-        ([1.0, float("nan"), 1.0], True, r"probabilities contain NaN"),
-        ([1.0, 2.0], False, r"2 probabilities were given for 3 queries"),
-        ([1.0, 0.0, 2.0], False, r"must be positive; a query with weight 0 is an exclusion"),
+        ([[1.0], [2.0]], r"probabilities must be one-dimensional"),
+        ([1.0, 2.0], r"one entry per value: 3 values but 2 probabilities"),
+        ([1.0, -1.0, 2.0], r"non-negative; found 1 negative value\(s\), e\.g\. -1"),
+        ([0.0, 0.0, 0.0], r"probabilities are all zero"),
+        ([1.0, float("nan"), 1.0], r"probabilities contain NaN"),
     ],
 )
-def test_weights_iv(x, zero_allowed, match):
+def test_weights_iv(x, match):
     with pytest.raises(ValueError, match=match):
-        _checks.weights(x, 3, "probabilities", zero_allowed=zero_allowed)
+        _checks.weights(x, 3, "probabilities")
 
 
-def test_weights_may_be_zero_only_where_they_are_probabilities():
-    assert _checks.weights([1, 0, 3], 3, zero_allowed=True).tolist() == [1.0, 0.0, 3.0]
-    assert _checks.weights((w for w in [1, 2, 3]), 3, zero_allowed=False).tolist() == [1, 2, 3]
+def test_weights_may_be_zero_but_not_all():
+    assert _checks.weights([1, 0, 3], 3).tolist() == [1.0, 0.0, 3.0]
+    assert _checks.weights((w for w in [1, 2, 3]), 3).tolist() == [1, 2, 3]
 
 
 def test_name_some_names_up_to_five_in_order():

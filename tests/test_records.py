@@ -1,11 +1,10 @@
 """Saving and reloading a comparison record.
 
-Version 2 of the comparison record: clusters, weights, exclusions and the evaluation configuration.
+Version 2 of the comparison record: clusters, exclusions and the evaluation configuration.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import numpy as np
@@ -21,9 +20,8 @@ from helpers import (
     percentile_interval,
     recompute_interval,
     save_record,
-    weighted_bootstrap,
 )
-from helpers.records import METHOD, METHOD_CLUSTER, METHOD_WEIGHTED
+from helpers.records import METHOD, METHOD_CLUSTER
 
 
 @pytest.fixture
@@ -161,51 +159,11 @@ def test_the_config_is_copied_not_shared():
     assert rec.config == {"runs": {"A": "x"}}
 
 
-def test_weighted_record_uses_the_weighted_mean_and_recomputes_exactly(tmp_path):
-    a, b, ids, _ = _data()
-    w = np.random.default_rng(5).integers(1, 50, a.size).astype(float)  # e.g. query frequencies
-    rec = make_record(a, b, rng=4, n_resamples=2000, query_ids=ids, weights=w)
-    d = b - a
-    assert rec.mean_difference == pytest.approx(np.sum(w * d) / np.sum(w))
-    assert rec.method == METHOD_WEIGHTED and rec.version == 2
-    # independent replay of the weighted bootstrap: the engine's indices, weights travel with their
-    # queries
-    idx = np.random.default_rng(4).integers(0, a.size, size=(2000, a.size))
-    expected = (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1)
-    assert rec.interval == pytest.approx(tuple(percentile_interval(expected)), abs=1e-14)
-    save_record(rec, tmp_path / "w.json")
-    back = load_record(tmp_path / "w.json")
-    assert back == rec and back.weights == w.tolist()
-    assert tuple(recompute_interval(back)) == rec.interval
-    # equal weights give the unweighted interval (up to rounding in the last bits)
-    eq = make_record(a, b, rng=4, n_resamples=2000, weights=np.full(a.size, 2.0))
-    plain = make_record(a, b, rng=4, n_resamples=2000)
-    assert eq.interval == pytest.approx(plain.interval, abs=1e-12)
-
-
-def test_weights_and_clusters_may_be_given_by_query_id():
+def test_clusters_may_be_given_by_query_id():
     a = {"q2": 0.5, "q1": 0.25}
     b = {"q1": 0.5, "q2": 0.5}
     rec = make_record(a, b, rng=1, n_resamples=50, clusters={"q1": "U1", "q2": "U9"})
     assert rec.query_ids == ["q1", "q2"] and rec.clusters == ["U1", "U9"]
-    rec = make_record(a, b, rng=1, n_resamples=50, weights={"q2": 3.0, "q1": 1.0})
-    assert rec.weights == [1.0, 3.0]
-
-
-def test_clusters_and_weights_together_are_refused():
-    with pytest.raises(ValueError, match="clusters or weights, not both"):
-        make_record(
-            [0.1, 0.2],
-            [0.2, 0.2],
-            rng=1,
-            n_resamples=10,
-            clusters=["U1", "U2"],
-            weights=[1.0, 2.0],
-        )
-    # a record holding both (written by hand) is not recomputed with one of them ignored
-    rec = make_record([0.1, 0.2], [0.2, 0.2], rng=1, n_resamples=10, clusters=["U1", "U2"])
-    with pytest.raises(ValueError, match="clusters or weights, not both"):
-        recompute_interval(dataclasses.replace(rec, weights=[1.0, 2.0]))
 
 
 def test_a_record_without_new_fields_is_still_version_1(tmp_path):
@@ -213,7 +171,7 @@ def test_a_record_without_new_fields_is_still_version_1(tmp_path):
     rec = make_record(a, b, rng=2, n_resamples=100, query_ids=ids)
     assert rec.version == 1
     raw = rec.to_dict()
-    assert raw["version"] == 1 and not {"clusters", "weights", "exclusions", "config"} & set(raw)
+    assert raw["version"] == 1 and not {"clusters", "exclusions", "config"} & set(raw)
 
 
 def test_version_1_files_written_by_the_old_code_still_load(tmp_path):
@@ -240,9 +198,7 @@ def test_version_1_files_written_by_the_old_code_still_load(tmp_path):
     p = tmp_path / "v1.json"
     p.write_text(json.dumps(v1))
     rec = load_record(p)
-    assert (
-        rec.clusters is None and rec.weights is None and rec.exclusions == {} and rec.config == {}
-    )
+    assert rec.clusters is None and rec.exclusions == {} and rec.config == {}
     assert tuple(recompute_interval(rec)) == tuple(
         percentile_interval(paired_bootstrap(b - a, n_resamples=500, rng=7))
     )
@@ -254,17 +210,16 @@ def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
         ValueError,
         match=r"bad\.json: unknown field\(s\) clusters.*version-2 fields in a version-1 record",
     ):
-        load_record(
-            _write(
-                tmp_path, {**good, "version": 1, "weights": None, "exclusions": {}, "config": {}}
-            )
-        )
+        load_record(_write(tmp_path, {**good, "version": 1, "exclusions": {}, "config": {}}))
     with pytest.raises(ValueError, match="clusters must be a list with one entry per query"):
         load_record(_write(tmp_path, {**good, "clusters": good["clusters"][:-1]}))
-    with pytest.raises(ValueError, match="3 weights were given for 40 queries"):
-        load_record(_write(tmp_path, {**good, "weights": [1, 2, 3]}))
-    with pytest.raises(ValueError, match="weights must be positive"):
-        load_record(_write(tmp_path, {**good, "weights": [0.0] * 40}))
+    # the weighted estimate was removed: a record that still has weights is not read without them
+    for version, weights in [(2, [1.0] * 40), (2, None), (1, None)]:
+        raw = {**good, "version": version, "weights": weights}
+        if version == 1:
+            raw = {k: v for k, v in raw.items() if k not in ("clusters", "exclusions", "config")}
+        with pytest.raises(ValueError, match=r"bad\.json: unknown field\(s\) weights\.$"):
+            load_record(_write(tmp_path, raw))
     with pytest.raises(ValueError, match="needs a reason"):
         load_record(_write(tmp_path, {**good, "exclusions": {"q041": ""}}))
     with pytest.raises(ValueError, match="'q001' is both compared and excluded"):
@@ -273,16 +228,6 @@ def test_load_refuses_inconsistent_version_2_files(full_record, tmp_path):
         load_record(_write(tmp_path, {**good, "config": ["metric"]}))
     with pytest.raises(ValueError, match=r"versions 1, 2"):
         load_record(_write(tmp_path, {**good, "version": 3}))
-
-
-def test_a_weighted_record_uses_the_weighted_bootstrap():
-    # the same numbers as helpers.weighted_bootstrap (itself checked against the engine in
-    # tests/test_resampling.py) with the record's seed
-    a, b, _, _ = _data(12, 3)
-    w = np.arange(1.0, 13.0)
-    rec = make_record(a, b, rng=8, n_resamples=400, weights=w)
-    means = weighted_bootstrap(b - a, w, n_resamples=400, rng=8)
-    assert rec.interval == tuple(percentile_interval(means))
 
 
 # --- input validation: make_record routes each argument through its rule and names it ---------
@@ -329,12 +274,8 @@ def test_make_record_iv():
         make_record(**good | {"clusters": ["U1", "U1", "U2"]})
     with pytest.raises(ValueError, match=r"clusters must be a sequence"):
         make_record(**good | {"clusters": "U1"})
-    with pytest.raises(ValueError, match=r"weights must be positive"):
-        make_record(**good | {"weights": [0.0, 1.0, 1.0, 1.0]})
-    with pytest.raises(ValueError, match=r"weights contain NaN"):
-        make_record(**good | {"weights": [np.nan, 1.0, 1.0, 1.0]})
-    with pytest.raises(ValueError, match=r"2 weights were given for 4 queries"):
-        make_record(**good | {"weights": [1.0, 2.0]})
+    with pytest.raises(TypeError, match=r"weights"):  # no weighted estimate
+        make_record(**good | {"weights": [1.0, 2.0, 1.0, 1.0]})
     with pytest.raises(ValueError, match=r"excluded query 'q099' needs a reason"):
         make_record(**good | {"exclusions": {"q099": "  "}})
     with pytest.raises(ValueError, match=r"exclusions must be a mapping"):

@@ -42,7 +42,6 @@ from helpers import (
     relative_change,
     resample,
     unpaired_bootstrap,
-    weighted_bootstrap,
 )
 from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS, _in_chunks
 
@@ -144,23 +143,6 @@ def test_in_chunks_holds_at_most_max_elements_and_at_least_one_row():
     assert sizes == [1, 1, 1]
     with pytest.raises(ValueError, match=r"statistic must return one value per resample"):
         _in_chunks(lambda k: np.zeros(k + 1), 5, 2, 4)
-
-
-def test_weighted_bootstrap_is_the_engine_with_the_weighted_mean():
-    d, w = np.array([0.1, 0.0, -0.2, 0.3]), np.array([2.0, 1.0, 1.0, 3.0])
-    expected = resample(
-        4, lambda idx: (w[idx] * d[idx]).sum(axis=1) / w[idx].sum(axis=1), n_resamples=300, rng=6
-    )
-    np.testing.assert_allclose(
-        weighted_bootstrap(d, w, n_resamples=300, rng=6), expected, rtol=0, atol=1e-15
-    )
-    # equal weights: the paired bootstrap's means (summed in another order: within rounding)
-    np.testing.assert_allclose(
-        weighted_bootstrap(d, [5, 5, 5, 5], n_resamples=300, rng=6),
-        paired_bootstrap(d, n_resamples=300, rng=6),
-        rtol=0,
-        atol=1e-15,
-    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
@@ -918,38 +900,3 @@ def test_enumerate_cluster_resamples_iv():
         enumerate_cluster_resamples(**good | {"clusters": ["u1", "u2"]})
     with pytest.raises(ValueError, match=r"all 4 queries belong to one cluster"):
         enumerate_cluster_resamples(**good | {"clusters": ["u1"] * 4})
-
-
-def test_weighted_bootstrap_iv():
-    good = {"changes": D4, "weights": [2.0, 1.0, 1.0, 3.0], "n_resamples": 50, "rng": 0}
-    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
-        weighted_bootstrap(**good | {"changes": TWO_D})
-    with pytest.raises(ValueError, match=r"^changes contain NaN"):
-        weighted_bootstrap(**good | {"changes": [0.1, float("nan"), 0.2, 0.3]})
-    same = plain(weighted_bootstrap(**good | {"changes": [2.0, -1.0, 0.0, 3.0]}))
-    assert (
-        plain(weighted_bootstrap(**good | {"changes": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
-    )
-    assert plain(weighted_bootstrap(**good | {"changes": np.array([2, -1, 0, 3])})) == same
-    with pytest.raises(ValueError, match=r"weights"):
-        weighted_bootstrap(**good | {"weights": [1.0, 2.0]})
-    with pytest.raises(ValueError, match=r"weights"):
-        weighted_bootstrap(**good | {"weights": [1.0, 0.0, 1.0, 1.0]})
-    with pytest.raises(ValueError, match=r"weights"):
-        weighted_bootstrap(**good | {"weights": [1.0, -1.0, 1.0, 1.0]})
-    same = plain(weighted_bootstrap(**good | {"weights": [2.0, 1.0, 1.0, 3.0]}))
-    assert (
-        plain(weighted_bootstrap(**good | {"weights": (x for x in [2.0, 1.0, 1.0, 3.0])})) == same
-    )
-    assert plain(weighted_bootstrap(**good | {"weights": np.array([2, 1, 1, 3])})) == same
-    with pytest.raises(ValueError, match=r"^n_resamples must be a positive integer"):
-        weighted_bootstrap(**good | {"n_resamples": 0})
-    with pytest.raises(ValueError, match=r"rng is required"):
-        weighted_bootstrap(**good | {"rng": None})
-    with pytest.raises(TypeError, match="positional argument"):  # n_resamples is keyword-only
-        weighted_bootstrap(
-            good["changes"],
-            good["weights"],
-            100,
-            **{k: v for k, v in good.items() if k not in ("changes", "weights", "n_resamples")},
-        )
