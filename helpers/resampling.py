@@ -156,13 +156,7 @@ def unpaired_bootstrap(
     >>> unpaired_bootstrap(a, b, n_resamples=5, rng=0).shape
     (5,)
     """
-    a_arr = _checks.scores(a, "A's scores")
-    b_arr = _checks.scores(b, "B's scores")
-    if a_arr.size != b_arr.size:
-        raise ValueError(
-            f"A has {a_arr.size} scores and B has {b_arr.size}; this demonstration expects the "
-            "same queries."
-        )
+    _, a_arr, b_arr = _checks.paired(a, b)  # the same queries, only resampled apart
     n = a_arr.size
 
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
@@ -393,17 +387,12 @@ def cluster_bootstrap(
 def _cluster_bootstrap(
     t: ClusterTotals, weighting: str, R: int, rng: np.random.Generator, max_elements: int
 ) -> np.ndarray:
-    if weighting == "query":
-        sums, counts = t.sums, t.counts.astype(np.float64)
+    sums, counts, means = t.sums, t.counts.astype(np.float64), t.means
 
-        def statistic(idx: np.ndarray) -> np.ndarray:
+    def statistic(idx: np.ndarray) -> np.ndarray:
+        if weighting == "query":  # total change / total query count
             return sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
-
-    else:
-        means = t.means
-
-        def statistic(idx: np.ndarray) -> np.ndarray:
-            return means[idx].mean(axis=1)
+        return means[idx].mean(axis=1)  # every drawn cluster counts once
 
     G = len(t.labels)
     return _resample(G, statistic, R, rng, max_elements, G)

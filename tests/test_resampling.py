@@ -745,6 +745,15 @@ def test_unpaired_bootstrap_iv():
     )
     same = plain(unpaired_bootstrap(**good | {"b": [2.0, -1.0, 0.0, 3.0]}))
     assert plain(unpaired_bootstrap(**good | {"b": (x for x in [2.0, -1.0, 0.0, 3.0])})) == same
+    # two mappings pair by query ID (sorted) before A and B are resampled apart, as elsewhere
+    a_map, b_map = (
+        {"q4": 0.5, "q3": 0.25, "q2": 0.75, "q1": 0.5},
+        {"q2": -0.3, "q1": 0.4, "q3": 0.2},
+    )
+    by_id = unpaired_bootstrap(**good | {"a": a_map, "b": b_map | {"q4": 0.1}})
+    assert plain(by_id) == plain(unpaired_bootstrap(**good | {"a": OTHER[::-1], "b": D4[::-1]}))
+    with pytest.raises(ValueError, match=r"Pass both systems the same way"):
+        unpaired_bootstrap(**good | {"a": a_map})
     with pytest.raises(ValueError, match=N_RESAMPLES):
         unpaired_bootstrap(**good | {"n_resamples": 0})
     with pytest.raises(ValueError, match=r"^rng must be"):
