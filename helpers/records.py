@@ -19,12 +19,7 @@ import numpy as np
 from . import _checks
 from .grid import _exact_bootstrap_interval
 from .intervals import CONVENTION, Interval, _percentile_interval
-from .resampling import (
-    DEFAULT_MAX_ELEMENTS,
-    _cluster_bootstrap,
-    _cluster_totals,
-    _paired_bootstrap,
-)
+from .resampling import DEFAULT_MAX_ELEMENTS, _cluster_bootstrap, _cluster_totals, _paired_bootstrap
 
 __all__ = [
     "ComparisonRecord",
@@ -92,29 +87,6 @@ class ComparisonRecord:
         if self.version == 1:
             body = {k: v for k, v in body.items() if k not in V2_FIELDS}
         return {"format": FORMAT, "version": self.version, **body}
-
-
-def _per_query(values: object, ids: list[Hashable], name: str) -> list[Any]:
-    """One value per query: a sequence in query order, or a mapping keyed by query ID."""
-    if isinstance(values, Mapping):
-        missing = [q for q in ids if q not in values and str(q) not in values]
-        if missing:
-            raise ValueError(
-                f"{name} has no entry for {len(missing)} quer{'y' if len(missing) == 1 else 'ies'} "
-                f"({', '.join(map(repr, missing[:5]))})."
-            )
-        return [values[q] if q in values else values[str(q)] for q in ids]
-    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        raise ValueError(
-            f"{name} must be a sequence (one per query, in query order) or a mapping by query ID; "
-            f"got {type(values).__name__}."
-        )
-    out = list(values)
-    if len(out) != len(ids):
-        raise ValueError(
-            f"{len(out)} {name} were given for {len(ids)} queries; give one per query."
-        )
-    return out
 
 
 def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
@@ -223,8 +195,13 @@ def _make_record_iv(a, b, rng, n_resamples, level, query_ids, clusters, exclusio
     level = _checks.level(level)
     str_ids = [str(q) for q in ids]
     extras: dict[str, Any] = {}
+    if isinstance(clusters, Mapping):  # keyed by query ID (or its text): in query order
+        missing = [q for q in ids if q not in clusters and str(q) not in clusters]
+        if missing:
+            raise ValueError(f"clusters has no entry for query ID(s) {_checks.name_some(missing)}.")
+        clusters = [clusters[q] if q in clusters else clusters[str(q)] for q in ids]
     if clusters is not None:
-        extras["clusters"] = [str(c) for c in _per_query(clusters, ids, "clusters")]
+        extras["clusters"] = _checks.labels(clusters, len(ids), "clusters")
     if exclusions is not None:
         extras["exclusions"] = _check_exclusions(exclusions, str_ids)
     if config is not None:

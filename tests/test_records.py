@@ -293,7 +293,7 @@ def test_make_record_iv():
 
 
 def test_make_record_clusters_by_query_id_must_name_every_query():
-    with pytest.raises(ValueError, match="clusters has no entry for 1 query"):
+    with pytest.raises(ValueError, match=r"clusters has no entry for query ID\(s\) 'q2'\.$"):
         make_record(
             {"q1": 0.1, "q2": 0.2},
             {"q1": 0.2, "q2": 0.1},
