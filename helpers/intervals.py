@@ -70,28 +70,24 @@ def _order_statistic_indices(n_values: int, half_alpha: Fraction) -> tuple[int, 
 def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
     """Positions of the interval ends in sorted values with weights ``w``: the first whose
     cumulative weight exceeds alpha/2 (low) and 1 - alpha/2 (high) of the total."""
-    last = w.size - 1
     total = math.fsum(w)
     if np.all(w == np.floor(w)) and total < 2**53:
         # integer weights (counts): exact integer arithmetic. A cumulative count
         # c exceeds t * W exactly when c > floor(t * W).
         cum = np.cumsum(w.astype(np.int64))
         n_total = int(cum[-1])
-        low = int(np.searchsorted(cum, math.floor(half_alpha * n_total), side="right"))
-        high = int(np.searchsorted(cum, math.floor((1 - half_alpha) * n_total), side="right"))
-        return min(low, last), min(high, last)
-    # probabilities: float sums, read with a tolerance. The high end uses the
-    # equivalent condition "probability strictly above the value < alpha/2",
-    # summed from the top, so that both ends add up small numbers (accurate)
-    # rather than comparing a sum close to 1 with 1 - alpha/2.
-    p = w / total
-    a = float(half_alpha)
-    tol = PROBABILITY_TOLERANCE
-    cum = np.cumsum(p)
-    low = int(np.searchsorted(cum, a + tol, side="right"))
-    above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # above[i] = sum of p[j] for j > i
-    high = int(np.searchsorted(-above, -(a - tol), side="right"))
-    return min(low, last), min(high, last)
+        low = np.searchsorted(cum, math.floor(half_alpha * n_total), side="right")
+        high = np.searchsorted(cum, math.floor((1 - half_alpha) * n_total), side="right")
+    else:
+        # probabilities: float sums, read with a tolerance. The high end uses the
+        # equivalent condition "probability strictly above the value < alpha/2",
+        # summed from the top, so that both ends add up small numbers (accurate)
+        # rather than comparing a sum close to 1 with 1 - alpha/2.
+        p, a, tol = w / total, float(half_alpha), PROBABILITY_TOLERANCE
+        low = np.searchsorted(np.cumsum(p), a + tol, side="right")
+        above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # above[i] = sum of p[j] for j > i
+        high = np.searchsorted(-above, -(a - tol), side="right")
+    return min(int(low), w.size - 1), min(int(high), w.size - 1)
 
 
 def percentile_interval(
@@ -119,12 +115,10 @@ def _percentile_interval(
     v: np.ndarray, half_alpha: Fraction, w: np.ndarray | None = None
 ) -> Interval:
     if w is None:
-        low_i, high_i = _order_statistic_indices(v.size, half_alpha)
-        s = np.sort(v)
-        return Interval(float(s[low_i]), float(s[high_i]))
-    order = np.argsort(v, kind="stable")
-    low_i, high_i = _weighted_indices(w[order], half_alpha)
-    s = v[order]
+        s, (low_i, high_i) = np.sort(v), _order_statistic_indices(v.size, half_alpha)
+    else:
+        order = np.argsort(v, kind="stable")
+        s, (low_i, high_i) = v[order], _weighted_indices(w[order], half_alpha)
     return Interval(float(s[low_i]), float(s[high_i]))
 
 
@@ -158,11 +152,9 @@ def endpoint_distribution(
     v, p = v[order], w[order] / math.fsum(w.tolist())
     above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # P(X > v_i), summed from the top
     above = np.minimum(above, 1.0)  # a sum of probabilities may round past 1
-    ends = []
-    for k in (low_k, high_k):
-        # P(s[k] <= v_i) = P(at most n - k - 1 draws are above v_i): the binomial of the
-        # complement, so that F(v_i) near 1 keeps its accuracy
-        at_most = stats.binom.cdf(n - k - 1, n, above)
-        at_most = np.maximum.accumulate(at_most)  # rounding must not make it dip
-        ends.append(np.diff(at_most, prepend=0.0))
-    return EndpointDistribution(v, ends[0], ends[1])
+    # P(s[k] <= v_i) = P(at most n - k - 1 draws are above v_i), for k = each end's position:
+    # the binomial of the complement, so that F(v_i) near 1 keeps its accuracy
+    at_most = stats.binom.cdf(n - 1 - np.array([[low_k], [high_k]]), n, above)
+    at_most = np.maximum.accumulate(at_most, axis=1)  # rounding must not make it dip
+    low, high = np.diff(at_most, prepend=0.0, axis=1)
+    return EndpointDistribution(v, low, high)
