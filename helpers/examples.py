@@ -37,9 +37,8 @@ def hit_at_5_example(rng: random.Random | int = 7) -> tuple[np.ndarray, np.ndarr
             f"rng must be a random.Random instance or an int seed; got {type(rng).__name__}."
         )
     stream = rng if isinstance(rng, random.Random) else random.Random(rng)
-    n = 120
-    a = [1 if stream.random() < 0.70 else 0 for _ in range(n)]
-    b = [a[i] if stream.random() < 0.9 else 1 - a[i] for i in range(n)]
+    a = [1 if stream.random() < 0.70 else 0 for _ in range(120)]
+    b = [hit if stream.random() < 0.9 else 1 - hit for hit in a]
     return np.array(a, dtype=float), np.array(b, dtype=float)
 
 
@@ -58,15 +57,9 @@ def four_pair_example() -> dict[str, object]:
     0.600 +0.025
     """
     a = np.array([0.50, 0.70, 0.65, 0.55])
-    changes = np.array(FOUR_PAIR_CHANGES)
-    b = np.round(a + changes, 2)
-    return {
-        "query_ids": ["q1", "q2", "q3", "q4"],
-        "users": ["U1", "U1", "U2", "U3"],
-        "a": a,
-        "b": b,
-        "changes": np.round(b - a, 2),
-    }
+    b = np.round(a + FOUR_PAIR_CHANGES, 2)
+    ids, users = ["q1", "q2", "q3", "q4"], ["U1", "U1", "U2", "U3"]
+    return {"query_ids": ids, "users": users, "a": a, "b": b, "changes": np.round(b - a, 2)}
 
 
 def simulated_user_study(
