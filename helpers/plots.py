@@ -44,9 +44,7 @@ def set_style() -> None:
             "axes.labelsize": 12,
             "axes.spines.top": False,
             "axes.spines.right": False,
-            "axes.prop_cycle": cycler(
-                color=[PALETTE["A"], PALETTE["B"], PALETTE["diff"], PALETTE["accent"]]
-            ),
+            "axes.prop_cycle": cycler(color=[PALETTE[r] for r in ("A", "B", "diff", "accent")]),
             "legend.frameon": False,
             "savefig.bbox": "tight",
         }
@@ -57,16 +55,18 @@ def set_style() -> None:
 _LEGEND = dict(loc="upper left", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
 
 
-def _mark_observed_and_interval(
-    ax,
-    observed: float | None,
-    interval: tuple[float, float] | None,
-    *,
-    color: str,
-    linewidth: float,
-) -> None:
-    """A solid line at the observed value and dashed lines at the interval ends, with legend
-    entries."""
+def _axes(ax, figsize: tuple[float, float] | None = None):
+    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+def _mark_lines(ax, observed, interval, color: str, linewidth: float, zero_label=None) -> None:
+    """A solid line at the observed value, dashed lines at the interval ends, then a dotted line
+    at zero (last, so that it stays visible where an interval end falls on it)."""
     if observed is not None:
         ax.axvline(observed, color="black", linewidth=1.5, label=f"observed {observed:+.3f}")
     if interval is not None:
@@ -74,6 +74,7 @@ def _mark_observed_and_interval(
         label = f"interval [{low:+.3f}, {high:+.3f}]"
         for x, name in ((low, label), (high, None)):  # one legend entry for the two ends
             ax.axvline(x, color=color, linestyle="--", linewidth=linewidth, label=name)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label=zero_label, zorder=5)
 
 
 def plot_bootstrap_distribution(
@@ -98,22 +99,15 @@ def plot_bootstrap_distribution(
     >>> ax.get_xlabel()
     'Resampled mean change, B - A'
     """
-    import matplotlib.pyplot as plt
-
     v = _checks.scores(values, "values")
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = _axes(ax)
     if lattice:
         k = np.round(v / lattice).astype(int)
         edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
     else:
         edges = 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
-    _mark_observed_and_interval(ax, observed, interval, color=PALETTE["accent"], linewidth=2)
-    # zero last, so that it stays visible where an interval end falls on it
-    ax.axvline(
-        0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero (no change)", zorder=5
-    )
+    _mark_lines(ax, observed, interval, PALETTE["accent"], 2, zero_label="zero (no change)")
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
     ax.set(xlabel=xlabel, ylabel="Number of resamples", title=title)
     ax.legend(ncol=3 if interval is not None and observed is not None else 2, **_LEGEND)
@@ -138,12 +132,9 @@ def plot_intervals(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['paired', 'unpaired']
     """
-    import matplotlib.pyplot as plt
-
     if not (len(labels) == len(intervals) == len(estimates)):
         raise ValueError("labels, intervals and estimates must have the same length.")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 1.2 + 0.7 * len(labels)))
+    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * len(labels)))
     colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
     ys = np.arange(len(labels))[::-1]
     for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
@@ -186,15 +177,13 @@ def plot_exact_distribution(
     >>> [float(round(p.get_height(), 2)) for p in ax.patches]
     [0.25, 0.5, 0.25]
     """
-    import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
     v = _checks.scores(values, "values")
     w = _checks.scores(weights, "weights")
     if v.size != w.size:
         raise ValueError(f"{v.size} values but {w.size} weights.")
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = _axes(ax)
     if width is None:
         gaps = np.diff(np.unique(v))
         width = 0.8 * gaps.min() if gaps.size else 0.01
@@ -202,8 +191,7 @@ def plot_exact_distribution(
     if highlight is not None:
         colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
-    _mark_observed_and_interval(ax, observed, interval, color=PALETTE["neutral"], linewidth=1.5)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
+    _mark_lines(ax, observed, interval, PALETTE["neutral"], 1.5)
     ax.set(ylim=(0, w.max() * 1.45), xlabel=xlabel, ylabel=ylabel, title=title)
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
@@ -228,12 +216,10 @@ def plot_sorted_changes(
     >>> [float(round(p.get_height(), 1)) for p in ax.patches]
     [-0.2, 0.0, 0.1]
     """
-    import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
     d = np.sort(_checks.scores(changes, "changes"))
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = _axes(ax)
     colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
     ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
     ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
