@@ -82,11 +82,7 @@ def grade(question: Question, choice: int | None) -> Feedback:
     """
     if choice is None:
         return Feedback(None, "Choose an answer.")
-    if (
-        isinstance(choice, bool)
-        or not isinstance(choice, int)
-        or not 0 <= choice < len(question.options)
-    ):
+    if not _checks.is_int(choice) or not 0 <= choice < len(question.options):
         raise ValueError(
             f"choice must be an option index from 0 to {len(question.options) - 1}, or None; got "
             f"{choice!r}."
@@ -99,22 +95,19 @@ def grade(question: Question, choice: int | None) -> Feedback:
 _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 
 
-def _snapshot(body: str, what: str) -> str:
-    """A widget's static first view (``body``) with a note that running the notebook uses it."""
-    return (
+def _with_snapshot(box, body: str, what: str):
+    """Let ``box`` carry a static HTML picture of its first view (``body``), shown where no
+    kernel runs, with a note that running the notebook uses it."""
+    snapshot = (
         f'<div class="widget-snapshot">\n{body}\n<p style="color:#555555"><em>{what}: a picture '
         "of its first view. Run the notebook to use it.</em></p>\n</div>"
     )
-
-
-def _with_snapshot(box, snapshot_html: str):
-    """Let ``box`` carry a static HTML picture of its first view, shown where no kernel runs."""
     original = box._repr_mimebundle_
 
     def _repr_mimebundle_(**kwargs):
         bundle = original(**kwargs)
         if bundle is not None:
-            bundle["text/html"] = snapshot_html
+            bundle["text/html"] = snapshot
         return bundle
 
     box._repr_mimebundle_ = _repr_mimebundle_
@@ -161,7 +154,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     picture = (
         f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>'
     )
-    return _with_snapshot(box, _snapshot(picture, "Multiple-choice check"))
+    return _with_snapshot(box, picture, "Multiple-choice check")
 
 
 # --- The resample explorer (chapter 2) ---------------------------------------
@@ -247,28 +240,23 @@ def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
     )
 
 
-@functools.cache
-def _draws(n: int) -> np.ndarray:
-    return _enumerate_resamples(n)
+_draws = functools.cache(_enumerate_resamples)  # all n**n ordered resamples of n queries
 
 
 def _explorer_png(d: np.ndarray, k: int, half_alpha: Fraction) -> bytes:
     """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): all the means, draw
     ``k``'s highlighted. Its title names no draw, so pictures can be cached by that mean."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     means, values, probs = _exact_means(d)
     fig = Figure(figsize=(7.5, 3.6))
-    FigureCanvasAgg(fig)
-    ax = fig.subplots()
     plot_exact_distribution(
         values,
         probs,
         highlight=means[k - 1],
         interval=_percentile_interval(means, half_alpha),
         observed=float(np.mean(d)),
-        ax=ax,
+        ax=fig.subplots(),
         title=f"All {means.size} resamples: where the selected draw's mean lands",
         ylabel=f"Share of the {means.size} draws",
     )
@@ -301,18 +289,11 @@ def resample_explorer(
     start, d, query_ids = _draw_iv(start, changes, query_ids)
     total = d.size**d.size
     half_alpha = (1 - _checks.level(level)) / 2
+    steps = dict(value=start, min=1, max=total, step=1)
     slider = widgets.IntSlider(
-        value=start,
-        min=1,
-        max=total,
-        step=1,
-        description="Inspect resample",
-        continuous_update=True,
-        style={"description_width": "initial"},
+        **steps, description="Inspect resample", style={"description_width": "initial"}
     )
-    play = widgets.Play(
-        value=start, min=1, max=total, step=1, interval=600, description="Play through the draws"
-    )
+    play = widgets.Play(**steps, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
     of_total = widgets.Label(f"of {total}")
     buttons = [
@@ -343,6 +324,4 @@ def resample_explorer(
         f'{start} highlighted" '
         f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>'
     )
-    return _with_snapshot(
-        box, _snapshot(picture, "Resample explorer (slider, play and preset buttons)")
-    )
+    return _with_snapshot(box, picture, "Resample explorer (slider, play and preset buttons)")

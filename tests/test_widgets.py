@@ -178,7 +178,7 @@ def test_explorer_wiring():
     play, slider, total, buttons, text, image = _parts(resample_explorer())
     assert (slider.min, slider.max, slider.value, total.value) == (1, 256, 28, "of 256")
     assert (play.min, play.max) == (1, 256)
-    assert slider.description == "Inspect resample"
+    assert slider.description == "Inspect resample" and slider.continuous_update
     assert text.value == describe_draw(28).html
     assert "Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025" in text.value
     start_image = image.value
