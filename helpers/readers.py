@@ -13,6 +13,7 @@ import csv
 import io
 import math
 import os
+import pathlib
 import re
 from dataclasses import dataclass
 
@@ -55,8 +56,7 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     """The file's text, from UTF-8 with or without a byte-order mark; anything else is refused."""
     name = os.fspath(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = pathlib.Path(path).read_bytes()
     except FileNotFoundError:
         raise ValueError(f"{name}: no such file.") from None
     except IsADirectoryError:
@@ -97,9 +97,7 @@ def _is_number(text: str) -> bool:
 
 
 def _kind_of(fields: list[str]) -> str | None:
-    """What kind of TREC file a line of ``fields`` looks like, with the reader to use; None if
-    unsure.
-    """
+    """The kind of TREC file a line of ``fields`` looks like, with its reader; None if unsure."""
     if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
         second = "Q0" if fields[1].upper() == "Q0" else "iter"
         return (
@@ -157,14 +155,9 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     seen_at: dict[str, int] = {}
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
-    for lineno, (m, qid, value) in _trec_lines(
-        path, 3, "'measure query_id value' (3 fields)", "trec_eval"
-    ):
-        if qid == "all":
-            summary_only.add(m)
-            continue
-        measures.add(m)
-        if m == measure:
+    for lineno, (m, qid, value) in _trec_lines(path, 3, "'measure query_id value'", "trec_eval"):
+        (summary_only if qid == "all" else measures).add(m)
+        if m == measure and qid != "all":
             value = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
             _store(scores, seen_at, qid, value, name, lineno)
     if measure not in measures:
@@ -210,74 +203,62 @@ def read_scores_csv(
     scores: dict[str, float] = {}
     seen_at: dict[str, int] = {}
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter=delimiter)
-    header = _csv_header(reader, name, wanted)
+    rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
+    header = _csv_header(next(rows, None), name, wanted)  # the first non-blank row
     pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
     labels: dict[str, dict[str, str]] = {role: {} for role in ("cluster", "slice") if role in pos}
-    for row in reader:
-        lineno = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
+    for lineno, row in rows:
+        where = f"{name}:{lineno}"
         row = _trim_row(row, len(header))
         if len(row) != len(header):
             raise ValueError(
-                f"{name}:{lineno}: expected {len(header)} fields as in the header, found "
-                f"{len(row)}."
+                f"{where}: expected {len(header)} fields as in the header, found {len(row)}."
             )
         qid = row[pos["query"]].strip()
         if not qid:
-            raise ValueError(f"{name}:{lineno}: the query ID is empty.")
-        value = _parse_number(row[pos["score"]].strip(), f"{name}:{lineno}", f"{score!r} value")
+            raise ValueError(f"{where}: the query ID is empty.")
+        value = _parse_number(row[pos["score"]].strip(), where, f"{score!r} value")
         _store(scores, seen_at, qid, value, name, lineno)
         for role, table in labels.items():
             label = row[pos[role]].strip()
             if not label:
-                raise ValueError(
-                    f"{name}:{lineno}: the {wanted[role]!r} value of query {qid!r} is empty."
-                )
+                raise ValueError(f"{where}: the {wanted[role]!r} value of query {qid!r} is empty.")
             previous = table.setdefault(qid, label)
             if previous != label:
                 raise ValueError(
-                    f"{name}:{lineno}: query {qid!r} has {wanted[role]!r} {label!r} here "
-                    f"but {previous!r} on line {seen_at[qid]}."
+                    f"{where}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} "
+                    f"on line {seen_at[qid]}."
                 )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
     return RunScores(
-        scores,
-        score,
-        name,
-        clusters=labels.get("cluster") if cluster else None,
-        slices=labels.get("slice") if slice else None,
+        scores, score, name, clusters=labels.get("cluster"), slices=labels.get("slice")
     )
 
 
-def _csv_header(reader, name: str, wanted: dict[str, str | None]) -> list[str]:
-    """The first non-blank row, which must name every wanted column."""
-    row = next((row for row in reader if any(cell.strip() for cell in row)), None)
-    if row is None:
+def _csv_header(first: tuple | None, name: str, wanted: dict[str, str | None]) -> list[str]:
+    """The header, from the first non-blank (line number, row); it must name every wanted column."""
+    if first is None:
         raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+    lineno, row = first
     header = _trim_row([cell.strip() for cell in row], 0)
     missing = [col for col in wanted.values() if col is not None and col not in header]
     if missing:
-        kind = _kind_of(" ".join(header).split()) if len(header) == 1 else None
-        if kind is not None:
+        if len(header) == 1 and (kind := _kind_of(header[0].split())):
             raise ValueError(
-                f"{name}:{reader.line_num}: this looks like {kind}, not a CSV file with a header."
+                f"{name}:{lineno}: this looks like {kind}, not a CSV file with a header."
             )
         raise ValueError(
-            f"{name}:{reader.line_num}: no column {', '.join(repr(c) for c in missing)} in the "
+            f"{name}:{lineno}: no column {', '.join(repr(c) for c in missing)} in the "
             f"header; it has {', '.join(repr(c) for c in header)}."
         )
     return header
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
-    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is trailing
-    whitespace).
-    """
-    row = list(row)
+    """Drop empty trailing cells beyond the first ``keep`` (a trailing tab or comma is blank)."""
     while len(row) > keep and not row[-1].strip():
-        row.pop()
+        row = row[:-1]
     return row
 
 
@@ -321,12 +302,14 @@ _C_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def _trec_lines(
-    path: str | os.PathLike[str], n_fields: int, expected: str, own: str, *, more_ok: bool = False
+    path: str | os.PathLike[str], n_fields: int, form: str, own: str, *, more_ok: bool = False
 ):
     """(line number, fields) of each non-blank, non-comment line, split as trec_eval splits it;
-    refuses lines with fewer than ``n_fields`` fields (or more, unless ``more_ok``).
+    refuses lines with fewer than ``n_fields`` fields (or more, unless ``more_ok``). ``form``
+    shows the expected line, ``own`` starts what :func:`_kind_of` says of the file's own kind.
     """
     name = os.fspath(path)
+    expected = f"{form} ({n_fields} fields)"
     any_line = False
     text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n")
     for lineno, line in enumerate(text.split("\n"), start=1):  # not at other Unicode breaks
@@ -368,11 +351,7 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     seen_at: dict[tuple[str, str], int] = {}
     tags: dict[str, None] = {}  # the run's tags, in order
     for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
-        path,
-        6,
-        "a run line 'query_id Q0 doc_id rank score tag' (6 fields)",
-        "a TREC run",
-        more_ok=True,
+        path, 6, "a run line 'query_id Q0 doc_id rank score tag'", "a TREC run", more_ok=True
     ):
         where = f"{name}:{lineno}"
         _parse_c_number(rank, where, f"rank of document {doc!r}")
@@ -417,7 +396,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     judgments: dict[str, dict[str, int]] = {}
     seen_at: dict[tuple[str, str], int] = {}
     for lineno, (qid, _, doc, grade) in _trec_lines(
-        path, 4, "a qrels line 'query_id iteration doc_id grade' (4 fields)", "qrels"
+        path, 4, "a qrels line 'query_id iteration doc_id grade'", "qrels"
     ):
         where = f"{name}:{lineno}"
         if not _C_INTEGER.fullmatch(grade):  # trec_eval would read 0.5 as 0, 1_0 as 1
