@@ -102,9 +102,7 @@ def average_precision(t: RankedTopic, k: int | None = None) -> float:
     over all relevant documents.
     """
     ranks = np.flatnonzero(t.relevant[:k]) + 1
-    if not ranks.size:
-        return 0.0
-    return float(np.sum(np.arange(1, ranks.size + 1) / ranks)) / t.n_relevant
+    return float(np.sum(np.arange(1, ranks.size + 1) / ranks)) / t.n_relevant if ranks.size else 0.0
 
 
 def r_precision(t: RankedTopic) -> float:
@@ -196,8 +194,7 @@ def evaluate(
         )
     score = measure_function(measure)
     level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
-    if max_docs is not None:
-        max_docs = _checks.integer(max_docs, "max_docs (trec_eval's -M)")
+    max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (
@@ -212,17 +209,14 @@ def evaluate(
                         f"text IDs and {expected}. Read the files with read_qrels(path) and "
                         "read_run(path)."
                     )
-    scores = {
-        q: score(
-            rank_topic(run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs)
-        )
-        for q in qrels.topics
-    }
+    scores = {}
+    for q in qrels.topics:
+        ranking = run.rankings.get(q, {})
+        scores[q] = score(rank_topic(ranking, qrels.judgments[q], level=level, max_docs=max_docs))
     unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
     return RunScores(scores, measure, run.source, unretrieved=unretrieved)
 
 
 def _is_score(value: object) -> bool:
-    return (
-        type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
-    ) and math.isfinite(value)
+    real = type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
+    return real and math.isfinite(value)
