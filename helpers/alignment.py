@@ -37,17 +37,12 @@ class AlignedRuns:
     unretrieved_a: list[str] = field(default_factory=list)
     unretrieved_b: list[str] = field(default_factory=list)
 
-    @property
-    def n_affected(self) -> int:
-        """Queries not scored in both runs (dropped, or scored 0 where missing)."""
-        return len(self.only_in_a) + len(self.only_in_b) + len(self.in_neither)
-
     def summary(self) -> str:
         """One line saying how many queries were compared and what the missing-query policy did."""
         text = f"{len(self.query_ids)} queries compared"
         if self.n_topics is not None:
             text += f" of the {self.n_topics} judged topics"
-        if self.n_affected:
+        if self.only_in_a or self.only_in_b or self.in_neither:  # dropped, or scored 0
             verb = "dropped" if self.missing_policy == "drop" else "scored 0 where missing"
             text += f"; {len(self.only_in_a)} only in A and {len(self.only_in_b)} only in B"
             if self.in_neither:
@@ -141,9 +136,8 @@ def _align_runs_iv(
             raise ValueError("Both runs need at least one scored query.")
         ids = list(run.scores)
         values = _checks.scores(list(run.scores.values()), f"{side}'s scores", labels=ids)
-        checked.append(
-            dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
-        )
+        scores = dict(zip(ids, values.tolist(), strict=True))
+        checked.append(dataclasses.replace(run, scores=scores))
     return checked[0], checked[1], missing, qrels, clusters
 
 
@@ -192,8 +186,7 @@ def _query_set(
                     "with, or compare without qrels."
                 )
         in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
-    only_a = _checks.sorted_ids(set(sa) - set(sb))
-    only_b = _checks.sorted_ids(set(sb) - set(sa))
+    only_a, only_b = (_checks.sorted_ids(set(x) - set(y)) for x, y in ((sa, sb), (sb, sa)))
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither))
     compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
@@ -204,26 +197,19 @@ def _query_set(
 
 
 def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:
-    by_text = {str(q): q for q in only_b}  # an ID that reads the same as text in both runs?
-    same = [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]
-    type_hint = (
-        f" Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, on both "
-        "sides."
-        if same
-        else ""
-    )
-    neither = (
-        f"; {len(in_neither)} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
-        if in_neither
-        else ""
-    )
-    unmatched = (
+    text = "The runs do not cover the same queries: " + (
         _checks.unmatched(only_a, only_b)
-        if (only_a or only_b)
+        if only_a or only_b
         else "every scored query is in both runs"
     )
-    return (
-        f"The runs do not cover the same queries: {unmatched}{neither}.{type_hint} "
-        "Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
+    if n := len(in_neither):
+        text += f"; {n} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
+    by_text = {str(q): q for q in only_b}  # an ID that reads the same as text in both runs?
+    same = [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]
+    if same:
+        text += f". Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, "
+        text += "on both sides"
+    return text + (
+        ". Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
         "missing='zero' scores a missing query 0 (as trec_eval -c does)."
     )
