@@ -47,8 +47,11 @@ __all__ = [
     "compare_runs",
 ]
 
-#: Label of the overall row in a :class:`SliceSummary`.
+#: Label of the overall row in a :class:`SliceSummary`, and the note under its table.
 OVERALL = "all queries"
+_NOTE = "Paired bootstrap percentile intervals, B = {:,} resamples of each row's queries."
+#: What a saved report keeps of its randomization test.
+_TEST_KEYS = ("method", "alternative", "pvalue", "exact", "n_resamples")
 
 
 class SliceRow(NamedTuple):
@@ -75,7 +78,6 @@ class SliceSummary:
     level: float
     n_resamples: int
     min_queries: int
-    digits: int = 3
 
     @property
     def overall(self) -> SliceRow:
@@ -84,24 +86,21 @@ class SliceSummary:
 
     def row(self, name: str) -> SliceRow:
         """The row of slice ``name``."""
-        for r in self.rows:
-            if r.slice == name:
-                return r
-        raise KeyError(
-            f"no slice {name!r}; slices are {', '.join(repr(r.slice) for r in self.rows[1:])}."
-        )
+        rows = {r.slice: r for r in self.rows}
+        if name not in rows:
+            raise KeyError(f"no slice {name!r}; slices are {', '.join(map(repr, list(rows)[1:]))}.")
+        return rows[name]
 
     def _cells(self) -> list[list[str]]:
         """The header, then one row of text per table row (the overall row first)."""
-        d = self.digits
         interval = f"{self.level:.0%} interval"
         cells = [["slice", "queries", "mean A", "mean B", "change B - A", interval, "width"]]
         for r in self.rows:
             iv, width = f"(fewer than {self.min_queries} queries)", ""
             if r.interval is not None:
-                iv = f"[{signed(r.interval.low, d)}, {signed(r.interval.high, d)}]"
-                width = f"{r.width:.{d}f}"
-            means = [f"{r.mean_a:.{d}f}", f"{r.mean_b:.{d}f}", signed(r.change, d)]
+                iv = f"[{signed(r.interval.low)}, {signed(r.interval.high)}]"  # 3 decimals
+                width = f"{r.width:.3f}"
+            means = [f"{r.mean_a:.3f}", f"{r.mean_b:.3f}", signed(r.change)]
             cells.append([r.slice, str(r.n), *means, iv, width])
         return cells
 
@@ -117,13 +116,7 @@ class SliceSummary:
             for row in cells
         )
         rule = "  ".join("-" * w for w in widths)
-        return "\n".join([head, rule, overall, rule, *rest, self._note()])
-
-    def _note(self) -> str:
-        return (
-            f"Paired bootstrap percentile intervals, B = {self.n_resamples:,} resamples of each "
-            "row's queries."
-        )
+        return "\n".join([head, rule, overall, rule, *rest, _NOTE.format(self.n_resamples)])
 
     __str__ = __repr__ = to_text
 
@@ -135,7 +128,7 @@ class SliceSummary:
             for row in [[f"<b>{c}</b>" for c in overall], *rest]
         )
         table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
-        return f"{table}<p>{html.escape(self._note())}</p>"
+        return f"{table}<p>{html.escape(_NOTE.format(self.n_resamples))}</p>"
 
 
 def slice_summary(
@@ -149,8 +142,7 @@ def slice_summary(
     min_queries: int = 5,
     order: Sequence[Hashable] | None = None,
 ) -> SliceSummary:
-    """Per-slice counts, means, mean change and paired bootstrap interval, with an overall row
-    first.
+    """Per-slice counts, means, mean change and paired bootstrap interval, overall row first.
 
     Each row bootstraps its own queries, from one generator in table order.
     ``slices`` gives each query's slice; ``order`` the slices' order (default:
@@ -197,13 +189,9 @@ def _slice_order(labels: list[str], order: object) -> list[str]:
     if sorted(names) != present:
         missing, extra = sorted(set(present) - set(names)), sorted(set(names) - set(present))
         dup = len(names) != len(set(names))
-        raise ValueError(
-            "order must name every slice exactly once"
-            + (f"; missing {missing}" if missing else "")
-            + (f"; not slices: {extra}" if extra else "")
-            + ("; some named twice" if dup else "")
-            + "."
-        )
+        said = [f"missing {missing}", f"not slices: {extra}", "some named twice"]
+        said = [s for s, bad in zip(said, (missing, extra, dup), strict=True) if bad]
+        raise ValueError(f"order must name every slice exactly once; {'; '.join(said)}.")
     if OVERALL in names:
         raise ValueError(f"{OVERALL!r} is the label of the overall row; rename that slice.")
     return names
@@ -253,9 +241,9 @@ def _largest_regressions(
         worse = worse[d[worse] <= np.partition(d[worse], k - 1)[k - 1]]
     change = d.tolist()
     worst = sorted(worse.tolist(), key=lambda i: (change[i], ids[i]))[:k]
-    slice_of = [None] * len(ids) if labels is None else labels
     return [
-        QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), change[i], slice_of[i]) for i in worst
+        QueryChange(ids[i], float(a_arr[i]), float(b_arr[i]), change[i], labels and labels[i])
+        for i in worst
     ]
 
 
@@ -286,11 +274,9 @@ class ComparisonReport:
     seed: int
     n_resamples: int
     level: float
-    n_clusters: int | None = None
     config: dict = field(default_factory=dict)
     interval_exact: bool = False
-    #: What ``bootstrap`` holds: R Monte Carlo resamples of the queries (or users), or R
-    #: draws from the exact bootstrap distribution (no query is resampled).
+    #: What ``bootstrap`` holds: R Monte Carlo resamples, or R draws from the exact distribution.
     bootstrap_source: str = "Monte Carlo resamples"
 
     def __repr__(self) -> str:
@@ -351,10 +337,7 @@ class ComparisonReport:
             "measure": self.measure,
             **self.config,
             "interval_method": self.interval_method,
-            "test": {
-                k: getattr(self.test, k)
-                for k in ("method", "alternative", "pvalue", "exact", "n_resamples")
-            },
+            "test": {k: getattr(self.test, k) for k in _TEST_KEYS},
         }
         clusters = self.runs.clusters
         method = METHOD_EXACT if self.interval_exact else METHOD
@@ -379,14 +362,10 @@ class ComparisonReport:
 
 def _test_line(test: SignificanceResult) -> str:
     """The test's p-value and how it was computed, for the report's row."""
-    if not test.exact:
-        how = f"Monte Carlo, {test.count:,} of {test.n_resamples:,}"
-    elif test.n_resamples < 10**12:
-        how = f"exact, {test.count:,} of {test.n_resamples:,}"
-    else:
-        how = (
-            f"exact, all 2**{test.n_resamples.bit_length() - 1} sign assignments, on the score grid"
-        )
+    n = test.n_resamples
+    how = f"{'exact' if test.exact else 'Monte Carlo'}, {test.count:,} of {n:,}"
+    if test.exact and n >= 10**12:  # 2**Q sign assignments, counted on the score grid
+        how = f"exact, all 2**{n.bit_length() - 1} sign assignments, on the score grid"
     return f"p = {test.pvalue:.4f} ({test.alternative}; {how})"
 
 
@@ -456,7 +435,6 @@ def compare_runs(
     test = _randomization_test(
         d, totals, None, test_stream, alternative, fallback_resamples=n_resamples
     )
-    regressions = _largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices)
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
@@ -470,11 +448,10 @@ def compare_runs(
         wins=int((d > 0).sum()),
         losses=int((d < 0).sum()),
         ties=int((d == 0).sum()),
-        largest_regressions=regressions,
+        largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
         seed=seed,
         n_resamples=n_resamples,
         level=float(level),
-        n_clusters=None if totals is None else len(totals.labels),
         config=_config(runs, a, b, qrels, min_queries),
         interval_exact=exact,
         bootstrap_source=source,
@@ -501,18 +478,15 @@ def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, mon
 def _enough_queries(q: int, min_queries: int) -> None:
     """Refuse fewer than ``min_queries`` compared queries, saying why so few mislead."""
     if q < min_queries:
+        why = f"it resamples only these {q} changes"
+        if q == 1:
+            why = "one query gives an interval of width 0"
         raise ValueError(
             f"Only {q} {'query is' if q == 1 else 'queries are'} compared, fewer than "
-            f"min_queries={min_queries}. "
-            "With so few, the bootstrap interval is far too narrow to trust "
-            + (
-                "(one query gives an interval of width 0) "
-                if q == 1
-                else f"(it resamples only these {q} changes) "
-            )
-            + f"and the smallest two-sided randomization p-value is 2/2^{q} = "
-            f"{min(1.0, 2 / 2**q):.3g}. "
-            "Judge more queries; or, knowingly, pass a smaller min_queries (the record keeps it)."
+            f"min_queries={min_queries}. With so few, the bootstrap interval is far too narrow to "
+            f"trust ({why}) and the smallest two-sided randomization p-value is 2/2^{q} = "
+            f"{min(1.0, 2 / 2**q):.3g}. Judge more queries; or, knowingly, pass a smaller "
+            "min_queries (the record keeps it)."
         )
 
 
