@@ -47,10 +47,9 @@ __all__ = [
     "compare_runs",
 ]
 
-#: Label of the overall row in a :class:`SliceSummary`, and the note under its table.
+#: The overall row's label and the note under a slice table; what a record keeps of the test.
 OVERALL = "all queries"
 _NOTE = "Paired bootstrap percentile intervals, B = {:,} resamples of each row's queries."
-#: What a saved report keeps of its randomization test.
 _TEST_KEYS = ("method", "alternative", "pvalue", "exact", "n_resamples")
 
 
@@ -174,9 +173,8 @@ def slice_summary(
     for name, mask in [(OVERALL, np.ones(a_arr.size, bool)), *((s, lab == s) for s in names)]:
         sa, sb = a_arr[mask], b_arr[mask]
         d = sb - sa
-        interval = None
-        if d.size >= min_queries:
-            interval = _percentile_interval(_paired_bootstrap(d, n_resamples, gen), half_alpha)
+        boot = _paired_bootstrap(d, n_resamples, gen) if d.size >= min_queries else None
+        interval = None if boot is None else _percentile_interval(boot, half_alpha)
         means = float(sa.mean()), float(sb.mean()), float(d.mean())
         rows.append(SliceRow(name, int(d.size), *means, interval))
     return SliceSummary(tuple(rows), float(level), n_resamples, min_queries)
@@ -252,11 +250,8 @@ def _largest_regressions(
 
 @dataclass(frozen=True)
 class ComparisonReport:
-    """What :func:`compare_runs` found, with everything needed to repeat it.
-
-    Renders as a table in a notebook and as plain text with ``print``;
-    :meth:`to_record` and :meth:`save` keep it as a JSON comparison record.
-    """
+    """What :func:`compare_runs` found, with everything needed to repeat it: a table in a
+    notebook, plain text with ``print``, a JSON record with :meth:`to_record` and :meth:`save`."""
 
     runs: AlignedRuns
     measure: str
@@ -310,12 +305,9 @@ class ComparisonReport:
         if self.largest_regressions:
             worst = ", ".join(f"{r.query_id} ({r.change:+.4f})" for r in self.largest_regressions)
             rows.append(("largest regressions", worst))
+        exact = f" (the interval is exact; the plotted bootstrap holds {self.bootstrap_source})"
         settings = f"seed {self.seed}, R = {self.n_resamples:,} resamples, level {self.level}"
-        if self.interval_exact:
-            settings += (
-                f" (the interval is exact; the plotted bootstrap holds {self.bootstrap_source})"
-            )
-        rows.append(("settings", settings))
+        rows.append(("settings", settings + (exact if self.interval_exact else "")))
         return rows
 
     def __str__(self) -> str:
@@ -408,10 +400,6 @@ def compare_runs(
 
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
-    >>> compare_runs(a, b, n_resamples=2000, rng=1)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: Only 4 queries are compared, fewer than min_queries=5. ...
     >>> report = compare_runs(a, b, n_resamples=2000, rng=1, min_queries=4)  # four pairs, knowingly
     >>> worst = report.largest_regressions[0][0]
     >>> print(f"{report.mean_change:+.3f}, p = {report.test.pvalue:.3f}, worst: {worst}")
@@ -431,10 +419,8 @@ def compare_runs(
         d, totals, n_resamples, seed, level, half_alpha, monte_carlo_bootstrap
     )
     # the test draws (when Monte Carlo) from its own stream, spawned from the same seed
-    test_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    test = _randomization_test(
-        d, totals, None, test_stream, alternative, fallback_resamples=n_resamples
-    )
+    stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    test = _randomization_test(d, totals, None, stream, alternative, fallback_resamples=n_resamples)
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
@@ -460,9 +446,7 @@ def compare_runs(
 
 def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap):
     """The checked seed, B, alpha/2 (a Fraction), alternative, top and min_queries."""
-    seed = _checks.seed(
-        rng, "rng", " seed here, so that the report can record it and be recomputed"
-    )
+    seed = _checks.seed(rng, why=" seed here, so that the report can record it and be recomputed")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
     half_alpha = (1 - _checks.level(level)) / 2
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
