@@ -18,7 +18,7 @@ Tuning notes (moved here from helpers/resampling.py, which now reads as the idea
   2.31x, 1.88x, 1.63x, 1.49x and 3.73x. (In an earlier session 2 MiB chunks had measured
   1.54x, against 17 ms for 16 MiB chunks: the allocator's state moves these numbers, which
   is why the bench alternates the two and reports the median ratio.) The result does not
-  depend on the chunk size: ``in_chunks`` draws from the stream in the same order as one
+  depend on the chunk size: ``_in_chunks`` draws from the stream in the same order as one
   big draw.
 * The statistic: ``np.take(d, idx).sum(axis=1) / Q`` is bit for bit
   ``d[idx].mean(axis=1)`` (numpy's mean is the same pairwise sum, then one division)
