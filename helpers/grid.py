@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 
 from . import _checks
 from .intervals import PROBABILITY_TOLERANCE, Interval, _percentile_interval
-from .resampling import _exact_bootstrap_distribution
+from .resampling import ExactDistribution, _exact_bootstrap_distribution
 
 __all__ = [
     "MAX_GRID_POINTS",
@@ -482,11 +482,12 @@ def grid_bootstrap_distribution(
         grid = _find_grid(d)
         if grid is None:
             raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
-    return _grid_bootstrap_distribution(grid, d.size, max_points)
+    return _grid_distribution(grid, d.size, _fft_totals(grid, d.size, max_points))
 
 
-def _grid_bootstrap_distribution(grid: Grid, q: int, max_points: int) -> GridDistribution:
-    p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+def _grid_distribution(grid: Grid, q: int, fft: tuple) -> GridDistribution:
+    """The distribution of the mean from :func:`_fft_totals`' output (renormalised in place)."""
+    p, first, error_bound, n_fft = fft
     p /= p.sum()
     totals = np.arange(first, first + p.size, dtype=np.int64)
     step = grid.step
@@ -522,13 +523,15 @@ def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POI
 
 @dataclass(frozen=True)
 class ExactInterval:
-    """A percentile interval read off an exact bootstrap distribution, and how it was computed."""
+    """A percentile interval, how it was computed, and the exact bootstrap ``distribution`` it was
+    read from (``values`` and ``probabilities``)."""
 
     low: float
     high: float
     level: float
     method: str
     error_bound: float
+    distribution: ExactDistribution | GridDistribution = field(repr=False, compare=False)
 
     @property
     def interval(self) -> Interval:
@@ -577,7 +580,7 @@ def _exact_bootstrap_interval(
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
         iv = _percentile_interval(dist.values, half_alpha, dist.probabilities)
         method = f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)"
-        return ExactInterval(iv.low, iv.high, level, method, 1e-12)
+        return ExactInterval(iv.low, iv.high, level, method, 1e-12, dist)
     grid = _find_grid(d)
     if grid is None:
         raise ValueError(
@@ -585,18 +588,19 @@ def _exact_bootstrap_interval(
             f"and have C({q + k - 1:,}, {k - 1:,}) multisets to enumerate. Use paired_bootstrap "
             "(Monte Carlo)."
         )
-    p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+    fft = p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    low_i, high_i = _read_ends(p, float(half_alpha), tol)
+    low_i, high_i = _read_ends(p, float(half_alpha), tol)  # before p is renormalised
     step = grid.step
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     method = f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)"
-    return ExactInterval(float(low), float(high), float(level), method, error_bound)
+    dist = _grid_distribution(grid, q, fft)
+    return ExactInterval(float(low), float(high), float(level), method, error_bound, dist)
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:

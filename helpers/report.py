@@ -16,14 +16,7 @@ import numpy as np
 from . import _checks
 from .alignment import AlignedRuns, _align_runs, _align_runs_iv
 from .data import signed
-from .grid import (
-    MAX_GRID_POINTS,
-    MAX_MULTISETS_FOR_INTERVAL,
-    _exact_bootstrap_interval,
-    _find_grid,
-    _grid_bootstrap_distribution,
-    _multisets,
-)
+from .grid import _exact_bootstrap_interval
 from .intervals import Interval, _percentile_interval
 from .readers import Qrels, RunScores
 from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
@@ -32,7 +25,6 @@ from .resampling import (
     ClusterTotals,
     _cluster_bootstrap,
     _cluster_totals,
-    _exact_bootstrap_distribution,
     _paired_bootstrap,
 )
 from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
@@ -361,17 +353,6 @@ def _test_line(test: SignificanceResult) -> str:
     return f"p = {test.pvalue:.4f} ({test.alternative}; {how})"
 
 
-def _exact_draws(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``n_resamples`` draws from the exact bootstrap distribution of the mean of ``d``, for
-    plots (no query is resampled)."""
-    if _multisets(d.size, np.unique(d).size) <= MAX_MULTISETS_FOR_INTERVAL:
-        dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
-    else:
-        dist = _grid_bootstrap_distribution(_find_grid(d), d.size, MAX_GRID_POINTS)
-    p = dist.probabilities
-    return rng.choice(dist.values, size=n_resamples, p=p / p.sum())
-
-
 def compare_runs(
     a: RunScores | Mapping[Hashable, float],
     b: RunScores | Mapping[Hashable, float],
@@ -501,7 +482,8 @@ def _interval(
     if monte_carlo_bootstrap:
         boot = _paired_bootstrap(d, n_resamples, rng)
     else:
-        boot = _exact_draws(d, n_resamples, rng)
+        p = exact.distribution.probabilities  # draws from the distribution read
+        boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
         source = f"{n_resamples:,} draws from the exact bootstrap distribution"
     method += ", exact " + exact.method.removeprefix("exact bootstrap ")
     return boot, exact.interval, method, True, source

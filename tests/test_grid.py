@@ -10,6 +10,7 @@ runs.
 
 import itertools
 import math
+from dataclasses import astuple
 from fractions import Fraction
 from pathlib import Path
 
@@ -456,9 +457,10 @@ def test_exact_bootstrap_interval_iv():
         exact_bootstrap_interval([0.1, 0.2], level=1.5)
 
 
-def test_interval_equals_reading_the_full_distribution():
+def test_interval_equals_reading_the_full_distribution_it_carries():
     # exact_bootstrap_interval's FFT route against percentile_interval reading the full
-    # distribution from grid_bootstrap_distribution
+    # distribution from grid_bootstrap_distribution; either route carries the distribution
+    # it was read from (compare_runs draws its plotted values from it)
     rng = np.random.default_rng(0)
     fft = 0
     for i in range(18):
@@ -473,6 +475,9 @@ def test_interval_equals_reading_the_full_distribution():
         dist = grid_bootstrap_distribution(d)
         for level in (0.8, 0.95, 0.99):
             iv = exact_bootstrap_interval(d, level)
+            same = dist if "FFT" in iv.method else exact_bootstrap_distribution(d)
+            for got, want in zip(astuple(iv.distribution), astuple(same), strict=True):
+                assert np.array_equal(got, want)
             if "multiset" in iv.method:
                 continue
             fft += 1
