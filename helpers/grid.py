@@ -69,13 +69,11 @@ class Grid:
     @property
     def label(self) -> str:
         """The step as written: ``"1/5"``, ``"0.0001"``, ``"1"``."""
-        s = self.step
-        den = s.denominator
-        if den == 1:
-            return str(s.numerator)
-        if 10 ** round(math.log10(den)) == den:
-            return f"{s.numerator / den:.{round(math.log10(den))}f}"
-        return f"{s.numerator}/{den}"
+        num, den = self.step.numerator, self.step.denominator
+        places = len(str(den)) - 1
+        if den == 10**places:  # 1, 10, 100, ...: a decimal
+            return f"{num / den:.{places}f}"
+        return f"{num}/{den}"
 
 
 def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
@@ -335,18 +333,11 @@ class GridDistribution:
     """Resample means (ascending, step / Q apart) and their probabilities; ``error_bound`` bounds
     any cumulative probability's error, ``n_points`` is the FFT's length."""
 
-    values: np.ndarray
-    probabilities: np.ndarray
+    values: np.ndarray = field(repr=False)
+    probabilities: np.ndarray = field(repr=False)
     step: Fraction
     error_bound: float
     n_points: int
-
-    def __repr__(self) -> str:
-        return (
-            f"GridDistribution({self.values.size:,} values from {self.values[0]:+.6g} to "
-            f"{self.values[-1]:+.6g}, "
-            f"step {self.step}, error_bound={self.error_bound:.1e}, n_points={self.n_points:,})"
-        )
 
 
 def _chernoff_halfwidths(
@@ -446,12 +437,7 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
     spectrum[kept] = power
     p = scipy.fft.irfft(spectrum, n_fft)
-    start = lo % n_fft  # p[j] becomes the probability of the total lo + j
-    p = (
-        p[start : start + width]
-        if start + width <= n_fft
-        else np.concatenate((p[start:], p[: start + width - n_fft]))
-    )
+    p = np.roll(p, -lo)[:width]  # p[j] becomes the probability of the total lo + j
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
