@@ -464,10 +464,9 @@ def grid_bootstrap_distribution(
     """
     d = _checks.scores(changes, "changes")
     max_points = _checks.integer(max_points, "max_points")
+    grid = grid or _find_grid(d)
     if grid is None:
-        grid = _find_grid(d)
-        if grid is None:
-            raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
+        raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
     return _grid_distribution(grid, d.size, _fft_totals(grid, d.size, max_points))
 
 
@@ -528,12 +527,6 @@ class ExactInterval:
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
-def _multisets(q: int, k: int) -> int:
-    """C(Q + k - 1, k - 1), the multisets of Q draws from k values (a power of ten when huge)."""
-    log10 = (math.lgamma(q + k) - math.lgamma(k) - math.lgamma(q + 1)) / math.log(10)
-    return math.comb(q + k - 1, k - 1) if log10 < 300 else 10 ** math.floor(log10)
-
-
 def exact_bootstrap_interval(
     changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
 ) -> ExactInterval:
@@ -559,9 +552,11 @@ def exact_bootstrap_interval(
 def _exact_bootstrap_interval(
     d: np.ndarray, level: float, half_alpha: Fraction, max_points: int = MAX_GRID_POINTS
 ) -> ExactInterval:
-    q = d.size
-    k = np.unique(d).size
-    n_multisets = _multisets(q, k)
+    q, k = d.size, np.unique(d).size
+    # C(Q + k - 1, k - 1) multisets of Q draws from k values: lgamma first, since the count can
+    # have millions of digits (e**13 is above the limit)
+    small = math.lgamma(q + k) - math.lgamma(k) - math.lgamma(q + 1) < 13
+    n_multisets = math.comb(q + k - 1, k - 1) if small else MAX_MULTISETS_FOR_INTERVAL + 1
     if n_multisets <= MAX_MULTISETS_FOR_INTERVAL:
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
         iv = _percentile_interval(dist.values, half_alpha, dist.probabilities)
