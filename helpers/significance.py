@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -74,20 +74,13 @@ class SignificanceResult:
 
     statistic: float
     pvalue: float
-    null_distribution: np.ndarray
+    null_distribution: np.ndarray = field(repr=False)
     exact: bool
     n_resamples: int
     count: int
     alternative: str
     method: str
-    null_probabilities: np.ndarray | None = None
-
-    def __repr__(self) -> str:
-        return (
-            f"SignificanceResult(statistic={self.statistic:+.6g}, pvalue={self.pvalue:.6g}, "
-            f"exact={self.exact}, count={self.count}, n_resamples={self.n_resamples}, "
-            f"alternative={self.alternative!r}, method={self.method!r})"
-        )
+    null_probabilities: np.ndarray | None = field(default=None, repr=False)
 
 
 def _count_at_least_as_extreme(
@@ -216,26 +209,21 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
         p, first = sign_flip_distribution(steps), 0
 
-        def at_most(t: int) -> float:
-            return float(np.sum(p[: t + 1]))
-
-        def at_least(t: int) -> float:
-            return float(np.sum(p[t:]))
+        def tail(t: int, upper: bool) -> float:  # P(T >= t) when upper, else P(T <= t)
+            return float(np.sum(p[t:] if upper else p[: t + 1]))
     else:
         fft = SignFlipFFT.of(steps)
         p, first = fft.probabilities, fft.first
-        at_most = fft.lower_tail
 
-        def at_least(t: int) -> float:  # T and S - T have the same distribution
-            return fft.lower_tail(total - t)
+        def tail(t: int, upper: bool) -> float:  # T and S - T have the same distribution
+            return fft.lower_tail(total - t if upper else t)
 
         method = method[:-1] + f", by FFT of {fft.n_points:,} points)"
     if alternative == "two-sided":  # |S - 2T| >= |S - 2a|: T <= m or T >= S - m
         m = min(a, total - a)
-        tail = 1.0 if 2 * a == total else at_most(m) + at_least(total - m)
+        pvalue = 1.0 if 2 * a == total else min(1.0, tail(m, False) + tail(total - m, True))
     else:
-        tail = at_most(a) if alternative == "greater" else at_least(a)
-    pvalue = min(1.0, tail)
+        pvalue = min(1.0, tail(a, alternative == "less"))
     t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
     null = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
     probs = p[::-1].copy()
