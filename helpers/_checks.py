@@ -19,10 +19,8 @@ MAX_NAMED = 5
 def name_some(items: Iterable[object], limit: int = MAX_NAMED) -> str:
     """Return up to ``limit`` items as ``'a', 'b', ... and N more``."""
     items = sorted(items, key=str)
-    shown = ", ".join(repr(x) for x in items[:limit])
-    if len(items) > limit:
-        shown += f" and {len(items) - limit} more"
-    return shown
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(repr(x) for x in items[:limit]) + more
 
 
 def is_int(x: object) -> bool:
@@ -114,18 +112,15 @@ def scores(
             "value(s); decide what they mean first: drop those queries (x.compressed()) or "
             "give them a score (x.filled(0.0))."
         )
-    if not isinstance(values, np.ndarray) and not isinstance(values, Sequence):
+    if not isinstance(values, (np.ndarray, Sequence)):
+        # pandas: iterating a DataFrame gives its column names; generators, dict views...: read once
         to_numpy = getattr(values, "to_numpy", None)
-        if callable(to_numpy):  # pandas: iterating a DataFrame gives its column names
-            values = to_numpy()
-        else:
-            # generators, dict views...: materialise once
-            try:
-                values = list(values)  # type: ignore[call-overload]
-            except TypeError:
-                raise ValueError(
-                    f"{name} must be a sequence of numbers; got {type(values).__name__}."
-                ) from None
+        try:
+            values = to_numpy() if callable(to_numpy) else list(values)  # type: ignore[call-overload]
+        except TypeError:
+            raise ValueError(
+                f"{name} must be a sequence of numbers; got {type(values).__name__}."
+            ) from None
     try:
         arr = np.asarray(values)
     except ValueError:  # nested sequences of different lengths
@@ -195,13 +190,8 @@ def unmatched(only_a: Iterable[object], only_b: Iterable[object]) -> str:
     >>> unmatched(["q2"], ["q3", "q4"])
     "1 only in A ('q2'); 2 only in B ('q3', 'q4')"
     """
-    only_a, only_b = list(only_a), list(only_b)
-    parts = []
-    if only_a:
-        parts.append(f"{len(only_a)} only in A ({name_some(only_a)})")
-    if only_b:
-        parts.append(f"{len(only_b)} only in B ({name_some(only_b)})")
-    return "; ".join(parts)
+    sides = (("A", list(only_a)), ("B", list(only_b)))
+    return "; ".join(f"{len(ids)} only in {s} ({name_some(ids)})" for s, ids in sides if ids)
 
 
 def sorted_ids(ids: Iterable[Hashable]) -> list:
@@ -210,16 +200,6 @@ def sorted_ids(ids: Iterable[Hashable]) -> list:
         return sorted(ids)
     except TypeError:
         return sorted(ids, key=str)
-
-
-def _index_of(values: object) -> list | None:
-    """The labels of an indexed container (a pandas Series), else None. Lists' ``.index`` is a
-    method, not labels.
-    """
-    index = getattr(values, "index", None)
-    if index is None or callable(index) or not callable(getattr(values, "to_numpy", None)):
-        return None
-    return list(index)
 
 
 def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.ndarray]:
@@ -232,7 +212,6 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
             "or two mappings {query_id: score} (paired by query ID); got one of each."
         )
     if a_map:
-        assert isinstance(a, Mapping) and isinstance(b, Mapping)
         if not a and not b:
             raise ValueError(
                 "Both systems' score mappings are empty: at least one query is needed."
@@ -248,8 +227,9 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
         a_arr = scores([a[q] for q in ids], "A's scores", labels=ids)
         b_arr = scores([b[q] for q in ids], "B's scores", labels=ids)
         return ids, a_arr, b_arr
-    a_index, b_index = _index_of(a), _index_of(b)
-    if a_index is not None and b_index is not None and a_index != b_index:
+    # pandas Series carry their query IDs as an index (lists have no to_numpy)
+    indexes = [list(x.index) for x in (a, b) if hasattr(x, "to_numpy") and hasattr(x, "index")]
+    if len(indexes) == 2 and indexes[0] != indexes[1]:
         raise ValueError(
             "A's and B's scores carry different indexes (query IDs, as pandas Series do), so "
             "pairing them by position would pair different queries. Pair them by query ID: "
@@ -276,20 +256,18 @@ def clusters(x: object, n: int) -> tuple[list, np.ndarray]:
     """One cluster label (e.g. a user ID) per query: the distinct labels in order of first
     appearance, and each query's index into them. At least two clusters.
     """
-    if isinstance(x, (str, bytes, Mapping, set, frozenset)):
+    ordered = not isinstance(x, (str, bytes, Mapping, set, frozenset))
+    if ordered and not isinstance(x, (np.ndarray, Sequence)):
+        try:
+            x = list(x)  # type: ignore[call-overload]  # generators: read once
+        except TypeError:
+            ordered = False
+    if not ordered:
         raise ValueError(
             "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
-            f"order of changes; got a {type(x).__name__} (not a single string, a mapping or a "
-            "set, which has no order)."
+            "order of changes (not a single string, a mapping or a set, which has no order); got "
+            f"{type(x).__name__}."
         )
-    if not isinstance(x, (np.ndarray, Sequence)):
-        try:
-            x = list(x)  # type: ignore[call-overload]
-        except TypeError:
-            raise ValueError(
-                "clusters must be a sequence with one cluster label (e.g. a user ID) per query; "
-                f"got {type(x).__name__}."
-            ) from None
     arr = np.asarray(x, dtype=object)
     if arr.ndim != 1:
         raise ValueError(

@@ -316,17 +316,17 @@ def test_name_some_names_up_to_five_in_order():
 LABELS_REFUSED = {
     "None": (
         None,
-        r"clusters must be a sequence with one cluster label .* per query; got NoneType",
+        r"clusters must be a sequence with one cluster label .* per query, .*; got NoneType\.",
     ),
-    "scalar": (3.0, r"clusters must be a sequence with one cluster label .* per query; got float"),
+    "scalar": (3.0, r"clusters must be a sequence with one cluster .* query, .*; got float\."),
     "single string": ("aabc", r"not a single string, a mapping or a set"),
     "dict": (
         {"q1": "a", "q2": "a", "q3": "b", "q4": "c"},
-        r"got a dict \(not a single string, a mapping or a set",
+        r"\(not a single string, a mapping or a set, which has no order\); got dict\.",
     ),
     "set": (
         {"a", "b", "c", "d"},
-        r"got a set \(not a single string, a mapping or a set, which has no order\)",
+        r"\(not a single string, a mapping or a set, which has no order\); got set\.",
     ),
     "2-D array": (
         np.array([["a", "a"], ["b", "c"]]),
