@@ -45,8 +45,7 @@ MAX_GRID_POINTS = 2**23
 MAX_DENOMINATOR = 100_000
 MAX_DECIMALS = 6
 
-#: A value is on the grid of step h when ``value / h`` is within this many steps of a
-#: whole number, plus the float error of ``b - a`` (see :func:`find_grid`).
+#: ``value / h`` this close to a whole number (plus b - a's float error) is on the grid of step h.
 GRID_TOLERANCE = 1e-9
 
 #: How a ValueError names the grids tried.
@@ -104,8 +103,6 @@ def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
 def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
     mag = float(np.max(np.abs(v)))
     nonzero = np.unique(np.abs(v[v != 0]))
-    if nonzero.size == 0:
-        return Grid(np.zeros(v.size, dtype=np.int64), Fraction(1))
     if mag * 10**MAX_DECIMALS > 2**50:
         return None
     size = mag if scale is None else max(float(scale), mag)
@@ -124,7 +121,7 @@ def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
                 return None
             break
     steps = np.round(v * units).astype(np.int64)
-    g = int(np.gcd.reduce(np.abs(steps)))
+    g = int(np.gcd.reduce(np.abs(steps))) or 1  # all zero: step 1
     return Grid(steps // g, Fraction(g, units))
 
 
@@ -329,12 +326,10 @@ class SignFlipFFT:
 
 
 @dataclass(frozen=True, eq=False)
-class GridDistribution:
-    """Resample means (ascending, step / Q apart) and their probabilities; ``error_bound`` bounds
-    any cumulative probability's error, ``n_points`` is the FFT's length."""
+class GridDistribution(ExactDistribution):
+    """The resample means (ascending, step / Q apart) and their probabilities, by FFT;
+    ``error_bound`` bounds any cumulative probability's error, ``n_points`` is the FFT's length."""
 
-    values: np.ndarray = field(repr=False)
-    probabilities: np.ndarray = field(repr=False)
     step: Fraction
     error_bound: float
     n_points: int
@@ -356,16 +351,15 @@ def _chernoff_halfwidths(
     spread = float(np.max(np.abs(c)))
     if spread == 0:
         return 0.0, 0.0
-    log_eps = math.log(eps)
-    out = []
-    for sign in (-1.0, 1.0):
-        theta = np.logspace(-6, 3, 271) / spread
+    theta = np.logspace(-6, 3, 271) / spread
+
+    def width(sign: float) -> float:
         z = sign * theta[:, None] * c[None, :]
         top = z.max(axis=1)
         k = top + np.log(np.exp(z - top[:, None]) @ w)
-        widths = (n * k - log_eps) / theta
-        out.append(float(np.min(widths)))
-    return out[0], out[1]
+        return float(np.min((n * k - math.log(eps)) / theta))
+
+    return width(-1.0), width(1.0)
 
 
 def _fft_error_bound(
@@ -516,7 +510,7 @@ class ExactInterval:
     level: float
     method: str
     error_bound: float
-    distribution: ExactDistribution | GridDistribution = field(repr=False, compare=False)
+    distribution: ExactDistribution = field(repr=False, compare=False)
 
     @property
     def interval(self) -> Interval:
