@@ -6,6 +6,7 @@ Each raises ``ValueError`` naming the argument and saying what to fix.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -256,13 +257,11 @@ def clusters(x: object, n: int) -> tuple[list, np.ndarray]:
     """One cluster label (e.g. a user ID) per query: the distinct labels in order of first
     appearance, and each query's index into them. At least two clusters.
     """
-    ordered = not isinstance(x, (str, bytes, Mapping, set, frozenset))
-    if ordered and not isinstance(x, (np.ndarray, Sequence)):
-        try:
-            x = list(x)  # type: ignore[call-overload]  # generators: read once
-        except TypeError:
-            ordered = False
-    if not ordered:
+    unordered = (str, bytes, Mapping, set, frozenset)
+    if not isinstance(x, (np.ndarray, Sequence, *unordered)):
+        with contextlib.suppress(TypeError):  # generators: read once; the rest is refused below
+            x = list(x)  # type: ignore[call-overload]
+    if isinstance(x, unordered) or not isinstance(x, (np.ndarray, Sequence)):
         raise ValueError(
             "clusters must be a sequence with one cluster label (e.g. a user ID) per query, in the "
             "order of changes (not a single string, a mapping or a set, which has no order); got "
