@@ -291,12 +291,8 @@ def _randomization_test(
     # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
     null = test.null_distribution * (len(totals.labels) / d.size)
     null.flags.writeable = False
-    return replace(
-        test,
-        statistic=float(d.mean()),
-        null_distribution=null,
-        method=test.method + ", flipping each user's total change",
-    )
+    method = test.method + ", flipping each user's total change"
+    return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
 
 
 def _sign_flip_test(
