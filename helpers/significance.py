@@ -309,7 +309,7 @@ def _sign_flip_test(
     k = nonzero.size
     observed = float(np.mean(d))
     tol = REL_TOL * float(np.abs(d).mean())
-    fallback = ""  # or why a Monte Carlo test replaces the exact one
+    note = ""  # or why a Monte Carlo test replaces the exact one
     if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
         grid = _find_grid(nonzero)
         if grid is None:
@@ -328,17 +328,15 @@ def _sign_flip_test(
                 f"{fallback_resamples:,} resamples)."
             )
         n_resamples = fallback_resamples
-        fallback = f" (not exact: {why})"
-    if n_resamples is None:
-        null = _all_sign_flip_sums(nonzero)
-        null /= n
-        exact, method = True, "randomization (exact, all sign assignments)"
-    else:
-        if k == 0:
-            null = np.zeros(n_resamples)
-        else:
-            null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
-        exact, method = False, "randomization (Monte Carlo sign assignments)" + fallback
+        note = f" (not exact: {why})"
+    exact = n_resamples is None
+    if exact:
+        null = _all_sign_flip_sums(nonzero) / n
+    elif k:
+        null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
+    else:  # no change to flip
+        null = np.zeros(n_resamples)
+    method = f"randomization ({'exact, all' if exact else 'Monte Carlo'} sign assignments){note}"
     count = _count_at_least_as_extreme(null, observed, alternative, tol)
     pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
     null.setflags(write=False)
