@@ -362,22 +362,14 @@ def _chernoff_halfwidths(
     return width(-1.0), width(1.0)
 
 
-def _fft_error_bound(
-    phi: np.ndarray,
-    power: np.ndarray,
-    freq: np.ndarray,
-    q: int,
-    n_fft: int,
-    top: float,
-    clipped: float,
-) -> float:
-    """A bound on the error of any cumulative probability from the FFT route (see
-    :func:`grid_bootstrap_distribution`).
+def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
+    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
+    ``grid.steps``, with ``first``, a bound on the error of any cumulative probability, and the
+    FFT's length.
 
-    ``phi`` and ``power`` hold the transform and its Q-th power at the kept
-    frequencies ``freq``. The forward FFT leaves an absolute error of at most
-    about ``log2(N) * eps`` on each ``phi_f`` (the input sums to 1); raising to
-    the power Q turns it into ``Q * |phi_f|**(Q-1)`` times that. The inverse
+    The bound: the forward FFT leaves an absolute error of at most about
+    ``log2(N) * eps`` on each ``phi_f`` (the input sums to 1); raising to the
+    power Q turns it into ``Q * |phi_f|**(Q-1)`` times that. The inverse
     transform of an error at frequency f adds at most ``1 / (N * sin(pi f /
     N))`` to any partial sum of the output (a geometric sum), so a cumulative
     probability is off by at most the sum of those terms over f (bounded by
@@ -385,24 +377,6 @@ def _fft_error_bound(
     eps`` times the largest probability), the dropped frequencies (each below
     1e-40), the mass clipped off (twice: clipping and renormalising) and the
     cut-off tails.
-    """
-    eps = _EPS
-    log_n = math.log2(n_fft) + 2
-    pos = freq > 0
-    phi, power, f = phi[pos], power[pos], freq[pos]
-    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
-        lower = np.sqrt((power.real**2 + power.imag**2) / (phi.real**2 + phi.imag**2))
-    else:
-        lower = np.ones(phi.size)
-    # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    forward = 2 * q * log_n * eps * float(np.dot(lower, 0.5 / f)) + 1e-25
-    inverse = n_fft * log_n * eps * top
-    return float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
-
-
-def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
-    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
-    ``grid.steps``, with ``first``, their error bound and the FFT's length.
     """
     k = grid.steps
     kmin = int(k.min())
@@ -435,7 +409,18 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
-    error_bound = _fft_error_bound(phi, power, kept, q, n_fft, float(p.max()), clipped)
+    # the error bound (see above), over the kept frequencies f > 0
+    log_n = math.log2(n_fft) + 2
+    pos = kept > 0
+    phi, power, freq = phi[pos], power[pos], kept[pos]
+    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
+        lower = np.sqrt((power.real**2 + power.imag**2) / (phi.real**2 + phi.imag**2))
+    else:
+        lower = np.ones(phi.size)
+    # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
+    forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / freq)) + 1e-25
+    inverse = n_fft * log_n * _EPS * float(p.max())
+    error_bound = float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
     return p, lo + q * kmin, error_bound, n_fft
 
 
@@ -447,7 +432,7 @@ def grid_bootstrap_distribution(
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
     draws from the k_q: the Q-th power of their Fourier transform, transformed
     back, on a window (Chernoff's bound) outside which each tail holds under
-    1e-14. ``error_bound`` (see :func:`_fft_error_bound`) must stay below
+    1e-14. ``error_bound`` (see :func:`_fft_totals`) must stay below
     :data:`PROBABILITY_TOLERANCE`.
 
     >>> dist = grid_bootstrap_distribution([-1, 0, 0, 1])
@@ -582,9 +567,7 @@ def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
     """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a
     threshold counting as equal.
     """
-    last = p.size - 1
     cum = np.cumsum(p)
     total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising
-    low = int(np.searchsorted(cum, (half_alpha + tol) * total, side="right"))
-    high = int(np.searchsorted(cum, (1 - half_alpha + tol) * total, side="right"))
-    return min(low, last), min(high, last)
+    ends = np.searchsorted(cum, np.add([half_alpha, 1 - half_alpha], tol) * total, "right")
+    return min(int(ends[0]), p.size - 1), min(int(ends[1]), p.size - 1)
