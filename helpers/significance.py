@@ -373,9 +373,6 @@ def shifted_bootstrap_test(
     )
 
 
-# --- Several tests at once ------------------------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
 class HolmResult:
     """Holm-adjusted p-values, in the order the p-values were given."""
@@ -404,12 +401,9 @@ def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
     [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
     """
     p = _checks.scores(pvalues, "p-values")
-    outside = np.flatnonzero((p < 0) | (p > 1))
-    if outside.size:
-        raise ValueError(
-            f"p-values must lie between 0 and 1; got {float(p[outside[0]])!r} at position "
-            f"{int(outside[0])}."
-        )
+    if (outside := np.flatnonzero((p < 0) | (p > 1))).size:
+        i = int(outside[0])
+        raise ValueError(f"p-values must lie between 0 and 1; got {float(p[i])!r} at position {i}.")
     _checks.level(alpha, "alpha", "0.05")
     a = float(alpha)
     m = p.size
