@@ -130,8 +130,7 @@ def scores(
             "got nested sequences of different lengths."
         ) from None
     if arr.dtype == object or arr.dtype.kind in "USV":
-        bad = [x for x in arr.ravel().tolist() if not isinstance(x, numbers.Real)]
-        if bad:
+        if bad := [x for x in arr.ravel().tolist() if not isinstance(x, numbers.Real)]:
             hint = (
                 "; convert text to numbers first, e.g. [float(x) for x in values]"
                 if all(isinstance(x, (str, bytes)) for x in bad)
