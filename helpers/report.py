@@ -482,7 +482,7 @@ def _interval(
     if monte_carlo_bootstrap:
         boot = _paired_bootstrap(d, n_resamples, rng)
     else:
-        p = exact.distribution.probabilities  # draws from the distribution read
+        p = exact.distribution.probabilities  # the distribution the interval was read from
         boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
         source = f"{n_resamples:,} draws from the exact bootstrap distribution"
     method += ", exact " + exact.method.removeprefix("exact bootstrap ")
