@@ -45,7 +45,7 @@ MAX_GRID_POINTS = 2**23
 MAX_DENOMINATOR = 100_000
 MAX_DECIMALS = 6
 
-#: ``value / h`` this close to a whole number (plus b - a's float error) is on the grid of step h.
+#: A value is on the grid of step h when value / h is this near a whole number (+ b - a's error).
 GRID_TOLERANCE = 1e-9
 
 #: How a ValueError names the grids tried.
@@ -548,7 +548,8 @@ def _exact_bootstrap_interval(
             f"and have C({q + k - 1:,}, {k - 1:,}) multisets to enumerate. Use paired_bootstrap "
             "(Monte Carlo)."
         )
-    fft = p, first, error_bound, n_fft = _fft_totals(grid, q, max_points)
+    fft = _fft_totals(grid, q, max_points)
+    p, first, error_bound, n_fft = fft
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
