@@ -10,8 +10,9 @@ computed by dynamic programming or FFT within :data:`MAX_GRID_POINTS` points.
 
 from __future__ import annotations
 
+import functools
 import math
-import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -75,37 +76,29 @@ class Grid:
         return f"{num}/{den}"
 
 
-def find_grid(values: ArrayLike, *, scale: float | None = None) -> Grid | None:
+def find_grid(values: ArrayLike) -> Grid | None:
     """The coarsest grid step the ``values`` are whole numbers of (with the integer steps), or
     None.
 
     Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520,
     trec_eval's 1/10,000, and least common multiples of these) and 10^-6. A
     value lies on the grid of step h when ``value / h`` is within ``1e-9 + 8 *
-    eps * scale / h`` of a whole number: the float error of a difference of
-    scores of size ``scale`` (default: the largest |value|), while fractions
-    with denominators up to 100,000 stay at least 1e-10 apart.
+    eps * size / h`` of a whole number: the float error of a difference of
+    scores of that size (the largest |value|), while fractions with
+    denominators up to 100,000 stay at least 1e-10 apart.
 
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
     >>> g.steps.tolist(), g.label
     ([1, -2, 0, 3], '1/5')
     """
-    v = _checks.scores(values, "values")
-    if scale is not None and not (
-        isinstance(scale, numbers.Real) and math.isfinite(scale) and scale >= 0
-    ):
-        raise ValueError(
-            f"scale must be a non-negative number (the size of the scores); got {scale!r}."
-        )
-    return _find_grid(v, scale)
+    return _find_grid(_checks.scores(values, "values"))
 
 
-def _find_grid(v: np.ndarray, scale: float | None = None) -> Grid | None:
-    mag = float(np.max(np.abs(v)))
+def _find_grid(v: np.ndarray) -> Grid | None:
+    size = float(np.max(np.abs(v)))
     nonzero = np.unique(np.abs(v[v != 0]))
-    if mag * 10**MAX_DECIMALS > 2**50:
+    if size * 10**MAX_DECIMALS > 2**50:
         return None
-    size = mag if scale is None else max(float(scale), mag)
 
     def off_grid(x: np.ndarray, per_unit: int) -> np.ndarray:  # the x not on the 1/per_unit grid
         r = x * per_unit
@@ -362,21 +355,31 @@ def _chernoff_halfwidths(
     return width(-1.0), width(1.0)
 
 
-def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, float, int]:
-    """Probabilities (not renormalised) of the totals ``first, first + 1, ...`` of Q draws of
-    ``grid.steps``, with ``first``, a bound on the error of any cumulative probability, and the
-    FFT's length.
+@dataclass(frozen=True, eq=False)
+class _Spectrum:
+    """The Q-th power of one draw's transform at the kept frequencies, for a window of totals."""
 
-    The bound: the forward FFT leaves an absolute error of at most about
+    kept: np.ndarray  # the kept frequencies (indices into the rfft output)
+    power: np.ndarray  # the Q-th power there
+    lo: int  # the window's first total, counted from Q * min step
+    width: int  # the totals in the window
+    n_fft: int
+    first: int  # the window's first total, in grid steps
+    error: float  # the forward transform's share of the error bound, and the cut-off tails
+
+
+def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
+    """The transform of the total of Q draws of ``grid.steps``, on a window of totals.
+
+    The error bound: the forward FFT leaves an absolute error of at most about
     ``log2(N) * eps`` on each ``phi_f`` (the input sums to 1); raising to the
     power Q turns it into ``Q * |phi_f|**(Q-1)`` times that. The inverse
     transform of an error at frequency f adds at most ``1 / (N * sin(pi f /
     N))`` to any partial sum of the output (a geometric sum), so a cumulative
     probability is off by at most the sum of those terms over f (bounded by
-    ``1 / (2f)``), plus the inverse transform's own rounding (``N log2(N)
-    eps`` times the largest probability), the dropped frequencies (each below
-    1e-40), the mass clipped off (twice: clipping and renormalising) and the
-    cut-off tails.
+    ``1 / (2f)``), plus the cut-off tails, the dropped frequencies (each below
+    1e-40) and what reading the probabilities adds (see :func:`_fft_totals`
+    and :func:`_direct_ends`).
     """
     k = grid.steps
     kmin = int(k.min())
@@ -402,26 +405,76 @@ def _fft_totals(grid: Grid, q: int, max_points: int) -> tuple[np.ndarray, int, f
     kept = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > math.exp(-184.0 / q))
     phi = phi[kept]
     power = _times_power(np.ones_like(phi), phi, q)
-    spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
-    spectrum[kept] = power
-    p = scipy.fft.irfft(spectrum, n_fft)
-    p = np.roll(p, -lo)[:width]  # p[j] becomes the probability of the total lo + j
+    pos = kept > 0  # the error bound (see above), over the kept frequencies f > 0
+    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
+        pw, ph = power[pos], phi[pos]
+        lower = np.sqrt((pw.real**2 + pw.imag**2) / (ph.real**2 + ph.imag**2))
+    else:
+        lower = np.ones(int(pos.sum()))
+    # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
+    log_n = math.log2(n_fft) + 2
+    forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / kept[pos])) + 1e-25
+    return _Spectrum(kept, power, lo, width, n_fft, lo + q * kmin, 2 * TAIL_EPSILON + forward)
+
+
+def _fft_totals(sp: _Spectrum) -> tuple[np.ndarray, int, float, int]:
+    """The inverse FFT: probabilities (not renormalised) of the totals ``first, first + 1, ...``,
+    ``first``, a bound on the error of any cumulative probability (:func:`_fft_spectrum`'s, plus
+    ``N log2(N) eps`` times the largest probability for the inverse transform and twice the mass
+    clipped off: clipping and renormalising), and the FFT's length.
+    """
+    spectrum = np.zeros(sp.n_fft // 2 + 1, dtype=complex)
+    spectrum[sp.kept] = sp.power
+    p = scipy.fft.irfft(spectrum, sp.n_fft)
+    p = np.roll(p, -sp.lo)[: sp.width]  # p[j] becomes the probability of the total lo + j
     before = float(p.sum())
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
-    # the error bound (see above), over the kept frequencies f > 0
-    log_n = math.log2(n_fft) + 2
-    pos = kept > 0
-    phi, power, freq = phi[pos], power[pos], kept[pos]
-    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
-        lower = np.sqrt((power.real**2 + power.imag**2) / (phi.real**2 + phi.imag**2))
-    else:
-        lower = np.ones(phi.size)
-    # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / freq)) + 1e-25
-    inverse = n_fft * log_n * _EPS * float(p.max())
-    error_bound = float(2 * TAIL_EPSILON + forward + inverse + 2 * clipped)
-    return p, lo + q * kmin, error_bound, n_fft
+    inverse = sp.n_fft * (math.log2(sp.n_fft) + 2) * _EPS * float(p.max())
+    return p, sp.first, float(sp.error + inverse + 2 * clipped), sp.n_fft
+
+
+#: With at most this many kept frequencies, an interval is read off the spectrum
+#: (:func:`_direct_ends`), skipping the inverse FFT.
+MAX_DIRECT_FREQUENCIES = 2_000
+
+
+def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int]:
+    """Interval ends (offsets into the window) read from the spectrum, without the inverse FFT.
+
+    The probability of total ``t`` is ``(1/N) sum_f P_f w**(f t)`` (w = exp(2 pi
+    i / N), the sum over all N frequencies, ``P_(N-f)`` the conjugate of
+    ``P_f``), so the probability of the totals ``lo .. lo + j`` is a sum of
+    geometric series: ``(1/N) [P_0 (j + 1) + sum_f c_f Re(P_f w**(f lo) (1 -
+    w**(f (j+1))) / (1 - w**f))]``, with ``c_f = 2`` (1 at f = N/2). It is
+    evaluated at O(log N) offsets by bisection, with the same rule as
+    :func:`_read_ends`.
+    """
+    n, pos = sp.n_fft, sp.kept > 0
+    f = sp.kept[pos].astype(np.int64)
+    p0 = float(sp.power[~pos][0].real) if (~pos).any() else 1.0
+
+    def turn(m: np.ndarray) -> np.ndarray:  # w**m for integers m, reduced mod N first
+        return np.exp(2j * np.pi * (np.mod(m, n) / n))
+
+    coef = np.where(2 * f == n, 1.0, 2.0) * sp.power[pos] * turn(f * (sp.lo % n)) / (1 - turn(f))
+
+    def cdf(j: int) -> float:
+        return (p0 * (j + 1) + float(np.dot(coef, 1 - turn(f * (j + 1))).real)) / n
+
+    last = sp.width - 1
+    total = cdf(last)
+
+    def first_above(level: float) -> int:  # smallest j with cdf(j) > level, else the last
+        if not total > level:
+            return last
+        a, b = 0, last
+        while a < b:
+            mid = (a + b) // 2
+            a, b = (a, mid) if cdf(mid) > level else (mid + 1, b)
+        return a
+
+    return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
 
 
 def grid_bootstrap_distribution(
@@ -446,7 +499,7 @@ def grid_bootstrap_distribution(
     grid = grid or _find_grid(d)
     if grid is None:
         raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
-    return _grid_distribution(grid, d.size, _fft_totals(grid, d.size, max_points))
+    return _grid_distribution(grid, d.size, _fft_totals(_fft_spectrum(grid, d.size, max_points)))
 
 
 def _grid_distribution(grid: Grid, q: int, fft: tuple) -> GridDistribution:
@@ -495,7 +548,12 @@ class ExactInterval:
     level: float
     method: str
     error_bound: float
-    distribution: ExactDistribution = field(repr=False, compare=False)
+    _distribution: Callable[[], ExactDistribution] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def distribution(self) -> ExactDistribution:
+        """The exact distribution the interval was read from (computed when first asked)."""
+        return self._distribution()
 
     @property
     def interval(self) -> Interval:
@@ -540,7 +598,7 @@ def _exact_bootstrap_interval(
         dist = _exact_bootstrap_distribution(d, MAX_MULTISETS_FOR_INTERVAL)
         iv = _percentile_interval(dist.values, half_alpha, dist.probabilities)
         method = f"exact bootstrap (multiset enumeration, {n_multisets:,} count vectors)"
-        return ExactInterval(iv.low, iv.high, level, method, 1e-12, dist)
+        return ExactInterval(iv.low, iv.high, level, method, 1e-12, lambda: dist)
     grid = _find_grid(d)
     if grid is None:
         raise ValueError(
@@ -548,20 +606,31 @@ def _exact_bootstrap_interval(
             f"and have C({q + k - 1:,}, {k - 1:,}) multisets to enumerate. Use paired_bootstrap "
             "(Monte Carlo)."
         )
-    fft = _fft_totals(grid, q, max_points)
-    p, first, error_bound, n_fft = fft
+    sp = _fft_spectrum(grid, q, max_points)
+    direct = sp.kept.size <= MAX_DIRECT_FREQUENCIES  # few frequencies: read the ends off them
+    fft = None if direct else _fft_totals(sp)
+    if direct:  # rounding in _direct_ends' sums: a few eps on each term, at most |P_f| / (2f)
+        pos = sp.kept > 0
+        terms = 8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
+        error_bound = sp.error + float(terms + 4 * _EPS * sp.width / sp.n_fft)
+    else:
+        error_bound = fft[2]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    low_i, high_i = _read_ends(p, float(half_alpha), tol)  # before p is renormalised
-    step = grid.step
+    ha = float(half_alpha)  # the unnormalised probabilities: each read-out scales by their total
+    low_i, high_i = _direct_ends(sp, ha, tol) if direct else _read_ends(fft[0], ha, tol)
+    step, first = grid.step, sp.first
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
-    method = f"exact bootstrap (FFT on the {grid.label} grid, {n_fft:,} points)"
-    dist = _grid_distribution(grid, q, fft)
-    return ExactInterval(float(low), float(high), float(level), method, error_bound, dist)
+    method = f"exact bootstrap (FFT on the {grid.label} grid, {sp.n_fft:,} points)"
+
+    def distribution() -> GridDistribution:  # for plots: from the FFT, run again if it was skipped
+        return _grid_distribution(grid, q, fft or _fft_totals(sp))
+
+    return ExactInterval(float(low), float(high), float(level), method, error_bound, distribution)
 
 
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:

@@ -125,11 +125,9 @@ def test_grid_allows_the_float_error_of_b_minus_a():
     assert (g.steps * g.step.numerator).tolist() == (np.round(b * 1e4) - np.round(a * 1e4)).astype(
         int
     ).tolist()
-    # scores far from zero: the error of b - a grows with them, and scale= says how large they are
+    # scores far from zero: the error of b - a grows with them; no wrong grid is found
     big_a, big_b = a + 1000, b + 1000
     assert find_grid(big_b - big_a) is None or find_grid(big_b - big_a).step.denominator == 10_000
-    g_big = find_grid(big_b - big_a, scale=1001)
-    assert g_big is not None and g_big.step.denominator == 10_000
 
 
 @pytest.mark.parametrize(
@@ -145,10 +143,8 @@ def test_values_on_no_grid(values):
     assert find_grid(values) is None
 
 
-def test_all_zero_changes_and_bad_scale():
+def test_all_zero_changes():
     assert find_grid([0.0, 0.0]).steps.tolist() == [0, 0]
-    with pytest.raises(ValueError, match="scale"):
-        find_grid([0.1], scale=-1)
 
 
 # --- the exact randomization test on the grid -------------------------------------
@@ -484,6 +480,27 @@ def test_interval_equals_reading_the_full_distribution_it_carries():
             read = percentile_interval(dist.values, level, weights=dist.probabilities)
             assert tuple(read) == (iv.low, iv.high)
     assert fft >= 20
+
+
+def test_ends_read_off_the_spectrum_equal_those_of_the_inverse_fft(monkeypatch):
+    # with few kept frequencies the ends are read off the spectrum (no inverse FFT); with the
+    # read-out switched off, the inverse FFT must give the same ends on every case
+    rng = np.random.default_rng(1)
+    direct = 0
+    for i in range(24):
+        q = int(rng.integers(20, 400))
+        d = np.subtract(*four_decimal_runs(q, i)[::-1]) if i % 2 else rng.integers(-3, 4, q) / 7
+        g = helpers.find_grid(d)
+        sp = helpers.grid._fft_spectrum(g, q, MAX_GRID_POINTS)
+        ivs = [exact_bootstrap_interval(d, level) for level in (0.8, 0.95, 0.99)]
+        if "FFT" not in ivs[0].method:
+            continue
+        direct += sp.kept.size <= helpers.grid.MAX_DIRECT_FREQUENCIES
+        with monkeypatch.context() as m:
+            m.setattr(helpers.grid, "MAX_DIRECT_FREQUENCIES", -1)
+            full = [exact_bootstrap_interval(d, level) for level in (0.8, 0.95, 0.99)]
+        assert [(iv.low, iv.high) for iv in ivs] == [(iv.low, iv.high) for iv in full]
+    assert direct >= 15
 
 
 # --- how many means a resample can have ------------------------------------------
