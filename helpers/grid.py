@@ -477,6 +477,13 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
     return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
 
 
+def _direct_error(sp: _Spectrum) -> float:
+    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, at most ``|P_f| / (2f)``."""
+    pos = sp.kept > 0
+    terms = 8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
+    return float(terms + 4 * _EPS * sp.width / sp.n_fft)
+
+
 def grid_bootstrap_distribution(
     changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
 ) -> GridDistribution:
@@ -608,13 +615,8 @@ def _exact_bootstrap_interval(
         )
     sp = _fft_spectrum(grid, q, max_points)
     direct = sp.kept.size <= MAX_DIRECT_FREQUENCIES  # few frequencies: read the ends off them
-    fft = None if direct else _fft_totals(sp)
-    if direct:  # rounding in _direct_ends' sums: a few eps on each term, at most |P_f| / (2f)
-        pos = sp.kept > 0
-        terms = 8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
-        error_bound = sp.error + float(terms + 4 * _EPS * sp.width / sp.n_fft)
-    else:
-        error_bound = fft[2]
+    fft = None if direct else _fft_totals(sp)  # else the inverse FFT
+    error_bound = sp.error + _direct_error(sp) if direct else fft[2]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
