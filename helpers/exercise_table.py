@@ -298,7 +298,9 @@ print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.sta
     },
     "5.4": {
         "name": "R_needed", "what": "the number of random sign vectors R, a whole number",
-        "expected": [17729], "tol": 0.5,
+        # any p read from the printed 0.0768 to the prompt's 0.077, with ceil, round or int:
+        # 17,725 to 17,768 (17,729 from res.pvalue and ceil)
+        "expected": [17746.5], "tol": 21.5,
         "slips": [
             ([11875], "You used p = 0.05; use the exact p-value of the 120 queries, about 0.077."),
             ([62500], "That is the worst case p = 0.5; the question asks for p near the exact 0.077."),
@@ -309,7 +311,9 @@ R_needed = math.ceil(p * (1 - p) / 0.002**2)
 mc = helpers.randomization_test(d, n_resamples=R_needed, rng=3)
 print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
       f"difference {mc.pvalue - p:+.4f} (standard error {math.sqrt(p * (1 - p) / R_needed):.4f})")
-# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.''',
+# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.
+# Reading p as the printed 0.0768 or as 0.077, or rounding R instead of ceil, gives 17,725 to 17,768:
+# the check accepts all of them, since the question only asks for the size of R.''',
     },
     "5.5": {
         "name": "sign_flip_p", "what": "a function sign_flip_p(changes) returning the exact two-sided p-value",

@@ -305,6 +305,27 @@ def test_5_3_slips():
     assert "one-sided" in check("5.3", (d_more.mean(), one_sided)).message
 
 
+def test_5_4_every_fair_reading_is_right_and_slips_are_named():
+    """The exact p (res.pvalue), the printed 0.0768 or the prompt's 0.077, rounded up, to the
+    nearest or down: all right (17,725 to 17,768); a wrong p or a standard error not squared
+    get their own message."""
+    import math
+
+    exact = helpers.randomization_test(learner_changes()[2]).pvalue
+    answers = {
+        f(p * (1 - p) / 0.002**2)
+        for p in (exact, round(exact, 4), 0.077)
+        for f in (math.ceil, round, int)
+    }
+    assert min(answers) == 17725 and max(answers) == 17768 and 17729 in answers
+    for answer in answers:
+        assert check("5.4", answer).correct, answer
+    assert check("5.4", 17724).status == "wrong" and check("5.4", 17769).status == "wrong"
+    for p, words in [(0.05, "p = 0.05"), (0.5, "worst case")]:
+        assert words in check("5.4", math.ceil(p * (1 - p) / 0.002**2)).message
+    assert "square the 0.002" in check("5.4", math.ceil(exact * (1 - exact) / 0.002)).message
+
+
 def test_6_1_slips():
     p = np.array([0.012, 0.030, 0.004, 0.026])
     order = np.argsort(p)
