@@ -220,6 +220,13 @@ def _sign_flip_p(changes, *, compare="tolerance", side="two-sided", plus_one=Fal
 
 
 FIVE = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
+#: The p-value's slips in 5.1 and 5.5, as _sign_flip_p's options, and words of their messages.
+P_SLIPS = [
+    ({"compare": ">"}, "Ties must count"),
+    ({"compare": ">="}, "Allow a tolerance"),
+    ({"side": "greater"}, "one-sided"),
+    ({"plus_one": True}, "Monte Carlo"),
+]
 
 
 def test_5_5_sign_flip_p_value_slips():
@@ -229,12 +236,7 @@ def test_5_5_sign_flip_p_value_slips():
         return lambda x: _sign_flip_p(x, **kw)
 
     assert check("5.5", given()).correct
-    for kw, words in [
-        ({"compare": ">"}, "Ties must count"),
-        ({"compare": ">="}, "Allow a tolerance"),
-        ({"side": "greater"}, "one-sided"),
-        ({"plus_one": True}, "Monte Carlo"),
-    ]:
+    for kw, words in P_SLIPS:
         assert words in check("5.5", given(**kw)).message, kw
 
 
@@ -259,11 +261,7 @@ def test_5_1_slips():
     third number's, each made the way a learner makes it."""
     assert _five_test() == (0.5625, 8, 0.3125)
     assert check("5.1", _five_test()).correct
-    for kw, words in [
-        ({"compare": ">"}, "Ties must count"),
-        ({"compare": ">="}, "Allow a tolerance"),
-        ({"side": "greater"}, "one-sided"),
-        ({"plus_one": True}, "Monte Carlo"),
+    for kw, words in P_SLIPS + [
         ({"ties": "=="}, "Ties found with =="),
         ({"ties": "not itself"}, "ties with itself"),
         ({"ties": "not the pair"}, "its mirror image"),
