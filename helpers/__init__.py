@@ -62,6 +62,7 @@ __all__ = [
     "plot_intervals",
     "plot_sign_assignments",
     "plot_sorted_changes",
+    "plot_error_rates",
     "quantile_difference",
     "quiz",
     "randomization_test",

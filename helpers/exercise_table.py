@@ -397,19 +397,24 @@ claims = tuple(claims)
 
 
 mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
-print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 3's one family: {np.array_equal(mine, holm_all_four)}")''',
+print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 6's one family: {np.array_equal(mine, holm_all_four)}")''',
     },
     "7.1": {
-        "name": "p5_change", "what": "B's mean P_5 minus A's over the 150 judged topics, a number",
-        "expected": [-0.01733333333333333], "tol": 6e-5,
+        "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
+        # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
+        "expected": [0.0011174979621162758], "tol": 6e-5,
         "slips": [
-            ([0.01733333333333333], "That is A minus B: the change is B - A."),
-            ([-0.010810810810810806], "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, as trec_eval -c does, and so should the comparison."),
-            ([-0.007793425623659394], "That is the change in nDCG@10; the question asks for P_5."),
+            ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
+            ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
+            ([-0.0011343210976436818], "You left out q121 only; B retrieved nothing for q047 too (b.unretrieved lists both).", 8e-6),
+            ([-0.0056014114201798065], "You left out q047 only; B retrieved nothing for q121 too (b.unretrieved lists both)."),
         ],
-        "solution": '''p5 = helpers.compare_runs(helpers.evaluate(qrels, run_a, "P_5"), helpers.evaluate(qrels, run_b, "P_5"), n_resamples=10_000, rng=2026)
-print(p5)
-p5_change = p5.mean_change''',
+        "solution": '''keep = [i for i, q in enumerate(report.runs.query_ids) if q not in b.unretrieved]
+drop_change = (report.runs.b[keep] - report.runs.a[keep]).mean()
+print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}; without q047 and q121: {helpers.signed(drop_change, 4)}")
+# Up: B scores 0 on both dropped queries and A does not, so both are losses for B, and leaving them
+# out turns a small loss into a small gain. The report gives the 150-query change: for a user, no
+# results is a failure. A comparison that drops queries says which, and why.''',
     },
     "7.2": {
         "name": "mean_change_c", "what": "a function mean_change_c(a, b, topics) returning a number",
@@ -509,21 +514,21 @@ QUIZZES = {
 },
 "6.q1": {
 "prompt": "You tried 20 rankers on the same 200 test queries. The best one's 95% paired bootstrap interval is [+0.004, +0.031]. What can you conclude?",
-"options": ['B is better than A with 95% confidence: the interval excludes zero.', 'Little: the winner was chosen for its luck on these queries; evaluate it once on held-out queries.', 'The interval is too wide; use more bootstrap resamples.', 'Apply Holm to this one interval and the problem goes away.'],
-"answer": 1,
-"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).'],
+"options": ['B is better than A with 95% confidence, since its interval excludes zero.', 'The interval is too wide: rerun the bootstrap with more resamples.', 'Apply Holm to this one interval, and the selection effect goes away.', 'Little: it won partly by luck; test it once on held-out queries.'],
+"answer": 3,
+"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
 },
 "7.q1": {
 "prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter
-"options": ['B is no better than A.', "No change was detected: the data are consistent with a loss or a gain of up to the interval's ends.", 'There is a 95% probability that the true change lies in this interval.', 'B is worse than A, since the mean change is negative.'],
-"answer": 1,
-"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', 'The sign of a mean change whose interval contains zero is not established.'],
+"options": ['B is no better than A: the interval contains zero.', 'There is a 95% probability that the true change lies in this interval.', "No change was detected; losses or gains up to its ends fit the data.", 'B is worse than A, since the mean change is negative.'],
+"answer": 2,
+"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'The sign of a mean change whose interval contains zero is not established.'],
 },
 "7.q2": {
 "prompt": "Run B returned no results for two queries, so trec_eval without -c left them out of B's file. What should the comparison do?",
-"options": ['Drop the two queries: they have no score for B.', 'Score them 0 for B (as trec_eval -c does) and say so in the report.', "Give them B's average score.", "Compare the two runs' 'all' summary rows instead."],
-"answer": 1,
-"explanations": ["Dropping hides B's failures and flatters B; if you do drop, the report must say so.", 'Returning nothing is a real failure for the user; scoring it 0 counts it, and the policy is recorded.', 'That invents a score B never earned.', 'The summary rows average over different query sets, so they are not paired.'],
+"options": ['Score them 0 for B, as trec_eval -c does, and say so.', 'Drop the two queries, since they have no score for B.', "Give them B's average score over the other queries.", "Compare the two runs' 'all' summary rows from trec_eval."],
+"answer": 0,
+"explanations": ['Returning nothing is a real failure for the user; scoring it 0 counts it, and the policy is recorded.', "Dropping hides B's failures and flatters B; if you do drop, the report must say so.", 'That invents a score B never earned.', 'The summary rows average over different query sets, so they are not paired.'],
 },
 }
 # fmt: on

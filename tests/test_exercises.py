@@ -360,6 +360,32 @@ def test_6_3_slips():
     assert check("6.3", lambda p: [True]).status == "wrong"  # wrong length
 
 
+def test_7_1_slips_made_on_the_chapters_runs():
+    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
+    a, b = (
+        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
+        for s in "AB"
+    )
+    ids = sorted(qrels.topics)
+    d = np.array([b.scores[q] - a.scores[q] for q in ids])
+
+    def without(*dropped):
+        return d[[i for i, q in enumerate(ids) if q not in dropped]]
+
+    assert b.unretrieved == ["q047", "q121"]
+    assert check("7.1", without(*b.unretrieved).mean()).correct
+    te = [
+        helpers.read_trec_eval(data / f"simulated_{s}.trec_eval.txt", "ndcg_cut_10") for s in "AB"
+    ]
+    rounded = helpers.compare_runs(*te, missing="drop", n_resamples=100, rng=1).mean_change
+    assert check("7.1", rounded).correct  # the same answer from trec_eval's four decimals
+    assert "over all 150 queries" in check("7.1", d.mean()).message
+    assert "A minus B" in check("7.1", -without("q047", "q121").mean()).message
+    assert "q121 only" in check("7.1", without("q121").mean()).message
+    assert "q047 only" in check("7.1", without("q047").mean()).message
+
+
 def test_7_2_slips():
     def right(a, b, topics):
         return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
