@@ -16,6 +16,7 @@ from .examples import *  # noqa: F403
 from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
+from .many_runs import *  # noqa: F403
 from .plots import *  # noqa: F403
 from .readers import *  # noqa: F403
 from .records import *  # noqa: F403
@@ -33,6 +34,7 @@ __all__ = [
     "cluster_bootstrap",
     "cluster_totals",
     "collapse_to_multisets",
+    "compare_many",
     "compare_runs",
     "count_attainable_means",
     "describe_draw",
@@ -59,6 +61,7 @@ __all__ = [
     "percentile_interval",
     "plot_bootstrap_distribution",
     "plot_exact_distribution",
+    "plot_forest",
     "plot_intervals",
     "plot_sorted_changes",
     "quantile_difference",
