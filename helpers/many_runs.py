@@ -10,6 +10,7 @@ forest plot, and saves as one JSON record that recomputes it exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -120,6 +121,45 @@ class ManyRunsTable:
     def n_marked(self) -> int:
         """How many cells are marked (adjusted p-value at most ``alpha``)."""
         return sum(c.marked for c in self.cells)
+
+    def corrected(
+        self,
+        *,
+        family: str | None = None,
+        correction: str | None = None,
+        alpha: float | None = None,
+    ) -> ManyRunsTable:
+        """The same cells (the same p-values and intervals, nothing recomputed), adjusted over
+        another family, by another correction or at another level.
+
+        >>> base = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.4, 0.6, 0.8, 1.0])}}
+        >>> up = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.6, 0.8, 1.0, 1.0])}}
+        >>> table = compare_many({"A": base, "B": up, "C": base}, baseline="A", rng=3)
+        >>> [c.pvalue for c in table.cells], [c.adjusted for c in table.cells]
+        ([0.25, 1.0], [0.5, 1.0])
+        >>> print(table.corrected(correction="bonferroni").family_text())
+        Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
+0.05; Holm marks every cell Bonferroni marks, and may mark more
+        """
+        family = self.family if family is None else _checks.one_of(family, "family", FAMILIES)
+        correction = (
+            self.correction
+            if correction is None
+            else _checks.one_of(correction, "correction", CORRECTIONS)
+        )
+        if alpha is None:
+            alpha = self.alpha
+        _checks.level(alpha, "alpha", "0.05")
+        jobs = [(c.run, c.measure) for c in self.cells]
+        labels = _family_labels(jobs, family, self.measures[0])
+        adjusted = _adjust(np.array([c.pvalue for c in self.cells]), labels, correction)
+        cells = tuple(
+            dataclasses.replace(c, adjusted=float(adj), marked=bool(adj <= alpha), family=label)
+            for c, adj, label in zip(self.cells, adjusted, labels, strict=True)
+        )
+        return dataclasses.replace(
+            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
+        )
 
     def family_text(self) -> str:
         """Which family was corrected, by which method, at which level, in words."""
@@ -255,7 +295,7 @@ class ManyRunsTable:
         lines.insert(1, "| " + " | ".join(align) + " |")
         legend = [t.replace("*", "\\*", 1) if t.startswith(_MARK) else t for t in self.legend()]
         legend = [legend[0].replace("<=", "≤", 1), *legend[1:]]
-        return "\n".join(lines) + "\n\n" + "\n".join(legend) + "\n"
+        return "\n".join(lines) + "\n\n" + "\n\n".join(legend) + "\n"
 
     def to_latex(self) -> str:
         """The table as a LaTeX ``tabular`` with booktabs rules, then the legend (needs
@@ -296,8 +336,8 @@ class ManyRunsTable:
             groups=[c.measure for c in self.cells],
             ax=ax,
             title=title,
-            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction}, "
-            f"{len(self.cells)} comparisons)",
+            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
+            f"family: {self.family}, {len(self.cells)} comparisons)",
         )
 
     def to_record(self) -> ManyRunsRecord:

@@ -284,11 +284,6 @@ def plot_forest(
         Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
         Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
     ]
-    ax.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.12 - 1.2 / (n + 3)),
-        fontsize=9,
-        ncol=1,
-    )
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
     return ax

@@ -344,3 +344,17 @@ def test_against_ranx_compare():
             assert abs(p - c.pvalue) <= error
         t = stats.ttest_rel(scores["base"][c.measure], scores[c.run][c.measure]).pvalue
         assert student[pair][c.measure]["p_value"] == pytest.approx(t, rel=1e-9, abs=1e-300)
+
+
+def test_corrected_readjusts_the_same_cells():
+    runs = _runs()
+    base = h.compare_many(runs, baseline="base", rng=1)
+    for family in ("per measure", "gatekeeping"):
+        for correction in ("holm", "bonferroni"):
+            fresh = h.compare_many(
+                runs, baseline="base", rng=1, family=family, correction=correction, alpha=0.1
+            )
+            again = base.corrected(family=family, correction=correction, alpha=0.1)
+            assert again.cells == fresh.cells and str(again) == str(fresh)
+    with pytest.raises(ValueError, match=r"^family must be one of"):
+        base.corrected(family="every")
