@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import html
 import json
+import numbers
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -207,7 +208,7 @@ class ManyRunsTable:
             "lower, the same.",
         ]
         monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not c.interval_exact]
-        if monte_carlo and not all(not c.interval_exact for c in self.cells):
+        if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
             lines.append(f"Monte Carlo intervals: {', '.join(monte_carlo)}.")
         gaps = [
             f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
@@ -557,10 +558,7 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
         raw = dict(run.scores if isinstance(run, RunScores) else run)
         if not raw:
             raise ValueError(f"{where}: no scored queries.")
-        bad = [q for q, v in raw.items() if isinstance(v, bool) or not isinstance(v, (int, float))]
-        bad = [
-            q for q in bad if not isinstance(raw[q], np.number) or raw[q].dtype.kind not in "iuf"
-        ]
+        bad = [q for q, v in raw.items() if not _is_real(v)]
         if bad:
             q = bad[0]
             raise ValueError(
@@ -570,9 +568,14 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
         ids = list(raw)
         values = _checks.scores(list(raw.values()), f"{where}: the scores", labels=ids)
         scores = dict(zip(ids, values.tolist(), strict=True))
-        base = run if isinstance(run, RunScores) else RunScores({}, str(m))
-        out[str(m)] = RunScores(scores, str(m), base.source, unretrieved=base.unretrieved)
+        kept = (run.source, run.unretrieved) if isinstance(run, RunScores) else ("", None)
+        out[str(m)] = RunScores(scores, str(m), kept[0], unretrieved=kept[1])
     return out
+
+
+def _is_real(x: object) -> bool:
+    """A real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)."""
+    return isinstance(x, (numbers.Real, np.bool_))
 
 
 def _align_many(
