@@ -63,6 +63,7 @@ __all__ = [
     "plot_bootstrap_distribution",
     "plot_exact_distribution",
     "plot_intervals",
+    "plot_sign_assignments",
     "plot_sorted_changes",
     "quantile_difference",
     "quiz",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ __all__ = [
     "plot_exact_distribution",
     "plot_intervals",
     "plot_sorted_changes",
+    "plot_sign_assignments",
     "plot_forest",
 ]
 
@@ -230,6 +232,90 @@ def plot_sorted_changes(
     ax.legend(handles, labels, loc="upper left", fontsize=10)
     ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
     return ax
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def plot_sign_assignments(
+    means: Sequence[float],
+    observed: float,
+    *,
+    numbered: bool = False,
+    ax=None,
+    title: str = "Every sign assignment's mean change",
+    xlabel: str = "Mean change B - A under the null",
+):
+    """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
+    (solid line) and its mirror image (dashed) marked.
+
+    Ties, the assignments exactly as far from zero as the observed mean (within 1e-12, as the
+    chapter's count), are squares in the accent colour; the more extreme ones are accent dots,
+    the less extreme ones green. ``numbered`` writes each assignment's position in ``means``
+    (from 1) in its dot.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
+    >>> ax.get_legend_handles_labels()[1][:3]
+    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
+    """
+    m = _checks.scores(means, "means")
+    if (
+        isinstance(observed, bool)
+        or not isinstance(observed, numbers.Real)
+        or not np.isfinite(observed)
+    ):
+        raise ValueError(f"observed must be a finite number; got {observed!r}.")
+    far = abs(float(observed))
+    tie = np.abs(np.abs(m) - far) <= 1e-12
+    more = (np.abs(m) > far) & ~tie
+    _, group = np.unique(np.round(m, 10), return_inverse=True)
+    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
+    seen: dict[int, int] = {}
+    for i, g in enumerate(group.tolist()):
+        seen[g] = seen.get(g, 0) + 1
+        height[i] = seen[g]
+    ax = _axes(ax)
+    size = 15 if numbered else 9
+    for kind, name, marker, color, edge in (
+        (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
+        (tie, "ties", "s", PALETTE["accent"], "black"),
+        (more, "more extreme", "o", PALETTE["accent"], "white"),
+    ):
+        ax.plot(
+            m[kind],
+            height[kind],
+            linestyle="none",
+            marker=marker,
+            markersize=size,
+            color=color,
+            markeredgecolor=edge,
+            zorder=3,
+            label=f"{name} ({int(kind.sum())})",
+        )
+    if numbered:
+        for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
+            ax.annotate(
+                str(i + 1), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=4
+            )
+    top = height.max() + 0.5
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    ax.vlines(
+        -observed,
+        0,
+        top,
+        color="black",
+        linewidth=1.5,
+        linestyle="--",
+        label=f"its mirror {signed(-observed)}",
+    )
+    ax.vlines(0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=0)
+    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
+    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
+    handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
+    order = [0, 3, 1, 4, 2]
+    ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
 
 
 # --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------

@@ -93,3 +93,55 @@ def test_plot_exact_distribution_iv():
     assert plain(
         h.plot_exact_distribution(**good() | {"weights": np.array([True, False, True, True])})
     ) == plain(h.plot_exact_distribution(**good() | {"weights": [1.0, 0.0, 1.0, 1.0]}))
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def test_plot_sign_assignments_iv():
+    def good():
+        return {"means": [0.2, 0.1, -0.1, -0.2], "observed": 0.1, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^means must be one-dimensional"):
+        h.plot_sign_assignments(**good() | {"means": TWO_D})
+    with pytest.raises(ValueError, match=r"^means contain NaN"):
+        h.plot_sign_assignments(**good() | {"means": [0.1, float("nan")]})
+    for bad in (True, "0.1", float("nan"), float("inf"), None):
+        with pytest.raises(ValueError, match=r"^observed must be a finite number"):
+            h.plot_sign_assignments(**good() | {"observed": bad})
+
+
+def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
+    """The four pairs' 16 assignments: 6 less extreme (green dots), 4 ties (accent squares,
+    equal means stacked), 6 more extreme (accent dots), the observed mean and its mirror."""
+    import itertools
+
+    from matplotlib.colors import to_hex
+
+    four = np.array([0.10, 0.02, -0.06, 0.04])
+    means = [np.mean(np.array(s) * four) for s in itertools.product((1, -1), repeat=4)]
+    ax = h.plot_sign_assignments(means, four.mean(), numbered=True, ax=_ax())
+    dots = {line.get_label(): line for line in ax.get_lines()}
+    assert list(dots) == ["less extreme (6)", "ties (4)", "more extreme (6)"]
+    colours = [to_hex(line.get_color()).upper() for line in dots.values()]
+    assert colours == [h.PALETTE["diff"], h.PALETTE["accent"], h.PALETTE["accent"]]
+    assert [line.get_marker() for line in dots.values()] == ["o", "s", "o"]
+    ties = dots["ties (4)"]
+    where = zip(np.round(ties.get_xdata(), 3).tolist(), ties.get_ydata().tolist(), strict=True)
+    assert sorted(where) == [
+        (-0.025, 1),
+        (-0.025, 2),
+        (0.025, 1),
+        (0.025, 2),
+    ]
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(1, 17))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "less extreme (6)",
+        "observed +0.025",
+        "ties (4)",
+        "its mirror -0.025",
+        "more extreme (6)",
+    ]
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    plain_ax = h.plot_sign_assignments(means, four.mean(), ax=_ax())
+    assert not plain_ax.texts  # numbers only when asked
