@@ -316,6 +316,7 @@ def plot_sign_assignments(
     handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
     order = [0, 3, 1, 4, 2]
     ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
+    return ax
 
 
 # --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
