@@ -306,7 +306,8 @@ class ManyRunsTable:
         def tex(x: str) -> str:
             for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
                 x = x.replace(a, b)
-            return x.replace("#", r"\#").replace("$", r"\$")
+            # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
+            return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
 
         out = [r"\begin{tabular}{llrrrrlrrrl}", r"\toprule"]
         out.append(" & ".join(tex(h) for h in head) + r" \\")

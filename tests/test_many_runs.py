@@ -250,6 +250,7 @@ def test_renderings_say_what_a_mark_means():
     assert means.replace("<=", "≤") in md
     assert means.replace("<=", r"$\leq$") in tex
     assert tex.count(r"\toprule") == tex.count(r"\bottomrule") == 1
+    assert "$<$0.0001" in tex and " <0.0001" not in tex  # text-mode "<" is not "<" in LaTeX
     assert tex.count(r"\midrule") == 3 and tex.count(r"$^{*}$") == t.n_marked + 1
     assert md.count("| \\* |") == t.n_marked == text.count("  *\n")
     assert page.count("<tr") == 13
