@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,56 @@ def section_times(path: Path) -> list[SectionTime]:
     return out
 
 
+# ---------------------------------------------------------------------------
+# The core path's prose and pictures: short sentences, and figures that carry the ideas.
+
+LONGEST_SENTENCE = 40  # words
+
+
+def sentences(markdown: str) -> Iterator[str]:
+    """The sentences of a markdown cell's prose. Fenced code, tables, HTML tags and headings
+    are left out; a $formula$ counts as one word, and so does `code`. A sentence ends at . ? or
+    ! followed by a space or a new line, or at the end of a list item or paragraph."""
+    md = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    md = re.sub(r"\$\$.*?\$\$", " F ", md, flags=re.S)
+    md = re.sub(r"\$[^$]*\$", " F ", md)
+    md = re.sub(r"`[^`]*`", " C ", md)
+    md = re.sub(r"<[^>]+>", " ", md)
+    for para in re.split(r"\n\s*\n|\n\s*(?:[-*]|\d+\.)\s+", md):
+        lines = [ln for ln in para.splitlines() if not ln.lstrip().startswith(("#", "|"))]
+        for sentence in re.split(r"(?<=[.?!])\s+", " ".join(lines)):
+            if sentence.strip():
+                yield sentence.strip()
+
+
+def long_sentences(path: Path) -> list[tuple[int, int, str]]:
+    """(cell index, words, sentence) of every core-path sentence of over LONGEST_SENTENCE words:
+    the prose of core markdown cells, solutions aside."""
+    nb = nbformat.read(path, as_version=4)
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown" or cell.metadata.get("section") != "core":
+            continue
+        if "solution" in cell.metadata.get("tags", []):
+            continue
+        for sentence in sentences(cell.source):
+            if len(sentence.split()) > LONGEST_SENTENCE:
+                found.append((i, len(sentence.split()), sentence))
+    return found
+
+
+def core_figures(path: Path) -> int:
+    """How many figures the core cells' stored outputs show: PNG images, and widgets whose
+    static picture holds one (the resample explorer)."""
+    nb = nbformat.read(path, as_version=4)
+    return sum(
+        "image/png" in data or "data:image/png" in data.get("text/html", "")
+        for cell in nb.cells
+        if cell.cell_type == "code" and cell.metadata.get("section") == "core"
+        for data in (out.get("data", {}) for out in cell.outputs)
+    )
+
+
 def _clock(minutes: float) -> str:
     m = round(minutes)
     return f"{m // 60}:{m % 60:02d}"
@@ -186,7 +237,8 @@ class Break:
 
 @dataclass(frozen=True)
 class Plan:
-    """A workshop: chapters taught core-only or in full, breaks, a closing slot, within ``hours``.
+    """A workshop: a setup slot, chapters taught core-only or in full, breaks, a closing slot,
+    within ``hours`` and leaving ``free`` minutes unplanned (for questions).
 
     ``full_if_it_fits`` lists chapters (by number) whose optional sections are
     added, in that order, while the plan still fits; the others stay core-only.
@@ -199,16 +251,30 @@ class Plan:
     closing: tuple[str, int]
     homework: str
     full_if_it_fits: tuple[int, ...] = ()
+    setup: tuple[str, int] | None = None
+    free: int = 0
 
+    @property
+    def budget(self) -> float:
+        """The minutes the plan may fill: its hours, less the free minutes."""
+        return self.hours * 60 - self.free
+
+
+SETUP = ("Setup: everyone runs make lab, opens chapter 2 and drags the slider", 15)
 
 PLANS = (
     Plan(
         name="half-day",
         hours=4,
-        chapters=(0, 1, 2, 3, 4, 5, 6),
-        breaks=(Break("Break", 15, 75), Break("Stretch", 5, 150)),
+        chapters=(0, 1, 2, 5, 6),
+        breaks=(Break("Break", 15, 90), Break("Stretch", 5, 150)),
         closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
-        homework="Chapter 7 (your own runs), and every optional section, as homework.",
+        homework=(
+            "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
+            "runs), and every optional section, as homework or in the full day."
+        ),
+        setup=SETUP,
+        free=15,
     ),
     Plan(
         name="full-day",
@@ -218,6 +284,7 @@ PLANS = (
         closing=("Wrap-up: questions; learners start on their own runs", 15),
         homework="The optional sections of the chapters taught core-only above, for self-study.",
         full_if_it_fits=(1, 7, 6, 3, 5, 2, 4, 0),
+        setup=SETUP,
     ),
 )
 
@@ -227,6 +294,9 @@ def _schedule(
 ) -> list[tuple[str, str, float]]:
     """(what, part, minutes) rows of a plan, each break at the chapter boundary closest its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
+    if plan.setup:
+        rows.append((plan.setup[0], "", float(plan.setup[1])))
+        at += plan.setup[1]
     for n in plan.chapters:
         t = times[n]
         minutes = math.ceil(t.full if n in full else t.core)
@@ -245,7 +315,8 @@ def _schedule(
 
 def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, str, float]]:
     """The plan's rows, each chapter's minutes rounded up to the whole minute, with as many
-    chapters taught in full (in ``full_if_it_fits`` order) as fit within its hours."""
+    chapters taught in full (in ``full_if_it_fits`` order) as fit within its budget (its hours
+    less its free minutes). A plan whose chapters do not fit even core-only is an error."""
     paths = chapter_paths() if paths is None else paths
     times = {int(p.name[:2]): chapter_time(p) for p in paths}
     missing = [n for n in plan.chapters if n not in times]
@@ -258,10 +329,18 @@ def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, st
     for n in plan.full_if_it_fits:
         if (
             n in plan.chapters
-            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60
+            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.budget
         ):
             full.add(n)
-    return _schedule(plan, times, full)
+    rows = _schedule(plan, times, full)
+    total = sum(r[2] for r in rows)
+    if total > plan.budget:
+        raise ValueError(
+            f"the {plan.name} plan takes {total:.0f} minutes by the model, more than its "
+            f"{plan.budget:.0f} ({plan.hours * 60:.0f} less {plan.free} free): move a chapter to "
+            f"its homework, or shorten the chapters' cores; PLANS is in {__file__}"
+        )
+    return rows
 
 
 def plan_total(plan: Plan, paths: list[Path] | None = None) -> float:
@@ -278,7 +357,11 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
             what = titles[int(what.split()[1])]
         rows.append(f"| {_clock(at)} | {what} | {part} | {minutes:.0f} |")
         at += minutes
-    rows.append(f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes) | | |")
+    free = plan.hours * 60 - at
+    rows.append(
+        f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes; "
+        f"{free:.0f} free for questions) | | |"
+    )
     return "\n".join(rows) + f"\n\n{plan.homework}"
 
 
