@@ -257,6 +257,10 @@ def test_long_sentences_are_found_on_the_core_path_only(tmp_path):
     path = tmp_path / "09_test.ipynb"
     nbformat.write(new_notebook(cells=cells), path)
     assert [(i, n) for i, n, _ in ct.long_sentences(path)] == [(0, 41), (1, 41)]
+    # words as the time model counts them (a formula one word, `code` word by word), code
+    # lines of core cells
+    words = (3 + 40 + 41) + (40 + 39 + 41 + 41 + 1 + 1)
+    assert ct.core_path(path) == ct.CorePath("09_test.ipynb", 0, words, 1, 2)
 
 
 def test_core_figures_count_the_pictures_in_core_cells_outputs(tmp_path):
@@ -272,3 +276,4 @@ def test_core_figures_count_the_pictures_in_core_cells_outputs(tmp_path):
     path = tmp_path / "09_test.ipynb"
     nbformat.write(new_notebook(cells=cells), path)
     assert ct.core_figures(path) == 2
+    assert ct.core_path(path) == ct.CorePath("09_test.ipynb", 2, 0, 2, 0)

@@ -8,7 +8,9 @@ cells and closed solutions cost nothing. A cell belongs to the core when its
 ``metadata["section"]`` is ``"core"``.
 
 ``python tools/chapter_times.py`` prints the table for every chapter;
-``--sections`` adds each section's minutes and minute marks;
+``--sections`` adds each section's minutes and minute marks; ``--core`` prints each
+chapter's core path: its figures, words of prose and visible code lines, and its sentences of
+over 40 words;
 ``--update-docs`` copies each chapter's stated times into chapter 0's map and the
 README's table, and rewrites the generated blocks of docs/instructor-guide.md
 (the per-chapter minute marks, the summary table and the workshop plans), and
@@ -41,21 +43,31 @@ class ChapterTime:
     full: float
 
 
-def _cell_minutes(cell) -> float:
+def _cell_counts(cell) -> tuple[int, int, int, int]:
+    """(words of prose, visible code lines, exercises, quizzes): what the model counts in a cell."""
     tags = cell.metadata.get("tags", [])
     hidden = cell.metadata.get("jupyter", {}).get("source_hidden", False)
     if "solution" in tags:  # a closed solution block costs nothing until opened
-        return 0.0
+        return 0, 0, 0, 0
     if cell.cell_type == "markdown":
         text = re.sub(r"\$[^$]*\$", " x ", cell.source)  # a formula reads as about one word
-        minutes = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text)) / WORDS_PER_MINUTE
-        return minutes + MINUTES_PER_EXERCISE * len(EXERCISE.findall(cell.source))
-    if "helpers.quiz(" in cell.source and "solution" not in tags:  # a quiz's code is folded
-        return MINUTES_PER_QUIZ * cell.source.count("helpers.quiz(")
-    if hidden or "answer" in tags or "solution" in tags or "helpers.check(" in cell.source:
-        return 0.0
-    lines = [ln for ln in cell.source.splitlines() if ln.strip()]
-    return len(lines) * SECONDS_PER_CODE_LINE / 60
+        words = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text))
+        return words, 0, len(EXERCISE.findall(cell.source)), 0
+    if "helpers.quiz(" in cell.source:  # a quiz's code is folded
+        return 0, 0, 0, cell.source.count("helpers.quiz(")
+    if hidden or "answer" in tags or "helpers.check(" in cell.source:
+        return 0, 0, 0, 0
+    return 0, len([ln for ln in cell.source.splitlines() if ln.strip()]), 0, 0
+
+
+def _cell_minutes(cell) -> float:
+    words, lines, exercises, quizzes = _cell_counts(cell)
+    return (
+        words / WORDS_PER_MINUTE
+        + lines * SECONDS_PER_CODE_LINE / 60
+        + MINUTES_PER_EXERCISE * exercises
+        + MINUTES_PER_QUIZ * quizzes
+    )
 
 
 def chapter_time(path: Path) -> ChapterTime:
@@ -166,6 +178,30 @@ def core_figures(path: Path) -> int:
         for cell in nb.cells
         if cell.cell_type == "code" and cell.metadata.get("section") == "core"
         for data in (out.get("data", {}) for out in cell.outputs)
+    )
+
+
+@dataclass(frozen=True)
+class CorePath:
+    """What a chapter's core path holds, as the time model counts it: figures, words of prose,
+    visible code lines, and sentences of over LONGEST_SENTENCE words."""
+
+    name: str
+    figures: int
+    words: int
+    code_lines: int
+    long_sentences: int
+
+
+def core_path(path: Path) -> CorePath:
+    nb = nbformat.read(path, as_version=4)
+    counts = [_cell_counts(c) for c in nb.cells if c.metadata.get("section") == "core"]
+    return CorePath(
+        path.name,
+        core_figures(path),
+        sum(c[0] for c in counts),
+        sum(c[1] for c in counts),
+        len(long_sentences(path)),
     )
 
 
@@ -454,6 +490,16 @@ def main() -> int:
     if "--sections" in args:
         for p in paths:
             print(f"\n{p.name}\n{section_table(p)}")
+        return 0
+    if "--core" in args:
+        print(f"{'chapter':<36} {'figures':>7} {'words':>6} {'code':>5} {'long':>5}  (core path)")
+        for p in paths:
+            c = core_path(p)
+            print(
+                f"{c.name:<36} {c.figures:7d} {c.words:6d} {c.code_lines:5d} {c.long_sentences:5d}"
+            )
+            for i, n, sentence in long_sentences(p):
+                print(f"    cell {i}, {n} words: {sentence[:70]}...")
         return 0
     print(f"{'chapter':<36} {'core':>6} {'full':>6}  (minutes, by the model)")
     total_core = total_full = 0.0
