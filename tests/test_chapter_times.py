@@ -86,11 +86,16 @@ def test_the_sections_of_each_chapter_add_up_to_its_time(path):
     assert sum(s.full for s in sections) == pytest.approx(total.full)
 
 
-def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
-    paths = [
+@pytest.fixture
+def paths(tmp_path):
+    """Two chapters: core 10 and 10 minutes, optional parts 20 and 10 minutes."""
+    return [
         _write_chapter(tmp_path, "00_a.ipynb", 1100, 2200),
         _write_chapter(tmp_path, "01_b.ipynb", 1100, 1100),
     ]
+
+
+def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(paths):
     # core 10 + 10 min, optional 20 and 10 min, one 5-minute break due at 12 minutes,
     # a 5-minute close
     plan = ct.Plan(
@@ -133,14 +138,11 @@ def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
 
 
 def test_a_plan_opens_with_its_setup_leaves_its_free_minutes_and_refuses_what_does_not_fit(
-    tmp_path,
+    paths,
 ):
-    paths = [
-        _write_chapter(tmp_path, "00_a.ipynb", 1100, 2200),
-        _write_chapter(tmp_path, "01_b.ipynb", 1100, 1100),
-    ]
-    # setup 10 + core 10 + 10 + close 5 = 35 minutes; chapter 1 in full (+10) would fill the
-    # hour but for the 20 free minutes; the break, due at 20 minutes, counts the setup
+    # setup 10, core 10, break 5, core 10, close 5: 40 minutes, all the hour less its 20 free
+    # (chapter 1 in full, 10 more, would not fit); the break, due at 20 minutes, comes after
+    # chapter 0 because the setup's minutes count
     plan = ct.Plan(
         "test",
         hours=1,
