@@ -119,11 +119,13 @@ def _feedback_html(fb: Feedback) -> str:
 
 
 #: The quiz's options wrap within the notebook's width, each a line or more with its button at
-#: the left (ipywidgets lays radio labels out one fixed-height line each, cut off if too long).
+#: the left (ipywidgets lays radio labels out one fixed-height line each, cut off if too long;
+#: its radio box has the class widget-radio-box, and jupyter-widget-radio-box in newer versions).
 _QUIZ_STYLE = (
-    "<style>.quiz .widget-radio-box label {height: auto; line-height: 1.4; display: flex; "
-    "align-items: baseline; margin: 0 0 0.4em} "
-    ".quiz .widget-radio-box input {order: -1; flex: none; float: none; height: auto}</style>"
+    "<style>.quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto; "
+    "line-height: 1.4; display: flex; align-items: baseline; margin: 0 0 0.4em} "
+    ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) input {order: -1; flex: none; "
+    "float: none; height: auto}</style>"
 )
 
 

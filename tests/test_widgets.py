@@ -78,7 +78,9 @@ def test_quiz_shows_feedback_on_selection():
     assert "Correct" in feedback.value and "#009E73" in feedback.value
     # the options wrap within the notebook's width, not one line each cut off at its edge
     assert choices.layout.width == "auto" and style.layout.display == "none"
-    assert ".quiz .widget-radio-box label {height: auto;" in style.value
+    assert ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto;" in (
+        style.value
+    )
 
 
 @pytest.mark.parametrize(
