@@ -7,10 +7,42 @@ deterministic for pinned versions). See ``pytest_collection_modifyitems``.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import sys
+import types
 from pathlib import Path
 
 import pytest
+
+
+def _build_the_iri_grammar_on_first_use() -> None:
+    """Let jsonschema build its IRI grammar only if something checks an IRI.
+
+    nbval and the tests import nbformat, which imports jsonschema, which imports rfc3987_syntax
+    (jupyter-server's dependency), which compiles a Lark grammar at import time: 2.3 s of CPU in
+    every pytest process, about a third of a worker's start, for a check no test makes
+    (jsonschema issue #1428). Until its first call, jsonschema gets a stand-in whose one function
+    imports the real module.
+    """
+    name = "rfc3987_syntax"
+    if name in sys.modules or importlib.util.find_spec(name) is None:
+        return
+    stand_in = types.ModuleType(name)
+
+    def is_valid_syntax(*args, **kwargs):
+        if sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+        return importlib.import_module(name).is_valid_syntax(*args, **kwargs)
+
+    stand_in.is_valid_syntax = is_valid_syntax
+    sys.modules[name] = stand_in
+
+
+# Before nbval imports nbformat: pyproject.toml's addopts keep pytest from loading nbval at start
+# (-p no:nbval), and this file loads it once the stand-in is in place.
+_build_the_iri_grammar_on_first_use()
+pytest_plugins = ("nbval.plugin",)
 
 # The maintainers' tools (tools/notebook_tools.py, tools/chapter_times.py) are scripts,
 # not part of the helpers package; the tests import them from tools/.
