@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 import types
 from pathlib import Path
@@ -61,7 +62,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-#: The test files that take longest, run first so that make test's two workers finish together:
+#: The test files that take longest, run first so that make test's workers finish together:
 #: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
 #: The browser tests work through every chapter twice from the learner's seat, mostly waiting
 #: for the browser and the kernel, so they are two files (chapters 4-7, chapters 0-3 with the
@@ -81,6 +82,43 @@ def _run_order(item: pytest.Item) -> int:
         return len(SLOWEST_FIRST)
     path = item.path.relative_to(ROOT).as_posix()
     return next((i for i, p in enumerate(SLOWEST_FIRST) if path.startswith(p)), len(SLOWEST_FIRST))
+
+
+#: `-n auto` (make test) starts at least this many workers. The two browser files, one per worker,
+#: are mostly waiting for Chromium, JupyterLab and the kernel: on two cores they leave about one
+#: core idle for their minute, and a third worker runs the answer key, the static pages, the
+#: notebooks and the unit tests in it, at a lower priority (see pytest_runtest_protocol).
+MIN_AUTO_WORKERS = 3
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; -p no:xdist runs without it
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(cores or 1, MIN_AUTO_WORKERS)
+
+
+_first_test = True
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """A worker that starts on other tests while browser tests run elsewhere lowers its priority
+    (and its kernels', which inherit it): the browser files set the pace of make test, and the
+    CPU they leave idle is enough for the rest. Only where the system has `os.nice` (not Windows).
+    """
+    global _first_test
+    if not _first_test:
+        return
+    _first_test = False
+    if (
+        hasattr(os, "nice")
+        and os.environ.get("PYTEST_XDIST_WORKER")
+        and "browser" not in item.keywords
+        and any("browser" in other.keywords for other in item.session.items)
+    ):
+        os.nice(10)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
