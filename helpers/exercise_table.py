@@ -466,15 +466,15 @@ QUIZZES = {
 },
 "3.q1": {
 "prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
-"options": ['Use the seed the original analysis used.', 'Average the two upper ends.', 'Compute the exact bootstrap distribution (or use far more resamples) and read the same rule off it.', 'Switch to BCa, which is more accurate.'],
-"answer": 2,
-"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two lattice points is not a value of the distribution, and more seeds would give other averages.', 'The disagreement is Monte Carlo error; the exact distribution has none, and a very large R approaches it.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too.'],
+"options": ['Keep the seed of the original analysis, since it came first.', 'Compute the exact distribution and read the same rule off it.', 'Average the two upper ends; an average of two seeds is more stable.', "Switch to BCa, which corrects the percentile interval's bias."],
+"answer": 1,
+"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'The disagreement is Monte Carlo error; the exact distribution has none, and a very large R approaches it.', 'An average of two grid points is not a value of the distribution, and more seeds would give other averages.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too.'],
 },
 "3.q2": {
 "prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
-"options": ['B is better than A with probability 95%.', 'The true mean change lies in [+0.004, +0.051].', 'Less than it seems: with ten queries a percentile interval covers less often than 95%; compute the t interval, and judge more queries before claiming a gain.', 'Nothing can be said about a gain until the interval reaches zero.'],
-"answer": 2,
-"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 8).', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 8, so the evidence is weaker than it looks.', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
+"options": ['B is better than A with probability 95%, as the interval excludes zero.', 'The true mean change certainly lies between +0.004 and +0.051.', 'Nothing about a gain can be said until the interval reaches zero.', 'Less than it seems: at ten queries it covers under 95%; judge more.'],
+"answer": 3,
+"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 5).', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 5, so the evidence is weaker than it looks. Compute the t interval too.'],
 },
 "4.q1": {
 "prompt": 'A team reports the average of the user means instead of the mean over queries. What did that choice change?',
