@@ -289,15 +289,16 @@ def plot_coverage(
     sizes: Sequence[int],
     coverages: dict[str, Sequence[float]],
     *,
-    standard_errors: dict[str, Sequence[float]] | None = None,
+    n_samples: int | None = None,
     level: float = 0.95,
     ax=None,
     colors: Sequence[str] | None = None,
     title: str = "How often each interval contains the truth",
     xlabel: str = "Number of queries per sample",
 ):
-    """Coverage against the number of queries, one line per method (error bars: two standard
-    errors), with the nominal level marked.
+    """Coverage against the number of queries, one line per method, with the nominal level
+    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
+    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
@@ -309,13 +310,17 @@ def plot_coverage(
         raise ValueError("sizes must be positive numbers of queries.")
     if not coverages:
         raise ValueError("coverages is empty: give one sequence of coverages per method.")
+    if n_samples is not None:
+        n_samples = _checks.integer(n_samples, "n_samples")
     colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
     ax = _axes(ax)
     for (name, cov), colour in zip(coverages.items(), colors, strict=False):
         c = _checks.scores(cov, f"coverages[{name!r}]")
-        if c.size != n.size:
-            raise ValueError(f"coverages[{name!r}] has {c.size} values for {n.size} sizes.")
-        se = None if standard_errors is None else 2 * _checks.scores(standard_errors[name], name)
+        if c.size != n.size or np.any((c < 0) | (c > 1)):
+            raise ValueError(
+                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
+            )
+        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
         ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
     ax.axhline(
         level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"

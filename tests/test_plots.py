@@ -145,8 +145,12 @@ def test_plot_coverage_iv():
         h.plot_coverage(**good() | {"sizes": [0, 30]})
     with pytest.raises(ValueError, match=r"^coverages is empty"):
         h.plot_coverage(**good() | {"coverages": {}})
-    with pytest.raises(ValueError, match=r"coverages\['percentile'\] has 1 values for 2 sizes"):
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
         h.plot_coverage(**good() | {"coverages": {"percentile": [0.7]}})
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, 1.5]}})
+    with pytest.raises(ValueError, match=r"^n_samples must be a positive integer"):
+        h.plot_coverage(**good() | {"n_samples": 0})
     with pytest.raises(ValueError, match=r"^coverages\['percentile'\] contain NaN"):
         h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, float("nan")]}})
 
@@ -154,17 +158,18 @@ def test_plot_coverage_iv():
 def test_plot_coverage_draws_one_line_per_method_and_the_nominal_level():
     from matplotlib.colors import to_hex
 
-    cov = {"percentile": [0.7, 0.85, 0.93], "t": [0.92, 0.95, 0.94]}
-    se = {"percentile": [0.02, 0.02, 0.01], "t": [0.01, 0.01, 0.01]}
-    ax = h.plot_coverage([4, 10, 120], cov, standard_errors=se, ax=_ax(), title="t", xlabel="n")
+    cov = {"percentile": [0.75, 0.9, 0.5], "t": [0.92, 0.95, 0.94]}
+    ax = h.plot_coverage([4, 10, 120], cov, n_samples=400, ax=_ax(), title="t", xlabel="n")
     methods = {c.get_label(): c for c in ax.containers}  # one errorbar container per method
     assert list(methods) == ["percentile", "t"]
     line, _, (bars,) = methods["percentile"]
     assert list(line.get_ydata()) == cov["percentile"] and list(line.get_xdata()) == [4, 10, 120]
     assert to_hex(line.get_color()) == h.PALETTE["diff"].lower()
     assert to_hex(methods["t"][0].get_color()) == h.PALETTE["neutral"].lower()
-    # error bars of two standard errors on each side of each point
-    assert [round(s[1][1] - s[0][1], 9) for s in bars.get_segments()] == [0.08, 0.08, 0.04]
+    # error bars of two Monte Carlo standard errors, 2 sqrt(c (1 - c) / 400), on each side
+    assert [round(s[1][1] - s[0][1], 9) for s in bars.get_segments()] == [
+        round(4 * np.sqrt(c * (1 - c) / 400), 9) for c in cov["percentile"]
+    ]
     nominal = next(ln for ln in ax.lines if ln.get_label() == "nominal 95%")
     assert list(nominal.get_ydata()) == [0.95, 0.95]
     assert ax.get_xscale() == "log" and ax.get_ylabel() == "Coverage"
