@@ -74,14 +74,19 @@ TYPED = {
         "swapped",
         "misses_above_below = (169, 188)",
     ),
-    "05_randomization_tests": ("5.1", "p_five = 0.375", "Ties must count", "p_five = 0.5625"),
+    "05_randomization_tests": (
+        "5.1",
+        "five_test = (0.3125, 8, 0.3125)",
+        "Ties must count",
+        "five_test = (0.5625, 8, 0.3125)",
+    ),
     "06_protecting_and_reporting": (
         "6.1",
         "holm_adjusted = [0.048, 0.12, 0.016, 0.104]",
         "Bonferroni",
         "holm_adjusted = [0.036, 0.052, 0.016, 0.052]",
     ),
-    "07_your_own_runs": ("7.1", "p5_change = 0.0173", "A minus B", "p5_change = -0.0173"),
+    "07_your_own_runs": ("7.1", "drop_change = -0.001117", "A minus B", "drop_change = 0.001117"),
 }
 
 
