@@ -382,6 +382,7 @@ def plot_error_rates(
     ax.set_xticks(x, [f"{v:g}" for v in x])
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(**_LEGEND)
+    return ax
 
 
 # --- chapters 3 and 4: intervals against a known truth, and coverage -------------------------
