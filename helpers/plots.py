@@ -22,6 +22,7 @@ __all__ = [
     "plot_error_rates",
     "plot_intervals_vs_truth",
     "plot_coverage",
+    "plot_forest",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -480,4 +481,61 @@ def plot_coverage(
     ax.set_xticks(n, [f"{int(x)}" for x in n])
     ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
     ax.legend(loc="lower right", fontsize=10)
+    return ax
+
+
+# --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
+
+
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = len(labels)
+    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
+        raise ValueError(
+            "labels, changes, intervals and marked must have the same, non-zero length."
+        )
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
+    handles = [
+        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
+        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
+    ]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
     return ax

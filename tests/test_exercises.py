@@ -433,9 +433,25 @@ def test_7_2_slips():
 
 @pytest.mark.parametrize("key", sorted(QUIZZES))
 def test_every_quiz_is_a_valid_question(key):
-    _, choices, feedback = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
+    _, choices, feedback, _ = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
     verdicts = []
     for option in choices.options:
         choices.value = option
         verdicts.append(feedback.value.split(">", 1)[1].startswith("Correct."))
     assert verdicts.count(True) == 1 and verdicts.index(True) == QUIZZES[key]["answer"]
+
+
+def test_the_right_options_place_and_length_give_nothing_away():
+    """No position holds more than half the right answers, and the right option is the longest
+    (or tied for it) in at most a third of the quizzes: a learner cannot guess without reading."""
+    answers = [q["answer"] for q in QUIZZES.values()]
+    crowded = {p: answers.count(p) for p in set(answers) if answers.count(p) > len(answers) / 2}
+    assert not crowded, f"positions holding more than half of {len(answers)} answers: {crowded}"
+    longest = [
+        key
+        for key, q in QUIZZES.items()
+        if len(q["options"][q["answer"]]) == max(len(o) for o in q["options"])
+    ]
+    assert len(longest) <= len(QUIZZES) / 3, (
+        f"the right option is the longest in {len(longest)} of {len(QUIZZES)} quizzes: {longest}"
+    )
