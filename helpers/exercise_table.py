@@ -192,21 +192,21 @@ print(f"{len(values4)} distinct means; exact 95% interval {tuple(helpers.percent
 my_exact = exact_mean_distribution''',
     },
     "4.1": {
-        "name": "user_weighted_interval", "what": "the user-weighted user-cluster 95% interval as (low, high)",
-        "expected": [0.00894606572080637, 0.05433294882844533], "tol": 2e-4,
+        "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
+        "expected": [169, 188], "tol": 0.5,
         "slips": [
-            ([0.0035970058642968697, 0.05750888531184806], 'That is the query-weighted interval (one_user): pass weighting="cluster" to cluster_bootstrap.'),
-            ([0.018544713932159427, 0.043466580470789225], "That interval resamples queries, not users: use helpers.cluster_bootstrap with sample_users."),
+            ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
+            ([26, 33], "Those are the user-cluster intervals (user_iv); the question asks about the query-level ones, query_iv."),
+            ([7, 6], "Those are the 40 studies of the figure; count over all 1,000 studies in query_iv."),
+            ([812, 831], "Those count intervals that reach past the truth on one side, most of which contain it. An interval is wholly above the truth when its low end is above it: query_iv[:, 0] > TRUTH (and wholly below when query_iv[:, 1] < TRUTH)."),
         ],
-        "solution": '''user_means_iv = helpers.percentile_interval(
-    helpers.cluster_bootstrap(sample_d, sample_users, n_resamples=10_000, rng=1, weighting="cluster")
-)
-sample_totals = helpers.cluster_totals(sample_d, sample_users)
-print(f"query-weighted: {sample_d.mean():+.4f}  interval [{one_user.low:+.4f}, {one_user.high:+.4f}]")
-print(f"user-weighted:  {sample_totals.means.mean():+.4f}  interval [{user_means_iv.low:+.4f}, {user_means_iv.high:+.4f}]")
-# In this population both targets are +0.02 (a user's effect does not depend on how many queries
-# they send), so the two estimates and intervals are close but not equal: they weight users differently.
-user_weighted_interval = (user_means_iv.low, user_means_iv.high)''',
+        "solution": '''above = int(np.sum(query_iv[:, 0] > TRUTH))  # the whole interval lies above the truth
+below = int(np.sum(query_iv[:, 1] < TRUTH))  # the whole interval lies below it
+print(f"query-level intervals that miss: {above} above the truth, {below} below it ({above + below} of {N_STUDIES:,})")
+print(f"user-cluster intervals that miss: {int(np.sum(user_iv[:, 0] > TRUTH))} above, {int(np.sum(user_iv[:, 1] < TRUTH))} below")
+# The misses fall on both sides in about equal numbers: the query-level intervals are centred
+# well but too narrow. Resampling users widens them; it does not shift them.
+misses_above_below = (above, below)''',
     },
     "4.2": {
         "name": "my_user_means", "what": "a function user_means(d, users, idx) returning one query-weighted mean per row of idx",
@@ -223,7 +223,7 @@ user_weighted_interval = (user_means_iv.low, user_means_iv.high)''',
 
 
 all_27 = user_means(d, users, helpers.enumerate_resamples(3))
-print(f"all 27 draws agree with section 3 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
+print(f"all 27 draws agree with section 2 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
 my_user_means = user_means''',
     },
     "4.3": {
@@ -231,7 +231,7 @@ my_user_means = user_means''',
         "expected": [0.9566666666666667, 0.94], "tol": 1e-3,
         "slips": [
             ([0.94, 0.9566666666666667], "The order is swapped: give the query-level coverage first, then the user-cluster one."),
-            ([0.643, 0.941], "Those are section 7's coverages, with user effects on: pass user_sd=0.0."),
+            ([0.643, 0.941], "Those are section 4's coverages, with user effects on: pass user_sd=0.0."),
         ],
         "solution": '''no_effect = report(*coverage_run(300, np.random.default_rng(5), n_resamples=500, user_sd=0.0))
 coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
@@ -483,28 +483,28 @@ QUIZZES = {
 "explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'The bootstrap treats the four observed queries as the whole population; with so few, that picture is far from the truth.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
 },
 "3.q1": {
-"prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
-"options": ['Use the seed the original analysis used.', 'Average the two upper ends.', 'Compute the exact bootstrap distribution (or use far more resamples) and read the same rule off it.', 'Switch to BCa, which is more accurate.'],
-"answer": 2,
-"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two lattice points is not a value of the distribution, and more seeds would give other averages.', 'The disagreement is Monte Carlo error; the exact distribution has none, and a very large R approaches it.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too.'],
+"prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
+"options": ['B is better than A with probability 95%, as the interval excludes zero.', 'Less than it seems: at ten queries it covers under 95%; judge more.', 'The true mean change certainly lies between +0.004 and +0.051.', 'Nothing about a gain can be said until the interval reaches zero.'],
+"answer": 1,
+"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 5, so the evidence is weaker than it looks. Compute the t interval too.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 5).', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
 },
 "3.q2": {
-"prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
-"options": ['B is better than A with probability 95%.', 'The true mean change lies in [+0.004, +0.051].', 'Less than it seems: with ten queries a percentile interval covers less often than 95%; compute the t interval, and judge more queries before claiming a gain.', 'Nothing can be said about a gain until the interval reaches zero.'],
-"answer": 2,
-"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 8).', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 8, so the evidence is weaker than it looks.', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
+"prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
+"options": ['Keep the seed of the original analysis, since it came first.', 'Average the two upper ends; an average of two seeds is more stable.', "Switch to BCa, which corrects the percentile interval's bias.", 'Compute the exact distribution and read the same rule off it.'],
+"answer": 3,
+"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two grid points is not a value of the distribution, and more seeds would give other averages.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too (section 6).', 'Right: the disagreement is Monte Carlo error; the exact distribution (sections 2 and 3) has none, and a very large R approaches it.'],
 },
 "4.q1": {
 "prompt": 'A team reports the average of the user means instead of the mean over queries. What did that choice change?',
-"options": ['The target: each user now counts once, whatever the number of queries they sent.', 'How the data must be resampled: users instead of queries.', 'Nothing: the two averages are always equal.', "It removes the dependence between a user's queries."],
+"options": ['What is estimated: each user counts once, not each query.', 'How the data must be resampled: users, not single queries.', 'Nothing: the two averages are equal whenever users are independent.', "It removes the dependence between one user's several queries."],
 "answer": 0,
 "explanations": ['Right: it changes what is being estimated, the experience of the average user rather than of the average search.', 'The resampling unit follows from how the data were sampled (users, each with a block of queries), not from which average is reported.', 'They differ whenever users send different numbers of queries and B helps them differently: +0.0250 and +0.0133 here.', 'The dependence is in the data; a different average does not remove it. Resampling whole users accounts for it.'],
 },
 "4.q2": {
 "prompt": 'A study has 2,000 judged queries from 40 users, about 50 each, and B helps some users much more than others. What should the bootstrap resample to give an honest interval for the mean change?',
-"options": ['Queries: 2,000 of them give a precise answer.', 'Users, each with all of their queries.', "A's and B's scores separately.", 'It does not matter with 2,000 queries.'],
-"answer": 1,
-"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
+"options": ['Queries: 2,000 of them give a precise answer.', "A's and B's scores separately.", 'Users, each with all of their queries.', 'It does not matter with 2,000 queries.'],
+"answer": 2,
+"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
 },
 "5.q1": {
 "prompt": 'The exact randomization test on the 120 queries gives p of about 0.077. Which statement is right?',

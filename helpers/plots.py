@@ -20,6 +20,8 @@ __all__ = [
     "plot_sorted_changes",
     "plot_sign_assignments",
     "plot_error_rates",
+    "plot_intervals_vs_truth",
+    "plot_coverage",
     "plot_forest",
 ]
 
@@ -381,6 +383,104 @@ def plot_error_rates(
     ax.set_xticks(x, [f"{v:g}" for v in x])
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(**_LEGEND)
+    return ax
+
+
+# --- chapters 3 and 4: intervals against a known truth, and coverage -------------------------
+
+
+def plot_intervals_vs_truth(
+    intervals: ArrayLike,
+    truth: float,
+    *,
+    ax=None,
+    title: str = "95% intervals from repeated samples",
+    xlabel: str = "Mean change, B - A",
+    ylabel: str = "Sample",
+):
+    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
+    those that contain it in the difference colour, those that miss it in the accent colour.
+    A new figure is made when ``ax`` is omitted.
+
+    >>> from matplotlib.figure import Figure
+    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
+    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['truth', 'contain it (2)', 'miss it (1)']
+    """
+    iv = np.asarray(intervals, dtype=float)
+    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
+        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
+    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError("intervals must be finite, each low end <= its high end.")
+    if not isinstance(truth, numbers.Real) or isinstance(truth, bool) or not np.isfinite(truth):
+        raise ValueError(f"truth must be a finite number; got {truth!r}.")
+    ax = _axes(ax)
+    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
+    rows = np.arange(1, len(iv) + 1)
+    ax.axvline(truth, color="black", linewidth=1.5, label="truth", zorder=3)
+    for hit, colour, name in (
+        (~miss, PALETTE["diff"], "contain it"),
+        (miss, PALETTE["accent"], "miss it"),
+    ):
+        ax.hlines(
+            rows[hit],
+            iv[hit, 0],
+            iv[hit, 1],
+            colors=colour,
+            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
+            label=f"{name} ({int(hit.sum())})",
+        )
+    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
+    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
+    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    return ax
+
+
+def plot_coverage(
+    sizes: Sequence[int],
+    coverages: dict[str, Sequence[float]],
+    *,
+    n_samples: int | None = None,
+    level: float = 0.95,
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "How often each interval contains the truth",
+    xlabel: str = "Number of queries per sample",
+):
+    """Coverage against the number of queries, one line per method, with the nominal level
+    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
+    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['nominal 95%', 'percentile']
+    """
+    n = _checks.scores(sizes, "sizes")
+    if np.any(n <= 0):
+        raise ValueError("sizes must be positive numbers of queries.")
+    if not coverages:
+        raise ValueError("coverages is empty: give one sequence of coverages per method.")
+    if n_samples is not None:
+        n_samples = _checks.integer(n_samples, "n_samples")
+    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    ax = _axes(ax)
+    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
+        c = _checks.scores(cov, f"coverages[{name!r}]")
+        if c.size != n.size or np.any((c < 0) | (c > 1)):
+            raise ValueError(
+                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
+            )
+        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
+        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
+    ax.axhline(
+        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
+    )
+    ax.set_xscale("log")
+    ax.set_xticks(n, [f"{int(x)}" for x in n])
+    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
+    ax.legend(loc="lower right", fontsize=10)
     return ax
 
 

@@ -186,6 +186,31 @@ def test_3_3_slips():
     assert "different lengths" in check("3.3", lambda c: ([0.1, 0.2], [1.0])).message
 
 
+def test_4_1_slips_on_the_chapters_coverage_study():
+    """Chapter 4's 1,000 studies, drawn as its coverage cell draws them; each slip made on them."""
+    truth, query_iv, user_iv = 0.02, np.empty((1000, 2)), np.empty((1000, 2))
+    rng = np.random.default_rng(4)
+    for s in range(1000):
+        d_s, users_s = helpers.simulated_user_study(rng, truth=truth)
+        query_iv[s] = helpers.percentile_interval(
+            helpers.paired_bootstrap(d_s, n_resamples=1000, rng=rng)
+        )
+        user_iv[s] = helpers.percentile_interval(
+            helpers.cluster_bootstrap(d_s, users_s, n_resamples=1000, rng=rng)
+        )
+
+    def counts(iv):
+        return int(np.sum(iv[:, 0] > truth)), int(np.sum(iv[:, 1] < truth))
+
+    above, below = counts(query_iv)
+    assert check("4.1", (above, below)).correct
+    assert "swapped" in check("4.1", (below, above)).message
+    assert "user-cluster intervals" in check("4.1", counts(user_iv)).message
+    assert "40 studies of the figure" in check("4.1", counts(query_iv[:40])).message
+    reach = (int(np.sum(query_iv[:, 1] > truth)), int(np.sum(query_iv[:, 0] < truth)))
+    assert "reach past the truth" in check("4.1", reach).message
+
+
 def test_4_2_slips():
     def right(d, users, idx):
         t = helpers.cluster_totals(d, users)

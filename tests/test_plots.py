@@ -212,6 +212,87 @@ def test_plot_sorted_changes_counts_unchanged_queries_not_ties():
     ]
 
 
+# --- chapters 3 and 4: intervals against a known truth, and coverage ---------------------------
+
+
+def test_plot_intervals_vs_truth_iv():
+    def good():
+        return {"intervals": [(0.0, 0.2), (0.05, 0.3)], "truth": 0.1, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^intervals must be rows of \(low, high\)"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [0.0, 0.2]})
+    with pytest.raises(ValueError, match=r"^intervals must be rows of \(low, high\)"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": np.empty((0, 2))})
+    with pytest.raises(ValueError, match=r"^intervals must be finite, each low end <= its high"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [(0.3, 0.2)]})
+    with pytest.raises(ValueError, match=r"^intervals must be finite"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [(0.0, float("nan"))]})
+    for bad in (float("inf"), "0.1", True, None):
+        with pytest.raises(ValueError, match=r"^truth must be a finite number"):
+            h.plot_intervals_vs_truth(**good() | {"truth": bad})
+
+
+def test_plot_intervals_vs_truth_draws_one_segment_per_interval_misses_in_the_accent_colour():
+    from matplotlib.colors import to_hex
+
+    intervals = [(0.0, 0.2), (0.15, 0.3), (-0.1, 0.05), (0.1, 0.1), (0.05, 0.12)]
+    ax = h.plot_intervals_vs_truth(intervals, 0.1, ax=_ax(), title="t", xlabel="x", ylabel="y")
+    contain, miss = ax.collections  # one LineCollection per kind
+    assert len(contain.get_segments()) == 3 and len(miss.get_segments()) == 2
+    assert to_hex(contain.get_colors()[0]) == h.PALETTE["diff"].lower()
+    assert to_hex(miss.get_colors()[0]) == h.PALETTE["accent"].lower()
+    # the misses are the intervals wholly above or below the truth, at their own rows
+    assert sorted(s[0][1] for s in miss.get_segments()) == [2.0, 3.0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "truth",
+        "contain it (3)",
+        "miss it (2)",
+    ]
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("t", "x", "y")
+    assert ax.lines[0].get_xdata()[0] == 0.1  # the truth line
+
+
+def test_plot_coverage_iv():
+    def good():
+        return {"sizes": [4, 30], "coverages": {"percentile": [0.7, 0.9]}, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^sizes must be one-dimensional"):
+        h.plot_coverage(**good() | {"sizes": TWO_D})
+    with pytest.raises(ValueError, match=r"^sizes must be positive"):
+        h.plot_coverage(**good() | {"sizes": [0, 30]})
+    with pytest.raises(ValueError, match=r"^coverages is empty"):
+        h.plot_coverage(**good() | {"coverages": {}})
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7]}})
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, 1.5]}})
+    with pytest.raises(ValueError, match=r"^n_samples must be a positive integer"):
+        h.plot_coverage(**good() | {"n_samples": 0})
+    with pytest.raises(ValueError, match=r"^coverages\['percentile'\] contain NaN"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, float("nan")]}})
+
+
+def test_plot_coverage_draws_one_line_per_method_and_the_nominal_level():
+    from matplotlib.colors import to_hex
+
+    cov = {"percentile": [0.75, 0.9, 0.5], "t": [0.92, 0.95, 0.94]}
+    ax = h.plot_coverage([4, 10, 120], cov, n_samples=400, ax=_ax(), title="t", xlabel="n")
+    methods = {c.get_label(): c for c in ax.containers}  # one errorbar container per method
+    assert list(methods) == ["percentile", "t"]
+    line, _, (bars,) = methods["percentile"]
+    assert list(line.get_ydata()) == cov["percentile"] and list(line.get_xdata()) == [4, 10, 120]
+    assert to_hex(line.get_color()) == h.PALETTE["diff"].lower()
+    assert to_hex(methods["t"][0].get_color()) == h.PALETTE["neutral"].lower()
+    # error bars of two Monte Carlo standard errors, 2 sqrt(c (1 - c) / 400), on each side
+    assert [round(s[1][1] - s[0][1], 9) for s in bars.get_segments()] == [
+        round(4 * np.sqrt(c * (1 - c) / 400), 9) for c in cov["percentile"]
+    ]
+    nominal = next(ln for ln in ax.lines if ln.get_label() == "nominal 95%")
+    assert list(nominal.get_ydata()) == [0.95, 0.95]
+    assert ax.get_xscale() == "log" and ax.get_ylabel() == "Coverage"
+    assert (ax.get_title(), ax.get_xlabel()) == ("t", "n")
+
+
 # --- many runs against one baseline (issue 31) ---------------------------------------------
 
 

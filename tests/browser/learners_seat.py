@@ -70,9 +70,9 @@ TYPED = {
     ),
     "04_user_clusters": (
         "4.1",
-        "user_weighted_interval = (0.0036, 0.0575)",
-        "query-weighted",
-        "user_weighted_interval = (0.0089, 0.0543)",
+        "misses_above_below = (188, 169)",
+        "swapped",
+        "misses_above_below = (169, 188)",
     ),
     "05_randomization_tests": (
         "5.1",
