@@ -59,6 +59,7 @@ __all__ = [
     "percentile_interval",
     "plot_bootstrap_distribution",
     "plot_exact_distribution",
+    "plot_interval_ladder",
     "plot_intervals",
     "plot_sorted_changes",
     "quantile_difference",
