@@ -245,17 +245,21 @@ def plot_interval_ladder(
     title: str = "95% intervals from repeated samples",
     xlabel: str = "Mean change, B - A",
     ylabel: str = "Sample",
-    truth_label: str = "true change",
+    truth_label: str | None = None,
+    labels: tuple[str, str] = ("covers it", "misses it"),
 ):
     """One horizontal segment per interval, bottom to top; those that miss ``truth`` (a vertical
-    line) in the accent colour, those that cover it in the difference's colour.
+    line) in the accent colour, those that cover it in the difference's colour. ``truth_label``
+    names the line (default "true change" and its value); ``labels`` name the two kinds of
+    segment, and the legend counts each.
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_interval_ladder([-0.1, 0.05], [0.1, 0.2], truth=0.0, ax=Figure().subplots())
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['true change 0.000', 'covers it (1)', 'misses it (1)']
+    ['true change +0.000', 'covers it (1)', 'misses it (1)']
     """
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     low = _checks.scores(lows, "lows")
     high = _checks.scores(highs, "highs")
@@ -275,12 +279,14 @@ def plot_interval_ladder(
         Line2D([], [], color=PALETTE["diff"], linewidth=3),
         Line2D([], [], color=PALETTE["accent"], linewidth=3),
     ]
-    labels = [
-        f"{truth_label} {truth:.3f}",
-        f"covers it ({int((~miss).sum())})",
-        f"misses it ({int(miss.sum())})",
+    names = [
+        f"true change {truth:+.3f}" if truth_label is None else truth_label,
+        f"{labels[0]} ({int((~miss).sum())})",
+        f"{labels[1]} ({int(miss.sum())})",
     ]
-    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10)
+    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.margins(x=0.05)
     ax.set(ylim=(0, low.size + 1), xlabel=xlabel, ylabel=ylabel, title=title)
     return ax
 
