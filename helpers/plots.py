@@ -168,10 +168,12 @@ def plot_exact_distribution(
     title: str = "Exact bootstrap distribution of the mean change",
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
+    highlight_label: str = "this draw",
 ):
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
-    The bar at ``highlight`` (the draw being inspected) is in the accent colour.
+    The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
+    legend by ``highlight_label`` and its value.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -198,7 +200,7 @@ def plot_exact_distribution(
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
         handles.append(Patch(color=PALETTE["accent"]))
-        labels.append(f"this draw {signed(highlight)}")
+        labels.append(f"{highlight_label} {signed(highlight)}")
     if handles:
         ax.legend(handles, labels, ncol=3, **_LEGEND)
     return ax

@@ -152,3 +152,12 @@ def test_plot_picked_queries_iv():
             h.plot_picked_queries(D4, counts, ax=_ax())
     with pytest.raises(ValueError, match=r"3 query IDs for 4 changes"):
         h.plot_picked_queries(D4, [1, 1, 1, 1], query_ids=["a", "b", "c"], ax=_ax())
+
+
+def test_plot_exact_distribution_names_the_highlighted_bar():
+    ax = h.plot_exact_distribution([-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, ax=_ax())
+    assert ax.get_legend().get_texts()[-1].get_text() == "this draw +0.000"
+    ax = h.plot_exact_distribution(
+        [-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, highlight_label="2 draws at", ax=_ax()
+    )
+    assert ax.get_legend().get_texts()[-1].get_text() == "2 draws at +0.000"
