@@ -314,13 +314,13 @@ def resample_explorer(
     steps = dict(value=start, min=1, max=total, step=1)
     slider = widgets.IntSlider(
         **steps,
-        description="Inspect resample",
+        description="Draw",
+        tooltip="Inspect resample: drag, or click and use the arrow keys",
         style={"description_width": "initial"},
-        layout=widgets.Layout(flex="1 1 auto", width="auto"),  # about 3 px per draw at 1280 px
+        layout=widgets.Layout(flex="1 1 auto", width="auto"),  # over 2.5 px per draw at 1280 px
     )
     play = widgets.Play(**steps, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
-    of_total = widgets.Label(f"of {total}")
     buttons = [
         widgets.Button(description=label, tooltip=f"Go to draw {k}")
         for label, k in EXPLORER_PRESETS
@@ -344,7 +344,7 @@ def resample_explorer(
     show(start)
     row = widgets.Layout(width="100%")
     box = widgets.VBox(
-        [widgets.HBox([slider, of_total], layout=row), widgets.HBox([play, *buttons]), text, image]
+        [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
     )
     box.add_class("resample-explorer")
     picture = (

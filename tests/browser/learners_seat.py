@@ -249,7 +249,7 @@ def use_the_explorer(page) -> None:
     expect(text).to_contain_text("Draw 28 of 256")
     expect(text).to_contain_text("q1, q2, q3, q4")
     expect(text).to_contain_text("Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025")
-    expect(explorer).to_contain_text("Inspect resample")
+    expect(explorer).to_contain_text("Draw")
     expect(figure).to_be_visible()
     assert figure.evaluate("img => img.naturalWidth") > 300
     first_src = figure.get_attribute("src")
