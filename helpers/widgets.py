@@ -263,7 +263,8 @@ def _explorer_png(
 
     means, values, probs = _exact_means(d)
     row = _draws(d.size)[k - 1]
-    fig = Figure(figsize=EXPLORER_FIGSIZE, layout="constrained")
+    fig = Figure(figsize=EXPLORER_FIGSIZE)  # fixed margins: a constrained layout is slow
+    fig.subplots_adjust(left=0.1, right=0.99, bottom=0.2, top=0.91, wspace=0.3)
     left, right = fig.subplots(1, 2, width_ratios=(1, 2.3))
     plot_picked_queries(d, np.bincount(row, minlength=d.size), query_ids=query_ids, ax=left)
     plot_exact_distribution(

@@ -268,9 +268,10 @@ def use_the_explorer(page) -> None:
     # the keyboard moves the slider: focus its handle, step right twice
     handle = explorer.locator(".noUi-handle")
     handle.focus()
+    page.keyboard.press("ArrowRight")  # each step draws a new figure in the kernel: wait for it
+    expect(text).to_contain_text("Draw 16 of 256", timeout=15_000)
     page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    expect(text).to_contain_text("Draw 17 of 256")
+    expect(text).to_contain_text("Draw 17 of 256", timeout=15_000)
     expect(text).to_contain_text("q1, q2, q1, q1")
     expect(text).to_contain_text("Mean: +0.080")
     readout = explorer.locator(".widget-readout")
