@@ -289,7 +289,7 @@ def plot_interval_ladder(
     ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.margins(x=0.05)
-    ax.set(ylim=(0, low.size + 1), xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.set(ylim=(0.3, low.size + 0.7), xlabel=xlabel, ylabel=ylabel, title=title)
     return ax
 
 
