@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,6 +18,9 @@ __all__ = [
     "plot_exact_distribution",
     "plot_intervals",
     "plot_sorted_changes",
+    "plot_sign_assignments",
+    "plot_error_rates",
+    "plot_forest",
     "plot_interval_ladder",
     "plot_picked_queries",
 ]
@@ -227,12 +231,217 @@ def plot_sorted_changes(
     colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
     ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
     ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
-    wins, losses, ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
-    labels = [f"B better ({wins})", f"A better ({losses})", f"tied ({ties})"][: 3 if ties else 2]
+    wins, losses, unchanged = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+    labels = [f"B better ({wins})", f"A better ({losses})", f"unchanged ({unchanged})"]
+    labels = labels[: 3 if unchanged else 2]
     handles = [Patch(color=PALETTE[role]) for role in ("B", "A", "neutral")[: len(labels)]]
     ax.legend(handles, labels, loc="upper left", fontsize=10)
     ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
     return ax
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def plot_sign_assignments(
+    means: Sequence[float],
+    observed: float,
+    *,
+    numbered: bool = False,
+    ax=None,
+    title: str = "Every sign assignment's mean change",
+    xlabel: str = "Mean change B - A under the null",
+):
+    """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
+    (solid line) and its mirror image (dashed) marked.
+
+    Ties, the assignments exactly as far from zero as the observed mean (within 1e-12, as the
+    chapter's count), are squares in the accent colour; the more extreme ones are accent dots,
+    the less extreme ones green. ``numbered`` writes each assignment's position in ``means``
+    (from 1) in its dot.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
+    >>> ax.get_legend_handles_labels()[1][:3]
+    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
+    """
+    m = _checks.scores(means, "means")
+    if (
+        isinstance(observed, bool)
+        or not isinstance(observed, numbers.Real)
+        or not np.isfinite(observed)
+    ):
+        raise ValueError(f"observed must be a finite number; got {observed!r}.")
+    far = abs(float(observed))
+    tie = np.abs(np.abs(m) - far) <= 1e-12
+    more = (np.abs(m) > far) & ~tie
+    _, group = np.unique(np.round(m, 10), return_inverse=True)
+    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
+    seen: dict[int, int] = {}
+    for i, g in enumerate(group.tolist()):
+        seen[g] = seen.get(g, 0) + 1
+        height[i] = seen[g]
+    ax = _axes(ax)
+    size = 15 if numbered else 9
+    for kind, name, marker, color, edge in (
+        (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
+        (tie, "ties", "s", PALETTE["accent"], "black"),
+        (more, "more extreme", "o", PALETTE["accent"], "white"),
+    ):
+        ax.plot(
+            m[kind],
+            height[kind],
+            linestyle="none",
+            marker=marker,
+            markersize=size,
+            color=color,
+            markeredgecolor=edge,
+            zorder=3,
+            label=f"{name} ({int(kind.sum())})",
+        )
+    if numbered:
+        for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
+            ax.annotate(
+                str(i + 1), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=4
+            )
+    top = height.max() + 0.5
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    ax.vlines(
+        -observed,
+        0,
+        top,
+        color="black",
+        linewidth=1.5,
+        linestyle="--",
+        label=f"its mirror {signed(-observed)}",
+    )
+    ax.vlines(0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=0)
+    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
+    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
+    handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
+    order = [0, 3, 1, 4, 2]
+    ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
+    return ax
+
+
+# --- chapter 6 --------------------------------------------------------------------------------
+# How often a procedure claims a change that is not there, as more is tried.
+_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
+
+
+def plot_error_rates(
+    counts: ArrayLike,
+    rates: dict[str, ArrayLike],
+    *,
+    nominal: float,
+    ax=None,
+    title: str = "False positives as more is tried",
+    xlabel: str = "Number tried",
+    ylabel: str = "False-positive rate",
+):
+    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
+
+    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
+    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
+    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
+
+    >>> from matplotlib.figure import Figure
+    >>> rates = {"best of k": [0.03, 0.05]}
+    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['best of k', 'promised 2.5%']
+    """
+    from matplotlib.ticker import PercentFormatter
+
+    x = _checks.scores(counts, "counts")
+    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
+        raise ValueError(
+            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
+        )
+    series = {}
+    for label, values in rates.items():
+        r = _checks.scores(values, f"rates[{label!r}]")
+        if r.size != x.size:
+            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
+        if r.min() < 0 or r.max() > 1:
+            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
+        series[label] = r
+    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
+        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
+    ax = _axes(ax)
+    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
+        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
+    ax.axhline(
+        nominal,
+        color=PALETTE["neutral"],
+        linestyle=":",
+        linewidth=2,
+        label=f"promised {nominal:.1%}".replace(".0%", "%"),
+    )
+    top = max(max(r.max() for r in series.values()), nominal)
+    ax.set_ylim(0, 1.35 * top)  # head room for the legend
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.legend(**_LEGEND)
+    return ax
+
+
+# --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
+
+
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = len(labels)
+    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
+        raise ValueError(
+            "labels, changes, intervals and marked must have the same, non-zero length."
+        )
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
+    handles = [
+        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
+        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
+    ]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
 
 
 # --- chapter 1: intervals from repeated samples (chapter 3 may reuse it) ---------------------

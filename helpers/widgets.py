@@ -118,6 +118,17 @@ def _feedback_html(fb: Feedback) -> str:
     return f'<span style="color:{_COLOURS[fb.correct]}">{html.escape(fb.message)}</span>'
 
 
+#: The quiz's options wrap within the notebook's width, each a line or more with its button at
+#: the left (ipywidgets lays radio labels out one fixed-height line each, cut off if too long;
+#: its radio box has the class widget-radio-box, and jupyter-widget-radio-box in newer versions).
+_QUIZ_STYLE = (
+    "<style>.quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto; "
+    "line-height: 1.4; display: flex; align-items: baseline; margin: 0 0 0.4em} "
+    ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) input {order: -1; flex: none; "
+    "float: none; height: auto}</style>"
+)
+
+
 def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     """A multiple-choice check with immediate feedback, built from ipywidgets.
 
@@ -139,7 +150,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         )
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
-        options=list(question.options), value=None, layout=widgets.Layout(width="max-content")
+        options=list(question.options), value=None, layout=widgets.Layout(width="auto")
     )
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
@@ -148,7 +159,8 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         feedback.value = _feedback_html(grade(question, index))
 
     choices.observe(on_change, names="value")
-    box = widgets.VBox([prompt, choices, feedback])
+    style = widgets.HTML(_QUIZ_STYLE, layout=widgets.Layout(display="none"))
+    box = widgets.VBox([prompt, choices, feedback, style])
     box.add_class("quiz")
     items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
     picture = (

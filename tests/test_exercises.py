@@ -38,6 +38,8 @@ def test_value_exercises_accept_the_expected_value_and_name_each_listed_slip(key
     if ex.get("summary") is None:
         assert check(key, ex["expected"]).correct
         for value, message, *_ in ex["slips"]:
+            # None (matches anything) stands for the right value there
+            value = [e if v is None else v for v, e in zip(value, ex["expected"], strict=True)]
             result = check(key, value)
             assert result.status == "slip" and message in result.message, (key, value)
 
@@ -218,25 +220,55 @@ def _sign_flip_p(changes, *, compare="tolerance", side="two-sided", plus_one=Fal
 
 
 FIVE = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
+#: The p-value's slips in 5.1 and 5.5, as _sign_flip_p's options, and words of their messages.
+P_SLIPS = [
+    ({"compare": ">"}, "Ties must count"),
+    ({"compare": ">="}, "Allow a tolerance"),
+    ({"side": "greater"}, "one-sided"),
+    ({"plus_one": True}, "Monte Carlo"),
+]
 
 
-@pytest.mark.parametrize(
-    ("key", "answer"), [("5.1", lambda **kw: _sign_flip_p(FIVE, **kw)), ("5.5", None)]
-)
-def test_sign_flip_p_value_slips(key, answer):
-    """5.1 (a number) and 5.5 (a function): > and >= without a tolerance get their own message."""
+def test_5_5_sign_flip_p_value_slips():
+    """5.5 (a function): > and >= without a tolerance get their own message."""
 
     def given(**kw):
-        return answer(**kw) if answer else (lambda x: _sign_flip_p(x, **kw))
+        return lambda x: _sign_flip_p(x, **kw)
 
-    assert check(key, given()).correct
-    for kw, words in [
-        ({"compare": ">"}, "Ties must count"),
-        ({"compare": ">="}, "Allow a tolerance"),
-        ({"side": "greater"}, "one-sided"),
-        ({"plus_one": True}, "Monte Carlo"),
+    assert check("5.5", given()).correct
+    for kw, words in P_SLIPS:
+        assert words in check("5.5", given(**kw)).message, kw
+
+
+def _five_test(*, ties="tolerance", strict="tolerance", denominator="all", **p_kw):
+    """5.1 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
+    far = abs(FIVE.mean())
+    signs = list(itertools.product((1, -1), repeat=5))
+    means = [np.mean(np.array(s) * FIVE) for s in signs]
+    if ties == "==":
+        n_ties = sum(abs(m) == far for m in means)
+    else:  # "not itself": the loop skips the observed signs; "not the pair": and their mirror
+        skip = {"tolerance": 0, "not itself": 1, "not the pair": 2}[ties]
+        kept = means[1:-1] if skip == 2 else means[skip:]
+        n_ties = sum(abs(abs(m) - far) <= 1e-12 for m in kept)
+    more = sum((abs(m) > far + 1e-12) if strict == "tolerance" else (abs(m) > far) for m in means)
+    n = 32 if denominator == "all" else 32 - n_ties
+    return (_sign_flip_p(FIVE, **p_kw), int(n_ties), more / n)
+
+
+def test_5_1_slips():
+    """The p-value's slips (> and >= without a tolerance...), then the tie count's and the
+    third number's, each made the way a learner makes it."""
+    assert _five_test() == (0.5625, 8, 0.3125)
+    assert check("5.1", _five_test()).correct
+    for kw, words in P_SLIPS + [
+        ({"ties": "=="}, "Ties found with =="),
+        ({"ties": "not itself"}, "ties with itself"),
+        ({"ties": "not the pair"}, "its mirror image"),
+        ({"denominator": "without ties"}, "divide by 32"),
+        ({"strict": "no tolerance"}, "Some ties counted as more extreme"),
     ]:
-        assert words in check(key, given(**kw)).message, kw
+        assert words in check("5.1", _five_test(**kw)).message, kw
 
 
 def test_5_5_a_tie_in_the_hidden_data_catches_a_strict_comparison():
@@ -250,6 +282,46 @@ def test_5_5_a_tie_in_the_hidden_data_catches_a_strict_comparison():
         raise RuntimeError("oops")
 
     assert "raised RuntimeError" in check("5.5", broken).message
+
+
+def test_5_2_slips():
+    d = learner_changes()[2]
+    assert check("5.2", helpers.randomization_test(d, alternative="less").pvalue).correct
+    assert "two-sided" in check("5.2", helpers.randomization_test(d).pvalue).message
+    greater = helpers.randomization_test(d, alternative="greater").pvalue
+    assert "alternative='greater'" in check("5.2", greater).message
+
+
+def test_5_3_slips():
+    d = learner_changes()[2]
+    d_more = np.concatenate([d, np.zeros(1000)])
+    p = helpers.randomization_test(d_more).pvalue
+    assert check("5.3", (d_more.mean(), p)).correct
+    assert "mean over the 120 queries" in check("5.3", (d.mean(), p)).message
+    assert "swapped" in check("5.3", (p, d_more.mean())).message
+    one_sided = helpers.randomization_test(d_more, alternative="less").pvalue
+    assert "one-sided" in check("5.3", (d_more.mean(), one_sided)).message
+
+
+def test_5_4_every_fair_reading_is_right_and_slips_are_named():
+    """The exact p (res.pvalue), the printed 0.0768 or the prompt's 0.077, rounded up, to the
+    nearest or down: all right (17,725 to 17,768); a wrong p or a standard error not squared
+    get their own message."""
+    import math
+
+    exact = helpers.randomization_test(learner_changes()[2]).pvalue
+    answers = {
+        f(p * (1 - p) / 0.002**2)
+        for p in (exact, round(exact, 4), 0.077)
+        for f in (math.ceil, round, int)
+    }
+    assert min(answers) == 17725 and max(answers) == 17768 and 17729 in answers
+    for answer in answers:
+        assert check("5.4", answer).correct, answer
+    assert check("5.4", 17724).status == "wrong" and check("5.4", 17769).status == "wrong"
+    for p, words in [(0.05, "p = 0.05"), (0.5, "worst case")]:
+        assert words in check("5.4", math.ceil(p * (1 - p) / 0.002**2)).message
+    assert "square the 0.002" in check("5.4", math.ceil(exact * (1 - exact) / 0.002)).message
 
 
 def test_6_1_slips():
@@ -288,6 +360,32 @@ def test_6_3_slips():
     assert check("6.3", lambda p: [True]).status == "wrong"  # wrong length
 
 
+def test_7_1_slips_made_on_the_chapters_runs():
+    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
+    a, b = (
+        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
+        for s in "AB"
+    )
+    ids = sorted(qrels.topics)
+    d = np.array([b.scores[q] - a.scores[q] for q in ids])
+
+    def without(*dropped):
+        return d[[i for i, q in enumerate(ids) if q not in dropped]]
+
+    assert b.unretrieved == ["q047", "q121"]
+    assert check("7.1", without(*b.unretrieved).mean()).correct
+    te = [
+        helpers.read_trec_eval(data / f"simulated_{s}.trec_eval.txt", "ndcg_cut_10") for s in "AB"
+    ]
+    rounded = helpers.compare_runs(*te, missing="drop", n_resamples=100, rng=1).mean_change
+    assert check("7.1", rounded).correct  # the same answer from trec_eval's four decimals
+    assert "over all 150 queries" in check("7.1", d.mean()).message
+    assert "A minus B" in check("7.1", -without("q047", "q121").mean()).message
+    assert "q121 only" in check("7.1", without("q121").mean()).message
+    assert "q047 only" in check("7.1", without("q047").mean()).message
+
+
 def test_7_2_slips():
     def right(a, b, topics):
         return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
@@ -310,9 +408,25 @@ def test_7_2_slips():
 
 @pytest.mark.parametrize("key", sorted(QUIZZES))
 def test_every_quiz_is_a_valid_question(key):
-    _, choices, feedback = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
+    _, choices, feedback, _ = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
     verdicts = []
     for option in choices.options:
         choices.value = option
         verdicts.append(feedback.value.split(">", 1)[1].startswith("Correct."))
     assert verdicts.count(True) == 1 and verdicts.index(True) == QUIZZES[key]["answer"]
+
+
+def test_the_right_options_place_and_length_give_nothing_away():
+    """No position holds more than half the right answers, and the right option is the longest
+    (or tied for it) in at most a third of the quizzes: a learner cannot guess without reading."""
+    answers = [q["answer"] for q in QUIZZES.values()]
+    crowded = {p: answers.count(p) for p in set(answers) if answers.count(p) > len(answers) / 2}
+    assert not crowded, f"positions holding more than half of {len(answers)} answers: {crowded}"
+    longest = [
+        key
+        for key, q in QUIZZES.items()
+        if len(q["options"][q["answer"]]) == max(len(o) for o in q["options"])
+    ]
+    assert len(longest) <= len(QUIZZES) / 3, (
+        f"the right option is the longest in {len(longest)} of {len(QUIZZES)} quizzes: {longest}"
+    )

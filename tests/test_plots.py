@@ -95,6 +95,147 @@ def test_plot_exact_distribution_iv():
     ) == plain(h.plot_exact_distribution(**good() | {"weights": [1.0, 0.0, 1.0, 1.0]}))
 
 
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def test_plot_sign_assignments_iv():
+    def good():
+        return {"means": [0.2, 0.1, -0.1, -0.2], "observed": 0.1, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^means must be one-dimensional"):
+        h.plot_sign_assignments(**good() | {"means": TWO_D})
+    with pytest.raises(ValueError, match=r"^means contain NaN"):
+        h.plot_sign_assignments(**good() | {"means": [0.1, float("nan")]})
+    for bad in (True, "0.1", float("nan"), float("inf"), None):
+        with pytest.raises(ValueError, match=r"^observed must be a finite number"):
+            h.plot_sign_assignments(**good() | {"observed": bad})
+
+
+def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
+    """The four pairs' 16 assignments: 6 less extreme (green dots), 4 ties (accent squares,
+    equal means stacked), 6 more extreme (accent dots), the observed mean and its mirror."""
+    import itertools
+
+    from matplotlib.colors import to_hex
+
+    four = np.array([0.10, 0.02, -0.06, 0.04])
+    means = [np.mean(np.array(s) * four) for s in itertools.product((1, -1), repeat=4)]
+    ax = h.plot_sign_assignments(means, four.mean(), numbered=True, ax=_ax())
+    dots = {line.get_label(): line for line in ax.get_lines()}
+    assert list(dots) == ["less extreme (6)", "ties (4)", "more extreme (6)"]
+    colours = [to_hex(line.get_color()).upper() for line in dots.values()]
+    assert colours == [h.PALETTE["diff"], h.PALETTE["accent"], h.PALETTE["accent"]]
+    assert [line.get_marker() for line in dots.values()] == ["o", "s", "o"]
+    ties = dots["ties (4)"]
+    where = zip(np.round(ties.get_xdata(), 3).tolist(), ties.get_ydata().tolist(), strict=True)
+    assert sorted(where) == [
+        (-0.025, 1),
+        (-0.025, 2),
+        (0.025, 1),
+        (0.025, 2),
+    ]
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(1, 17))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "less extreme (6)",
+        "observed +0.025",
+        "ties (4)",
+        "its mirror -0.025",
+        "more extreme (6)",
+    ]
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    plain_ax = h.plot_sign_assignments(means, four.mean(), ax=_ax())
+    assert not plain_ax.texts  # numbers only when asked
+
+
+# --- chapter 6 --------------------------------------------------------------------------------
+
+
+def test_plot_error_rates_iv():
+    def good():
+        return {"counts": [1, 2, 5], "rates": {"best of k": [0.025, 0.05, 0.1]}, "nominal": 0.025}
+
+    with pytest.raises(ValueError, match=r"^counts must be one-dimensional"):
+        h.plot_error_rates(**good() | {"counts": TWO_D, "ax": _ax()})
+    for bad in (
+        [0.1, 0.2, 0.3],
+        {},
+        {"a": [0.1] * 3, "b": [0.1] * 3, "c": [0.1] * 3, "d": [0.1] * 3},
+    ):
+        with pytest.raises(ValueError, match=r"^rates must be a dict of 1 to 3"):
+            h.plot_error_rates(**good() | {"rates": bad, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] has 2 rates for 3 counts"):
+        h.plot_error_rates(**good() | {"rates": {"x": [0.1, 0.2]}, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] contain NaN"):
+        h.plot_error_rates(**good() | {"rates": {"x": [0.1, float("nan"), 0.2]}, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] must lie between 0 and 1"):
+        h.plot_error_rates(**good() | {"rates": {"x": [2.5, 5.0, 10.0]}, "ax": _ax()})
+    for bad in (5, 0.0, 1.0, "0.05", None):
+        with pytest.raises(ValueError, match=r"^nominal must be a rate between 0 and 1"):
+            h.plot_error_rates(**good() | {"nominal": bad, "ax": _ax()})
+
+
+def test_plot_error_rates_draws_one_line_per_procedure_in_the_palette():
+    rates = {
+        "same queries": [0.025, 0.05, 0.2],
+        "held out": [0.025, 0.03, 0.02],
+        "formula": [0.02, 0.04, 0.1],
+    }
+    ax = h.plot_error_rates([1, 2, 20], rates, nominal=0.025, ax=_ax(), title="t", xlabel="k")
+    lines = ax.get_lines()
+    assert [ln.get_label() for ln in lines] == [*rates, "promised 2.5%"]
+    assert [ln.get_color() for ln in lines] == [
+        h.PALETTE["accent"],
+        h.PALETTE["diff"],
+        h.PALETTE["neutral"],
+        h.PALETTE["neutral"],
+    ]
+    for ln, values in zip(lines, rates.values(), strict=False):
+        assert list(ln.get_xdata()) == [1, 2, 20] and list(ln.get_ydata()) == values
+    assert list(lines[-1].get_ydata()) == [0.025, 0.025]  # the nominal rate, across the axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "20"]
+    assert (
+        ax.get_title() == "t"
+        and ax.get_xlabel() == "k"
+        and ax.get_ylabel() == "False-positive rate"
+    )
+    assert ax.get_ylim()[1] > 0.2  # room above the highest rate
+    one = h.plot_error_rates([1, 2], {"x": [0.05, 0.1]}, nominal=0.05, ax=_ax())
+    assert [ln.get_label() for ln in one.get_lines()] == ["x", "promised 5%"]
+
+
+def test_plot_sorted_changes_counts_unchanged_queries_not_ties():
+    ax = h.plot_sorted_changes([0.1, -0.2, 0.0, 0.3], ax=_ax())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "B better (2)",
+        "A better (1)",
+        "unchanged (1)",
+    ]
+
+
+# --- many runs against one baseline (issue 31) ---------------------------------------------
+
+
+def test_plot_forest_iv():
+    def good():
+        return {
+            "labels": ["B", "C"],
+            "changes": [0.02, -0.01],
+            "intervals": [(0.01, 0.03), (-0.03, 0.01)],
+            "marked": [True, False],
+            "ax": _ax(),
+        }
+
+    with pytest.raises(ValueError, match=r"must have the same, non-zero length"):
+        h.plot_forest(**good() | {"marked": [True]})
+    with pytest.raises(ValueError, match=r"groups must have one entry per row: 2 rows but 1"):
+        h.plot_forest(**good() | {"groups": ["ndcg"]})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        h.plot_forest(**good() | {"changes": [0.02, float("nan")]})
+    ax = h.plot_forest(**good())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
+    assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
+
+
 # --- chapter 1: plot_interval_ladder; chapter 2: plot_picked_queries ------------------------
 
 

@@ -67,7 +67,7 @@ def test_question_validates_itself():
 
 def test_quiz_shows_feedback_on_selection():
     box = quiz(WHY_PAIR)
-    prompt, choices, feedback = box.children
+    prompt, choices, feedback, style = box.children
     assert "Why pair?" in prompt.value and choices.value is None
     assert "Choose an answer" in feedback.value
     snapshot = box._repr_mimebundle_()["text/html"]  # the first view, for pages without a kernel
@@ -76,6 +76,11 @@ def test_quiz_shows_feedback_on_selection():
     assert "Not quite" in feedback.value
     choices.value = "shared difficulty cancels"
     assert "Correct" in feedback.value and "#009E73" in feedback.value
+    # the options wrap within the notebook's width, not one line each cut off at its edge
+    assert choices.layout.width == "auto" and style.layout.display == "none"
+    assert ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto;" in (
+        style.value
+    )
 
 
 @pytest.mark.parametrize(
