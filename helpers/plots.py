@@ -442,6 +442,7 @@ def plot_forest(
     ]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
 
 
 # --- chapter 1: intervals from repeated samples (chapter 3 may reuse it) ---------------------
