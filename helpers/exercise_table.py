@@ -43,43 +43,35 @@ EXERCISES = {
 print(f"mean change: {helpers.signed(mean_change)}")''',
     },
     "1.1": {
-        "name": "bootstrap_loop", "what": "a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean changes",
-        "calls": [(_HIT_CHANGES, 2000, 7)], "summary": "moments",
-        # any random stream: 2,000 means centred on the observed -8/120 (within 0.004, about
-        # 5 Monte Carlo standard errors), spread like sd(d)/sqrt(Q) = 0.0328 (within 15%)
-        "expected": [2000, -0.0666667, 0.0327731], "tol": [0, 0.004, 0.0049],
+        "name": "share_worse", "what": "the share of section 4's resampled means below zero, a number between 0 and 1",
+        # section 4's means (seed 1) give 4,867 of 5,000; any other stream lands within about 3 Monte Carlo standard errors
+        "expected": [0.9734], "tol": 0.007,
         "slips": [
-            ([2000, None, 0.0], "Every resample has the same mean. Draw new queries inside the loop, and draw them with replacement (random.sample, a shuffle or a permutation draws without replacement and always gives back the same Q queries).", 1e-12),
-            ([2000, -8.0, None], "Your numbers are sums of Q changes: divide each resample's sum by Q to get its mean.", 0.48),
+            ([0.987], "That counts resamples with a mean change of exactly 0 (B as good as A) as B being worse: use means < 0.", 0.005),
+            ([0.013], "That is the share in which B is better (means > 0); B is worse where the mean change is below zero.", 0.005),
+            ([0.1], "That is the share of queries on which B is worse (12 of 120). The question is about the resampled means: (means < 0).mean().", 1e-9),
+            ([4867], "That is a count of resamples; divide by R = 5,000 for the share.", 40),
         ],
-        "solution": '''import random
-
-
-def bootstrap_loop(d, n_resamples, seed):
-    """n_resamples paired bootstrap means of the changes d, by a plain Python loop."""
-    stream = random.Random(seed)
-    n = len(d)
-    means = []
-    for _ in range(n_resamples):
-        picks = [stream.randrange(n) for _ in range(n)]  # n positions, with replacement
-        means.append(sum(d[i] for i in picks) / n)
-    return means''',
+        "solution": '''# my guess from the picture: nearly all, over 90%
+share_worse = (means < 0).mean()
+print(f"B worse in {share_worse:.1%} of the resamples")
+# Not the probability that B is worse: the resamples are of these 120 queries, so they scatter
+# around the observed change, not around the unknown true change. Like section 5's 95%, the share
+# describes the procedure's draws; a probability about the truth needs a Bayesian analysis.''',
     },
     "1.2": {
-        "name": "numpy_means", "what": "an array of the 5,000 resampled means, numpy_means = d[idx].mean(axis=1)",
-        "summary": "moments", "expected": [5000, -0.06621333333333335, 0.0324891441698437], "tol": 1e-12,
+        "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
+        # about 1/2 for any seed and rule (0.47 to 0.48 here): the width shrinks as 1/sqrt(Q)
+        "expected": [0.5], "tol": 0.06,
         "slips": [
-            ([5000, -0.06623499999999999, 0.03290972158800496], "Your generator has already been used: section 3's rng drew one resample before yours, so your stream starts 120 draws later than helpers.paired_bootstrap's. Make a fresh one just before drawing: rng = np.random.default_rng(7)."),
-            ([5000, -0.06621333333333335, 0.03306626411045285], "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): one resample per row, then average each row with axis=1."),
-            ([120, -0.06621333333333333, 0.004861462971392688], "These are Q = 120 numbers, one per column: average along each row (axis=1) to get one mean per resample."),
-            ([5000, -0.06736166666666667, 0.033693516974502846], "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is already exclusive, so use rng.integers(0, Q, ...)."),
-            ([5000, -0.06711666666666667, 0.03269968994076583], "That is numpy's legacy generator (np.random.seed / randint). Use rng = np.random.default_rng(7) and rng.integers."),
+            ([1.0], "Your resamples still draw 120 positions (from the first 120 queries): draw len(d4) = 480 positions from all 480 queries, rng.integers(0, 480, size=(R, 480)).", 0.1),
+            ([2.0], "That is the old width over the new one: divide the 480-query interval's width by interval's width.", 0.25),
         ],
-        "solution": '''rng = np.random.default_rng(7)
-idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query positions
-numpy_means = d[idx].mean(axis=1)  # one mean change per resample (row)
-same = np.allclose(numpy_means, helpers.paired_bootstrap(d, n_resamples=R, rng=7), rtol=0, atol=1e-12)
-print(f"agree with helpers.paired_bootstrap within 1e-12: {same}")''',
+        "solution": '''d4 = np.tile(d, 4)  # 480 queries, the same mix of changes
+interval4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=R, rng=1))
+width_ratio = (interval4.high - interval4.low) / (interval.high - interval.low)
+print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio {width_ratio:.2f}")
+# About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
     "1.3": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
@@ -94,34 +86,32 @@ for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval)
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {
-        "name": "sign_counts", "what": "two counts (negative, zero), for example (40, 10)",
-        "expected": [37, 16], "tol": 1e-9,
+        "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
+        "expected": [81], "tol": 1e-9,
         "slips": [
-            ([16, 37], "The two counts are swapped: give the number of negative means first, then the number of zero means."),
-            ([37, 1], "That counts only means that are exactly 0.0 in floating point. Adding up changes such as +0.10 and -0.06 can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as zero when abs(mean) <= 1e-12 (or use the rounded means_r)."),
-            ([0.14453125, 0.0625], "Those are shares of the 256 draws; the question asks for counts."),
-            ([53, 16], "Your negative count includes the means that are zero: count mean < 0 only."),
+            ([175], "Those are the draws that include q3 at least once; count the rows in which no position is q3 (index 2)."),
+            ([27], "That is 3^3: a draw has four positions, and each must avoid q3, so 3 x 3 x 3 x 3."),
+            ([64], "That is 4^3, the draws whose first position is fixed; each of the four positions must avoid q3: 3^4."),
+            ([0.31640625], "That is the share of the 256 draws; the question asks for the count.", 1e-3),
         ],
-        "solution": '''zero = np.abs(means) <= 1e-12
-sign_counts = (int(np.sum((means < 0) & ~zero)), int(np.sum(zero)))
-print(f"negative: {sign_counts[0]} of 256 = {sign_counts[0] / 256:.3f}; zero: {sign_counts[1]} of 256 = {sign_counts[1] / 256:.3f}")''',
+        "solution": '''# my guess: each position avoids q3 with chance 3/4, so (3/4)^4 of 256
+no_q3 = int(np.sum(~(draws == 2).any(axis=1)))  # rows with no index 2 (q3)
+print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4) ** 4:.3f}")
+# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37% for large Q:
+# chapter 1's one resample left out 46 of its 120 queries.''',
     },
     "2.2": {
-        "name": "k", "what": "a draw number from 1 to 256", "expected": [79], "tol": 1e-9,
+        "name": "five_interval", "what": "the exact 95% interval (low, high) of the five changes, or the Interval itself",
+        "expected": [-0.028, 0.068], "tol": 5e-4,
         "slips": [
-            ([78], "Off by one: draws are numbered from 1, so k = 1 + (the base-4 number)."),
-            ([178], "You read the digits in reverse order: q2 is the first, most significant digit (times 64)."),
-            ([164], "The digits are the query indices 0 to 3 (q1 is 0), not the query numbers 1 to 4."),
+            ([-0.035, 0.08], "That is the four-pair interval: add q5's change 0.0 to the changes first."),
+            ([-0.03, 0.07], "Those are the 5^4 = 625 draws of four positions: a resample of five queries draws five, so 5^5 = 3,125 draws."),
         ],
-        "solution": '''def draw_number(indices, n=4):
-    """1-based lexicographic position of an ordered draw of query indices."""
-    return 1 + sum(i * n ** (len(indices) - 1 - j) for j, i in enumerate(indices))
-
-
-k = draw_number((1, 0, 3, 2))
-print(helpers.describe_draw(k).text)
-print(f"draw 256 is {helpers.describe_draw(draw_number((3, 3, 3, 3))).queries}")
-# The same mean as draw 28: one of the 28 draws in the highlighted bar.''',
+        "solution": '''d5 = np.append(d, 0.0)  # q5: an unchanged query
+means5 = d5[helpers.enumerate_resamples(5)].mean(axis=1)
+five_interval = helpers.percentile_interval(means5)
+print(f"{means5.size:,} ordered resamples; exact interval [{helpers.signed(five_interval.low)}, {helpers.signed(five_interval.high)}]")
+# Narrower: each mean now averages five changes, one of them 0, so the means sit closer together.''',
     },
     "2.3": {
         "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
@@ -465,22 +455,22 @@ QUIZZES = {
 "explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
 },
 "1.q1": {
-"prompt": "The source's loop gave [-0.133, -0.008]; numpy with seed 7 gave [-0.133, +0.000]; other seeds give one or the other. What do these intervals let you say?",
-"options": ['B is worse than A with 95% probability.', "The data fit B being worse by up to about 13 points of hit@5, or about as good; whether zero is excluded depends on the seed, so 'B is worse' would rest on random numbers.", "B is as good as A, because numpy's interval includes zero.", 'Report the seed whose interval excludes zero; every seed is equally valid.'],
-"answer": 1,
-"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.', 'Including zero fails to establish a difference; it does not show there is none: the same interval includes losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.'],
+"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give [-0.133, +0.000]. What do these intervals let you say?",
+"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
+"answer": 3,
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],
 },
 "1.q2": {
 "prompt": 'Why compare two search systems with paired per-query differences?',
-"options": ['It doubles the size of the dataset.', 'It makes the systems faster.', 'Difficulty shared by both systems on a query cancels, so smaller real differences become detectable.', 'It removes the need for relevance labels.'],
-"answer": 2,
-"explanations": ['Pairing keeps Q queries; it does not create new ones. Each query contributes one difference.', 'Pairing is about the analysis, not the systems: their speed does not change.', 'A hard query drags both scores down; the difference removes what they share, leaving less noise.', 'Each query still needs judged results to score both systems.'],
+"options": ['Difficulty shared by both systems cancels, leaving less noise.', 'It doubles the data: each query gives two scores instead of one.', 'It makes the comparison faster, as only differences are stored.', 'It removes the need for relevance judgements on shared queries.'],
+"answer": 0,
+"explanations": ['A hard query drags both scores down; the difference removes what they share, so smaller real differences become detectable.', 'Pairing keeps Q queries; it does not create new ones. Each query contributes one difference.', 'Pairing is about the analysis, not speed: both systems are still scored on every query.', 'Each query still needs judged results to score both systems.'],
 },
 "2.q1": {
 "prompt": 'All 256 resamples were enumerated, so there is no Monte Carlo error. Why is the 95% interval still not trustworthy?',
-"options": ['256 resamples are too few; with 10,000 random resamples it would be trustworthy.', 'Four queries carry little information about all queries; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'The order of the draws was ignored.', 'nDCG changes cannot be averaged.'],
-"answer": 1,
-"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'The bootstrap treats the four observed queries as the whole population; with so few, that picture is far from the truth.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
+"options": ['256 resamples are too few; 10,000 random ones would make it trustworthy.', 'The order of the draws was ignored, though order changes the mean.', 'Four queries say little about all queries; enumeration cannot fix that.', 'nDCG changes cannot be averaged, so the mean change is not defined.'],
+"answer": 2,
+"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
 },
 "3.q1": {
 "prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',

@@ -23,6 +23,8 @@ __all__ = [
     "plot_intervals_vs_truth",
     "plot_coverage",
     "plot_forest",
+    "plot_interval_ladder",
+    "plot_picked_queries",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -172,10 +174,12 @@ def plot_exact_distribution(
     title: str = "Exact bootstrap distribution of the mean change",
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
+    highlight_label: str = "this draw",
 ):
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
-    The bar at ``highlight`` (the draw being inspected) is in the accent colour.
+    The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
+    legend by ``highlight_label`` and its value.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -202,7 +206,7 @@ def plot_exact_distribution(
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
         handles.append(Patch(color=PALETTE["accent"]))
-        labels.append(f"this draw {signed(highlight)}")
+        labels.append(f"{highlight_label} {signed(highlight)}")
     if handles:
         ax.legend(handles, labels, ncol=3, **_LEGEND)
     return ax
@@ -538,4 +542,110 @@ def plot_forest(
     ]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
+
+
+# --- chapter 1: intervals from repeated samples (chapter 3 may reuse it) ---------------------
+
+
+def plot_interval_ladder(
+    lows: ArrayLike,
+    highs: ArrayLike,
+    *,
+    truth: float,
+    ax=None,
+    title: str = "95% intervals from repeated samples",
+    xlabel: str = "Mean change, B - A",
+    ylabel: str = "Sample",
+    truth_label: str | None = None,
+    labels: tuple[str, str] = ("covers it", "misses it"),
+):
+    """One horizontal segment per interval, bottom to top; those that miss ``truth`` (a vertical
+    line) in the accent colour, those that cover it in the difference's colour. ``truth_label``
+    names the line (default "true change" and its value); ``labels`` name the two kinds of
+    segment, and the legend counts each.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_interval_ladder([-0.1, 0.05], [0.1, 0.2], truth=0.0, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['true change +0.000', 'covers it (1)', 'misses it (1)']
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    low = _checks.scores(lows, "lows")
+    high = _checks.scores(highs, "highs")
+    if low.size != high.size:
+        raise ValueError(f"{low.size} lows but {high.size} highs.")
+    if np.any(low > high):
+        raise ValueError("Each low must be at most its high (lows and highs swapped?).")
+    truth = float(_checks.scores([truth], "truth")[0])
+    ax = _axes(ax, figsize=(7.5, 1.5 + 0.14 * low.size))
+    miss = (low > truth) | (high < truth)
+    colors = np.where(miss, PALETTE["accent"], PALETTE["diff"])
+    rows = np.arange(1, low.size + 1)
+    ax.hlines(rows, low, high, colors=colors, linewidth=3)
+    ax.axvline(truth, color="black", linewidth=1.5)
+    handles = [
+        Line2D([], [], color="black", linewidth=1.5),
+        Line2D([], [], color=PALETTE["diff"], linewidth=3),
+        Line2D([], [], color=PALETTE["accent"], linewidth=3),
+    ]
+    names = [
+        f"true change {truth:+.3f}" if truth_label is None else truth_label,
+        f"{labels[0]} ({int((~miss).sum())})",
+        f"{labels[1]} ({int(miss.sum())})",
+    ]
+    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.margins(x=0.05)
+    ax.set(ylim=(0.3, low.size + 0.7), xlabel=xlabel, ylabel=ylabel, title=title)
+    return ax
+
+
+# --- chapter 2: which queries a resample picked (the resample explorer's left panel) --------
+
+
+def plot_picked_queries(
+    changes: ArrayLike,
+    counts: ArrayLike,
+    *,
+    query_ids: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Which queries this draw picked",
+    ylabel: str = "Change $d_q$, B - A",
+):
+    """Each query's change as a bar, the picked ones in the accent colour, how many times each
+    was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['q1\\n×2', 'q2\\n×0', 'q3\\n×1', 'q4\\n×1']
+    """
+    d = _checks.scores(changes, "changes")
+    n = _checks.scores(counts, "counts")
+    if n.size != d.size:
+        raise ValueError(f"{d.size} changes but {n.size} counts.")
+    if np.any(n < 0) or np.any(n != np.round(n)) or n.sum() == 0:
+        raise ValueError("counts must be whole numbers >= 0, at least one of them positive.")
+    ids = list(query_ids) if query_ids is not None else [f"q{i + 1}" for i in range(d.size)]
+    if len(ids) != d.size:
+        raise ValueError(f"{len(ids)} query IDs for {d.size} changes.")
+    ax = _axes(ax, figsize=(3.5, 3.6))
+    picked = n > 0
+    x = np.arange(d.size)
+    ax.bar(x, d, width=0.6, color=PALETTE["neutral"], alpha=0.3)  # every query, faint
+    ax.bar(x[picked], d[picked], width=0.6, color=PALETTE["accent"])  # the picked ones
+    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
+    mean = float(n @ d / n.sum())
+    ax.axhline(mean, color="black", linestyle="--", linewidth=1.5, label=f"its mean {signed(mean)}")
+    ax.set_xticks(x, [f"{q}\n×{int(c)}" for q, c in zip(ids, n, strict=True)])
+    for label, p in zip(ax.get_xticklabels(), picked, strict=True):
+        label.set_fontweight("bold" if p else "normal")
+    span = float(np.ptp(np.append(d, 0.0))) or 1.0
+    low, high = min(d.min(), 0.0), max(d.max(), 0.0)
+    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
     return ax

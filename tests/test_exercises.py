@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import random
 from pathlib import Path
 
 import numpy as np
@@ -98,70 +97,71 @@ def test_0_1_slips():
     assert "sum of the four" in check("0.1", d.sum()).message
 
 
-def test_1_1_any_correct_stream_passes_and_mistakes_are_named():
-    def with_python(d, n_resamples, seed):
-        stream, n = random.Random(seed), len(d)
-        return [sum(d[stream.randrange(n)] for _ in range(n)) / n for _ in range(n_resamples)]
-
-    def with_numpy_rows(d, n_resamples, seed):
-        rng = np.random.default_rng(seed + 1)
-        return [d[rng.integers(0, len(d), size=len(d))].mean() for _ in range(n_resamples)]
-
-    def shuffles(d, n_resamples, seed):
-        rng = np.random.default_rng(seed)
-        return [rng.permutation(d).mean() for _ in range(n_resamples)]
-
-    def sums(d, n_resamples, seed):
-        rng = np.random.default_rng(seed)
-        return [d[rng.integers(0, len(d), size=len(d))].sum() for _ in range(n_resamples)]
-
-    def broken(d, n_resamples, seed):
-        raise RuntimeError("oops")
-
-    assert check("1.1", with_python).correct and check("1.1", with_numpy_rows).correct
-    assert "with replacement" in check("1.1", shuffles).message
-    assert "divide each resample's sum by Q" in check("1.1", sums).message
-    assert "raised RuntimeError: oops" in check("1.1", broken).message
-    assert check("1.1", lambda d, n, s: [0.0]).status == "wrong"
-    assert check("1.1", 3).status == "wrong"
-
-
-def test_1_2_slips_include_reusing_section_3s_generator():
+def chapter_1_means(seed=1):
+    """Section 4's 5,000 resampled means of chapter 1 (its own generator, seed 1)."""
     _, _, d = learner_changes()
-    Q, R = d.size, 5000
-    rng = np.random.default_rng(7)
-    assert check("1.2", d[rng.integers(0, Q, size=(R, Q))].mean(axis=1)).correct
-    rng = np.random.default_rng(2)  # section 3 draws one resample from it ...
-    rng.integers(0, Q, size=Q)
-    reused = d[rng.integers(0, Q, size=(R, Q))].mean(axis=1)  # ... and the learner goes on
-    assert "already been used" in check("1.2", reused).message
-    rng = np.random.default_rng(7)
-    assert "shape (Q, R)" in check("1.2", d[rng.integers(0, Q, size=(Q, R))].mean(axis=0)).message
-    rng = np.random.default_rng(7)
-    assert (
-        "Q = 120 numbers" in check("1.2", d[rng.integers(0, Q, size=(R, Q))].mean(axis=0)).message
-    )
-    rng = np.random.default_rng(7)
-    assert (
-        "never draws the last"
-        in check("1.2", d[rng.integers(0, Q - 1, size=(R, Q))].mean(1)).message
-    )
-    legacy = d[np.random.RandomState(7).randint(0, Q, size=(R, Q))].mean(axis=1)
-    assert "legacy generator" in check("1.2", legacy).message
+    idx = np.random.default_rng(seed).integers(0, d.size, size=(5000, d.size))
+    return d, d[idx].mean(axis=1)
 
 
-def test_2_1_slips_include_swapped_counts():
-    d = np.array(helpers.FOUR_PAIR_CHANGES)
-    means = d[helpers.enumerate_resamples(4)].mean(axis=1)
-    zero = np.abs(means) <= 1e-12
-    negative = int(((means < 0) & ~zero).sum())
-    assert check("2.1", (negative, int(zero.sum()))).correct
-    assert "swapped" in check("2.1", (int(zero.sum()), negative)).message
-    assert "exactly 0.0" in check("2.1", (negative, int((means == 0).sum()))).message
-    assert (
-        "includes the means that are zero"
-        in check("2.1", (int((means <= 1e-12).sum()), 16)).message
+def test_1_1_share_worse_any_stream_passes_and_slips_are_named():
+    d, means = chapter_1_means()
+    assert check("1.1", (means < 0).mean()).correct
+    for seed in (2, 7, 2024):  # another stream, or the example's own loop, passes too
+        assert check(
+            "1.1", (helpers.paired_bootstrap(d, n_resamples=5000, rng=seed) < 0).mean()
+        ).correct
+    assert "exactly 0" in check("1.1", (means <= 0).mean()).message
+    assert "B is better" in check("1.1", (means > 0).mean()).message
+    assert "share of queries" in check("1.1", (d < 0).mean()).message
+    assert "count of resamples" in check("1.1", int((means < 0).sum())).message
+
+
+def test_1_2_width_ratio_any_seed_passes_and_slips_are_named():
+    d, means = chapter_1_means()
+    interval = helpers.percentile_interval(means)
+    width = interval.high - interval.low
+    d4 = np.tile(d, 4)
+    for seed in (1, 7, 99):
+        iv4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=5000, rng=seed))
+        assert check("1.2", (iv4.high - iv4.low) / width).correct
+        assert "old width over the new" in check("1.2", width / (iv4.high - iv4.low)).message
+    ends = np.percentile(
+        d4[np.random.default_rng(1).integers(0, 480, size=(5000, 480))].mean(1), [2.5, 97.5]
     )
+    assert check("1.2", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
+    Q = d.size  # the slip: Q positions from the first Q of the 480 queries
+    same = d4[np.random.default_rng(1).integers(0, Q, size=(5000, Q))].mean(axis=1)
+    iv = helpers.percentile_interval(same)
+    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    few = d4[np.random.default_rng(1).integers(0, 480, size=(5000, Q))].mean(axis=1)
+    iv = helpers.percentile_interval(few)
+    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+
+
+def test_2_1_draws_that_leave_out_q3_and_slips():
+    draws = helpers.enumerate_resamples(4)
+    has_q3 = (draws == 2).any(axis=1)
+    assert check("2.1", int((~has_q3).sum())).correct
+    assert check("2.1", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
+    assert "include q3" in check("2.1", int(has_q3.sum())).message
+    assert "3^3" in check("2.1", 3**3).message
+    assert "4^3" in check("2.1", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
+    assert "share" in check("2.1", (~has_q3).mean()).message
+
+
+def test_2_2_five_queries_and_slips():
+    d5 = np.append(helpers.FOUR_PAIR_CHANGES, 0.0)
+    five = helpers.percentile_interval(d5[helpers.enumerate_resamples(5)].mean(axis=1))
+    assert check("2.2", five).correct and check("2.2", (five.low, five.high)).correct
+    means = [sum(d5[i] for i in t) / 5 for t in itertools.product(range(5), repeat=5)]
+    s = sorted(means)
+    assert check("2.2", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
+    four = np.array(helpers.FOUR_PAIR_CHANGES)
+    original = helpers.percentile_interval(four[helpers.enumerate_resamples(4)].mean(axis=1))
+    assert "add q5" in check("2.2", original).message
+    short = [np.mean([d5[i] for i in t]) for t in itertools.product(range(5), repeat=4)]
+    assert "5^5 = 3,125" in check("2.2", helpers.percentile_interval(short)).message
 
 
 def test_3_3_slips():

@@ -315,3 +315,71 @@ def test_plot_forest_iv():
     ax = h.plot_forest(**good())
     assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
     assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
+
+
+# --- chapter 1: plot_interval_ladder; chapter 2: plot_picked_queries ------------------------
+
+
+def test_plot_interval_ladder_colours_the_misses_and_counts_them():
+    ax = h.plot_interval_ladder(
+        [-0.2, -0.1, 0.01, -0.3], [0.1, 0.05, 0.2, -0.05], truth=0.0, ax=_ax()
+    )
+    (segments,) = ax.collections
+    colours = [matplotlib.colors.to_hex(c).upper() for c in segments.get_colors()]
+    assert len(segments.get_segments()) == 4
+    assert colours == [
+        h.PALETTE["diff"],
+        h.PALETTE["diff"],
+        h.PALETTE["accent"],
+        h.PALETTE["accent"],
+    ]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][1:] == [
+        "covers it (2)",
+        "misses it (2)",
+    ]
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def test_plot_interval_ladder_iv():
+    with pytest.raises(ValueError, match=r"^lows must be one-dimensional"):
+        h.plot_interval_ladder(TWO_D, [1, 2], truth=0.0, ax=_ax())
+    with pytest.raises(ValueError, match=r"^highs contain NaN"):
+        h.plot_interval_ladder([0.0, 0.1], [0.1, float("nan")], truth=0.0, ax=_ax())
+    with pytest.raises(ValueError, match=r"2 lows but 3 highs"):
+        h.plot_interval_ladder([0.0, 0.1], [0.1, 0.2, 0.3], truth=0.0, ax=_ax())
+    with pytest.raises(ValueError, match=r"at most its high"):
+        h.plot_interval_ladder([0.2], [0.1], truth=0.0, ax=_ax())
+    with pytest.raises(ValueError, match=r"^truth"):
+        h.plot_interval_ladder([0.0], [0.1], truth=float("nan"), ax=_ax())
+
+
+def test_plot_picked_queries_marks_and_counts_the_picks():
+    ax = h.plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=_ax())
+    assert [round(p.get_height(), 2) for p in ax.patches[4:]] == [0.1, -0.06, 0.04]
+    assert {matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in ax.patches[4:]} == {
+        h.PALETTE["accent"]
+    }
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["q1\n×2", "q2\n×0", "q3\n×1", "q4\n×1"]
+    assert ax.get_legend().get_texts()[0].get_text() == "its mean +0.045"
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def test_plot_picked_queries_iv():
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        h.plot_picked_queries(TWO_D, [1, 1], ax=_ax())
+    with pytest.raises(ValueError, match=r"4 changes but 3 counts"):
+        h.plot_picked_queries(D4, [1, 1, 2], ax=_ax())
+    for counts in ([1, -1, 2, 2], [0.5, 1, 1, 1.5], [0, 0, 0, 0]):
+        with pytest.raises(ValueError, match=r"counts must be whole numbers"):
+            h.plot_picked_queries(D4, counts, ax=_ax())
+    with pytest.raises(ValueError, match=r"3 query IDs for 4 changes"):
+        h.plot_picked_queries(D4, [1, 1, 1, 1], query_ids=["a", "b", "c"], ax=_ax())
+
+
+def test_plot_exact_distribution_names_the_highlighted_bar():
+    ax = h.plot_exact_distribution([-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, ax=_ax())
+    assert ax.get_legend().get_texts()[-1].get_text() == "this draw +0.000"
+    ax = h.plot_exact_distribution(
+        [-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, highlight_label="2 draws at", ax=_ax()
+    )
+    assert ax.get_legend().get_texts()[-1].get_text() == "2 draws at +0.000"

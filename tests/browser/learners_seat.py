@@ -56,12 +56,12 @@ def expect_no_error_output(panel) -> None:
 TYPED = {
     "00_start_here": ("0.1", "mean_change = -d.mean()", "A minus B", "mean_change = d.mean()"),
     "01_paired_bootstrap": (
-        "1.2",
-        "numpy_means = d[np.random.default_rng(7).integers(0, 120, size=(120, 5000))].mean(axis=0)",
-        "shape (Q, R)",
-        "numpy_means = d[np.random.default_rng(7).integers(0, 120, size=(5000, 120))].mean(axis=1)",
+        "1.1",
+        "share_worse = (means <= 0).mean()",
+        "exactly 0",
+        "share_worse = (means < 0).mean()",
     ),
-    "02_all_256_resamples": ("2.1", "sign_counts = (16, 37)", "swapped", "sign_counts = (37, 16)"),
+    "02_all_256_resamples": ("2.1", "no_q3 = 175", "include q3", "no_q3 = 81"),
     "03_exact_bootstrap": (
         "3.1",
         "interval_90 = (-0.133, 0.0)",
@@ -294,10 +294,11 @@ def use_the_explorer(page) -> None:
     expect(text).to_contain_text("Draw 28 of 256")
     expect(text).to_contain_text("q1, q2, q3, q4")
     expect(text).to_contain_text("Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025")
-    expect(explorer).to_contain_text("Inspect resample")
+    expect(explorer).to_contain_text("Draw")
     expect(figure).to_be_visible()
     assert figure.evaluate("img => img.naturalWidth") > 300
     first_src = figure.get_attribute("src")
+    slider_and_figure_at_1280_px(page, explorer, figure)
 
     explorer.get_by_role("button", name="All q3").click()
     expect(text).to_contain_text("Draw 171 of 256")
@@ -312,9 +313,10 @@ def use_the_explorer(page) -> None:
     # the keyboard moves the slider: focus its handle, step right twice
     handle = explorer.locator(".noUi-handle")
     handle.focus()
+    page.keyboard.press("ArrowRight")  # each step draws a new figure in the kernel: wait for it
+    expect(text).to_contain_text("Draw 16 of 256", timeout=15_000)
     page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    expect(text).to_contain_text("Draw 17 of 256")
+    expect(text).to_contain_text("Draw 17 of 256", timeout=15_000)
     expect(text).to_contain_text("q1, q2, q1, q1")
     expect(text).to_contain_text("Mean: +0.080")
     readout = explorer.locator(".widget-readout")
@@ -325,3 +327,26 @@ def use_the_explorer(page) -> None:
         page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     ).to_have_count(0)
     assert "Error displaying widget" not in page.content()
+
+
+def slider_and_figure_at_1280_px(page, explorer, figure) -> None:
+    """In a 1280 px wide window the slider's track is at least 640 px wide (2.5 px for each of
+    the 256 draws, so a mouse can pick any one), and the figure is not scaled up (it is shown
+    at most at its own size in device pixels, so its text stays sharp)."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1280, "height": size["height"]})
+    try:
+        track = explorer.locator(".noUi-target")
+        expect(track).to_have_count(1)
+        for _ in range(50):  # let the page lay out again at the new width
+            width = track.evaluate("el => el.getBoundingClientRect().width")
+            if width >= 640:
+                break
+            page.wait_for_timeout(100)
+        assert width >= 640, f"the slider's track is {width} px wide at 1280 px"
+        shown, natural, ratio = figure.evaluate(
+            "img => [img.getBoundingClientRect().width, img.naturalWidth, window.devicePixelRatio]"
+        )
+        assert 600 <= shown and shown * ratio <= natural + 1, (shown, natural, ratio)
+    finally:
+        page.set_viewport_size(size)
