@@ -63,7 +63,6 @@ __all__ = [
     "plot_bootstrap_distribution",
     "plot_coverage",
     "plot_exact_distribution",
-    "plot_interval_ladder",
     "plot_intervals",
     "plot_intervals_vs_truth",
     "plot_sign_assignments",

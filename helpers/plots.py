@@ -23,7 +23,6 @@ __all__ = [
     "plot_intervals_vs_truth",
     "plot_coverage",
     "plot_forest",
-    "plot_interval_ladder",
     "plot_picked_queries",
 ]
 
@@ -401,10 +400,13 @@ def plot_intervals_vs_truth(
     title: str = "95% intervals from repeated samples",
     xlabel: str = "Mean change, B - A",
     ylabel: str = "Sample",
+    truth_label: str = "truth",
+    labels: tuple[str, str] = ("contain it", "miss it"),
 ):
     """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
     those that contain it in the difference colour, those that miss it in the accent colour.
-    A new figure is made when ``ax`` is omitted.
+    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
+    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
 
     >>> from matplotlib.figure import Figure
     >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
@@ -419,13 +421,13 @@ def plot_intervals_vs_truth(
         raise ValueError("intervals must be finite, each low end <= its high end.")
     if not isinstance(truth, numbers.Real) or isinstance(truth, bool) or not np.isfinite(truth):
         raise ValueError(f"truth must be a finite number; got {truth!r}.")
-    ax = _axes(ax)
+    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
     miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
     rows = np.arange(1, len(iv) + 1)
-    ax.axvline(truth, color="black", linewidth=1.5, label="truth", zorder=3)
+    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
     for hit, colour, name in (
-        (~miss, PALETTE["diff"], "contain it"),
-        (miss, PALETTE["accent"], "miss it"),
+        (~miss, PALETTE["diff"], labels[0]),
+        (miss, PALETTE["accent"], labels[1]),
     ):
         ax.hlines(
             rows[hit],
@@ -542,64 +544,6 @@ def plot_forest(
     ]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
-    return ax
-
-
-# --- chapter 1: intervals from repeated samples (chapter 3 may reuse it) ---------------------
-
-
-def plot_interval_ladder(
-    lows: ArrayLike,
-    highs: ArrayLike,
-    *,
-    truth: float,
-    ax=None,
-    title: str = "95% intervals from repeated samples",
-    xlabel: str = "Mean change, B - A",
-    ylabel: str = "Sample",
-    truth_label: str | None = None,
-    labels: tuple[str, str] = ("covers it", "misses it"),
-):
-    """One horizontal segment per interval, bottom to top; those that miss ``truth`` (a vertical
-    line) in the accent colour, those that cover it in the difference's colour. ``truth_label``
-    names the line (default "true change" and its value); ``labels`` name the two kinds of
-    segment, and the legend counts each.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_interval_ladder([-0.1, 0.05], [0.1, 0.2], truth=0.0, ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['true change +0.000', 'covers it (1)', 'misses it (1)']
-    """
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
-
-    low = _checks.scores(lows, "lows")
-    high = _checks.scores(highs, "highs")
-    if low.size != high.size:
-        raise ValueError(f"{low.size} lows but {high.size} highs.")
-    if np.any(low > high):
-        raise ValueError("Each low must be at most its high (lows and highs swapped?).")
-    truth = float(_checks.scores([truth], "truth")[0])
-    ax = _axes(ax, figsize=(7.5, 1.5 + 0.14 * low.size))
-    miss = (low > truth) | (high < truth)
-    colors = np.where(miss, PALETTE["accent"], PALETTE["diff"])
-    rows = np.arange(1, low.size + 1)
-    ax.hlines(rows, low, high, colors=colors, linewidth=3)
-    ax.axvline(truth, color="black", linewidth=1.5)
-    handles = [
-        Line2D([], [], color="black", linewidth=1.5),
-        Line2D([], [], color=PALETTE["diff"], linewidth=3),
-        Line2D([], [], color=PALETTE["accent"], linewidth=3),
-    ]
-    names = [
-        f"true change {truth:+.3f}" if truth_label is None else truth_label,
-        f"{labels[0]} ({int((~miss).sum())})",
-        f"{labels[1]} ({int(miss.sum())})",
-    ]
-    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10)
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.margins(x=0.05)
-    ax.set(ylim=(0.3, low.size + 0.7), xlabel=xlabel, ylabel=ylabel, title=title)
     return ax
 
 

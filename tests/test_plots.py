@@ -317,40 +317,22 @@ def test_plot_forest_iv():
     assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
 
 
-# --- chapter 1: plot_interval_ladder; chapter 2: plot_picked_queries ------------------------
+# --- chapter 1: plot_intervals_vs_truth's names; chapter 2: plot_picked_queries ------------
 
 
-def test_plot_interval_ladder_colours_the_misses_and_counts_them():
-    ax = h.plot_interval_ladder(
-        [-0.2, -0.1, 0.01, -0.3], [0.1, 0.05, 0.2, -0.05], truth=0.0, ax=_ax()
+def test_plot_intervals_vs_truth_names_its_line_and_segments_as_asked():
+    ax = h.plot_intervals_vs_truth(
+        [(-0.2, 0.1), (-0.1, 0.05), (0.01, 0.2), (-0.3, -0.05)],
+        0.0,
+        ax=_ax(),
+        truth_label="zero (no change)",
+        labels=("includes zero", "excludes zero"),
     )
-    (segments,) = ax.collections
-    colours = [matplotlib.colors.to_hex(c).upper() for c in segments.get_colors()]
-    assert len(segments.get_segments()) == 4
-    assert colours == [
-        h.PALETTE["diff"],
-        h.PALETTE["diff"],
-        h.PALETTE["accent"],
-        h.PALETTE["accent"],
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "zero (no change)",
+        "includes zero (2)",
+        "excludes zero (2)",
     ]
-    assert [t.get_text() for t in ax.get_legend().get_texts()][1:] == [
-        "covers it (2)",
-        "misses it (2)",
-    ]
-    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-
-
-def test_plot_interval_ladder_iv():
-    with pytest.raises(ValueError, match=r"^lows must be one-dimensional"):
-        h.plot_interval_ladder(TWO_D, [1, 2], truth=0.0, ax=_ax())
-    with pytest.raises(ValueError, match=r"^highs contain NaN"):
-        h.plot_interval_ladder([0.0, 0.1], [0.1, float("nan")], truth=0.0, ax=_ax())
-    with pytest.raises(ValueError, match=r"2 lows but 3 highs"):
-        h.plot_interval_ladder([0.0, 0.1], [0.1, 0.2, 0.3], truth=0.0, ax=_ax())
-    with pytest.raises(ValueError, match=r"at most its high"):
-        h.plot_interval_ladder([0.2], [0.1], truth=0.0, ax=_ax())
-    with pytest.raises(ValueError, match=r"^truth"):
-        h.plot_interval_ladder([0.0], [0.1], truth=float("nan"), ax=_ax())
 
 
 def test_plot_picked_queries_marks_and_counts_the_picks():
