@@ -63,11 +63,10 @@ def test_result_renders_as_text_and_html():
 
 
 def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
-    """The engine and the table import nothing of the rest of helpers."""
-    lines = 0
+    """The engine and the table import nothing of the rest of helpers; the engine stays small
+    (the table is data, and grows by one entry per exercise)."""
     for name in ("exercises.py", "exercise_table.py"):
         source = (HELPERS / name).read_text()
-        lines += len(source.splitlines())
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.ImportFrom) and node.level:
                 assert node.module == "exercise_table", f"{name} imports .{node.module}"
@@ -76,7 +75,8 @@ def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
                     [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 )
                 assert set(mods) <= {"html", "itertools", "dataclasses", "numpy", "__future__"}
-    assert lines < 716, f"table and engine: {lines} lines"
+    lines = len((HELPERS / "exercises.py").read_text().splitlines())
+    assert lines < 200, f"the engine: {lines} lines"
 
 
 def _messages(key, *answers):
