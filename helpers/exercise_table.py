@@ -459,7 +459,7 @@ tail_interval = (tail.low, tail.high)
         "slips": [
             ([7, None], "That counts every cell whose interval excludes zero, or every cell without a mark. Count the cells that are both: c.interval.excludes(0) and not c.marked."),
             ([5, None], "That counts the marked cells, or the unmarked cells whose interval contains zero. Count the unmarked cells whose interval excludes zero."),
-            ([2, 1], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table claims no change there."),
+            ([2, 1], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table does not claim a change there."),
             ([2, 2], "The legend says every interval and p-value in this table is exact, with no random numbers. Ask what each one covers: one cell, or all 12 comparisons."),
         ],
         "solution": '''clear = [c for c in table.cells if c.interval.excludes(0) and not c.marked]
