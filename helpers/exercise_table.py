@@ -443,6 +443,26 @@ tail_interval = (tail.low, tail.high)
 # overall one. An unplanned split is exploratory: report it with these intervals as a lead for a new,
 # planned evaluation (chapter 6), not as a finding.''',
     },
+    "7.4": {
+        "name": "reading", "what": "two whole numbers (count, choice): how many cells have an interval that excludes zero but no mark, and the number of the reason (1, 2 or 3)",
+        "expected": [2, 3], "tol": 0,
+        "slips": [
+            ([7, None], "That counts every cell whose interval excludes zero, or every cell without a mark. Count the cells that are both: c.interval.excludes(0) and not c.marked."),
+            ([5, None], "That counts the marked cells, or the unmarked cells whose interval contains zero. Count the unmarked cells whose interval excludes zero."),
+            ([2, 1], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table does not claim a change there."),
+            ([2, 2], "The legend says every interval and p-value in this table is exact, with no random numbers. Ask what each one covers: one cell, or all 12 comparisons."),
+        ],
+        "solution": '''clear = [c for c in table.cells if c.interval.excludes(0) and not c.marked]
+for c in clear:
+    iv = f"[{helpers.signed(c.interval.low, 4)}, {helpers.signed(c.interval.high, 4)}]"
+    print(f"{c.run} on {c.measure}: interval {iv}, p {c.pvalue:.4f}, adjusted p {c.adjusted:.4f}")
+reading = (len(clear), 3)
+# Each interval is a 95% interval for its own cell, with no correction for the other 11 comparisons.
+# A mark needs an adjusted p-value of at most 0.05, with all 12 counted: expansion on P_5 has p 0.0074
+# alone, 0.0521 adjusted. tuned on P_5 has p 0.0580 even before correction: the percentile interval
+# and the randomization test are two methods, and near zero they can disagree.
+# No mark is not no change: both intervals lie above zero; the table just does not claim these changes.''',
+    },
 }
 
 # The multiple-choice checks: the prompt ({names} filled in by helpers.quiz), the options in

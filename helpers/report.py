@@ -256,7 +256,7 @@ class ComparisonReport:
     bootstrap: np.ndarray
     wins: int
     losses: int
-    ties: int
+    unchanged: int
     largest_regressions: list[QueryChange]
     seed: int
     n_resamples: int
@@ -292,7 +292,7 @@ class ComparisonReport:
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
             (f"{self.level:.0%} interval", interval),
             ("randomization test", _test_line(self.test)),
-            ("B better / worse / tied", f"{self.wins} / {self.losses} / {self.ties}"),
+            ("B better / worse / unchanged", f"{self.wins} / {self.losses} / {self.unchanged}"),
         ]
         if self.largest_regressions:
             worst = ", ".join(f"{r.query_id} ({r.change:+.4f})" for r in self.largest_regressions)
@@ -414,7 +414,7 @@ def compare_runs(
         bootstrap=boot,
         wins=int((d > 0).sum()),
         losses=int((d < 0).sum()),
-        ties=int((d == 0).sum()),
+        unchanged=int((d == 0).sum()),
         largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
         seed=seed,
         n_resamples=n_resamples,

@@ -56,7 +56,7 @@ def test_each_cell_equals_compare_runs_and_randomization_test_on_its_pair(contin
             report.mean_a,
             report.mean_b,
         )
-        assert (c.up, c.down, c.unchanged) == (report.wins, report.losses, report.ties)
+        assert (c.up, c.down, c.unchanged) == (report.wins, report.losses, report.unchanged)
         d = np.array([b[q] - a[q] for q in sorted(a)])
         if c.pvalue_exact:
             assert c.pvalue == h.randomization_test(d).pvalue

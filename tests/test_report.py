@@ -66,7 +66,7 @@ def test_agrees_with_the_individual_helpers(runs):
     )
     assert report.test.exact and report.test.pvalue == randomization_test(d).pvalue
     assert "sign-flip distribution on the 0.0001 grid" in report.test.method
-    assert (report.wins, report.losses, report.ties) == (
+    assert (report.wins, report.losses, report.unchanged) == (
         int((d > 0).sum()),
         int((d < 0).sum()),
         int((d == 0).sum()),
