@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import platform
 import re
@@ -40,6 +41,9 @@ CHECK_REPORT = "check-report.txt"
 WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
 WORKFLOWS = ".github/workflows"  # GitHub Actions; make lint validates them against the schema
 PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+# JupyterLab settings whose defaults the series changes (a learner's own choice still wins): no
+# "Would you like to get notified about official Jupyter news?" pop-up over the first notebook
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
 
 
 class Failed(Exception):
@@ -207,8 +211,22 @@ def ensure_env(runner: Runner, venv: Path, wheels: str | None) -> Path:
     return python
 
 
+def write_lab_overrides(settings: Path) -> Path:
+    """Write LAB_OVERRIDES into a JupyterLab settings folder, as a file of the series' own in
+    overrides.d/ (an overrides.json there stays the user's); return the file."""
+    path = settings / "overrides.d" / "did-search-improve.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(LAB_OVERRIDES, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def lab(runner: Runner, python: Path, port: str, workspace: str) -> int:
     root = lab_root(workspace)
+    # the environment's own settings folder (JupyterLab's default for it), named so that a
+    # JUPYTERLAB_DIR set elsewhere does not lose the series' defaults
+    settings = Path(python).parent.parent / "share" / "jupyter" / "lab" / "settings"
+    if not runner.dry_run:
+        write_lab_overrides(settings)
     runner.say(
         f"Serving {root}/ -- open the http://127.0.0.1:{port}/lab?token=... URL printed below."
     )
@@ -220,6 +238,7 @@ def lab(runner: Runner, python: Path, port: str, workspace: str) -> int:
         f"--ServerApp.port={port}",
         "--ServerApp.open_browser=False",
         f"--ServerApp.root_dir={root}",
+        f"--LabApp.app_settings_dir={settings}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")

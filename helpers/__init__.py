@@ -16,6 +16,7 @@ from .examples import *  # noqa: F403
 from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
+from .many_runs import *  # noqa: F403
 from .plots import *  # noqa: F403
 from .readers import *  # noqa: F403
 from .records import *  # noqa: F403
@@ -33,6 +34,7 @@ __all__ = [
     "cluster_bootstrap",
     "cluster_totals",
     "collapse_to_multisets",
+    "compare_many",
     "compare_runs",
     "count_attainable_means",
     "describe_draw",
@@ -49,6 +51,7 @@ __all__ = [
     "hit_at_5_example",
     "holm",
     "largest_regressions",
+    "load_many_record",
     "load_record",
     "make_record",
     "mean_difference",
@@ -58,9 +61,13 @@ __all__ = [
     "paired_differences",
     "percentile_interval",
     "plot_bootstrap_distribution",
+    "plot_coverage",
     "plot_exact_distribution",
     "plot_intervals",
+    "plot_intervals_vs_truth",
+    "plot_sign_assignments",
     "plot_sorted_changes",
+    "plot_error_rates",
     "quantile_difference",
     "quiz",
     "randomization_test",
@@ -69,6 +76,7 @@ __all__ = [
     "read_scores_csv",
     "read_trec_eval",
     "recompute_interval",
+    "recompute_many",
     "relative_change",
     "resample",
     "resample_explorer",

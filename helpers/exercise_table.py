@@ -28,7 +28,7 @@ _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes 
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
 _SIGN_FLIP = [[0.10, 0.02, -0.06, 0.04], [0.10, 0.20, -0.30, 0.30, 0.10], [1.0, 1.0, -1.0, 1.0, 0.0, 1.0]]
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (the observed signs themselves, for one, and their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed) - 1e-12."
+_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed) - 1e-12."
 _ROUNDING = "Ties decided by floating point: two sums that are equal on paper, such as +0.10 + 0.20 and -0.30 + 0.30 + ..., can differ in the last digit, so a plain >= drops some ties at random. Allow a tolerance: abs(mean) >= abs(observed) - 1e-12."
 
 EXERCISES = {
@@ -43,43 +43,35 @@ EXERCISES = {
 print(f"mean change: {helpers.signed(mean_change)}")''',
     },
     "1.1": {
-        "name": "bootstrap_loop", "what": "a function bootstrap_loop(d, n_resamples, seed) returning n_resamples resampled mean changes",
-        "calls": [(_HIT_CHANGES, 2000, 7)], "summary": "moments",
-        # any random stream: 2,000 means centred on the observed -8/120 (within 0.004, about
-        # 5 Monte Carlo standard errors), spread like sd(d)/sqrt(Q) = 0.0328 (within 15%)
-        "expected": [2000, -0.0666667, 0.0327731], "tol": [0, 0.004, 0.0049],
+        "name": "share_worse", "what": "the share of section 4's resampled means below zero, a number between 0 and 1",
+        # section 4's means (seed 1) give 4,867 of 5,000; any other stream lands within about 3 Monte Carlo standard errors
+        "expected": [0.9734], "tol": 0.007,
         "slips": [
-            ([2000, None, 0.0], "Every resample has the same mean. Draw new queries inside the loop, and draw them with replacement (random.sample, a shuffle or a permutation draws without replacement and always gives back the same Q queries).", 1e-12),
-            ([2000, -8.0, None], "Your numbers are sums of Q changes: divide each resample's sum by Q to get its mean.", 0.48),
+            ([0.987], "That counts resamples with a mean change of exactly 0 (B as good as A) as B being worse: use means < 0.", 0.005),
+            ([0.013], "That is the share in which B is better (means > 0); B is worse where the mean change is below zero.", 0.005),
+            ([0.1], "That is the share of queries on which B is worse (12 of 120). The question is about the resampled means: (means < 0).mean().", 1e-9),
+            ([4867], "That is a count of resamples; divide by R = 5,000 for the share.", 40),
         ],
-        "solution": '''import random
-
-
-def bootstrap_loop(d, n_resamples, seed):
-    """n_resamples paired bootstrap means of the changes d, by a plain Python loop."""
-    stream = random.Random(seed)
-    n = len(d)
-    means = []
-    for _ in range(n_resamples):
-        picks = [stream.randrange(n) for _ in range(n)]  # n positions, with replacement
-        means.append(sum(d[i] for i in picks) / n)
-    return means''',
+        "solution": '''# my guess from the picture: nearly all, over 90%
+share_worse = (means < 0).mean()
+print(f"B worse in {share_worse:.1%} of the resamples")
+# Not the probability that B is worse: the resamples are of these 120 queries, so they scatter
+# around the observed change, not around the unknown true change. Like section 5's 95%, the share
+# describes the procedure's draws; a probability about the truth needs a Bayesian analysis.''',
     },
     "1.2": {
-        "name": "numpy_means", "what": "an array of the 5,000 resampled means, numpy_means = d[idx].mean(axis=1)",
-        "summary": "moments", "expected": [5000, -0.06621333333333335, 0.0324891441698437], "tol": 1e-12,
+        "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
+        # about 1/2 for any seed and rule (0.47 to 0.48 here): the width shrinks as 1/sqrt(Q)
+        "expected": [0.5], "tol": 0.06,
         "slips": [
-            ([5000, -0.06623499999999999, 0.03290972158800496], "Your generator has already been used: section 3's rng drew one resample before yours, so your stream starts 120 draws later than helpers.paired_bootstrap's. Make a fresh one just before drawing: rng = np.random.default_rng(7)."),
-            ([5000, -0.06621333333333335, 0.03306626411045285], "Your index matrix has shape (Q, R), one resample per column. Draw size=(R, Q): one resample per row, then average each row with axis=1."),
-            ([120, -0.06621333333333333, 0.004861462971392688], "These are Q = 120 numbers, one per column: average along each row (axis=1) to get one mean per resample."),
-            ([5000, -0.06736166666666667, 0.033693516974502846], "rng.integers(0, Q - 1) never draws the last query: the upper end of integers is already exclusive, so use rng.integers(0, Q, ...)."),
-            ([5000, -0.06711666666666667, 0.03269968994076583], "That is numpy's legacy generator (np.random.seed / randint). Use rng = np.random.default_rng(7) and rng.integers."),
+            ([1.0], "Your resamples still draw 120 positions (from the first 120 queries): draw len(d4) = 480 positions from all 480 queries, rng.integers(0, 480, size=(R, 480)).", 0.1),
+            ([2.0], "That is the old width over the new one: divide the 480-query interval's width by interval's width.", 0.25),
         ],
-        "solution": '''rng = np.random.default_rng(7)
-idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query positions
-numpy_means = d[idx].mean(axis=1)  # one mean change per resample (row)
-same = np.allclose(numpy_means, helpers.paired_bootstrap(d, n_resamples=R, rng=7), rtol=0, atol=1e-12)
-print(f"agree with helpers.paired_bootstrap within 1e-12: {same}")''',
+        "solution": '''d4 = np.tile(d, 4)  # 480 queries, the same mix of changes
+interval4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=R, rng=1))
+width_ratio = (interval4.high - interval4.low) / (interval.high - interval.low)
+print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio {width_ratio:.2f}")
+# About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
     "1.3": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
@@ -94,34 +86,32 @@ for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval)
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {
-        "name": "sign_counts", "what": "two counts (negative, zero), for example (40, 10)",
-        "expected": [37, 16], "tol": 1e-9,
+        "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
+        "expected": [81], "tol": 1e-9,
         "slips": [
-            ([16, 37], "The two counts are swapped: give the number of negative means first, then the number of zero means."),
-            ([37, 1], "That counts only means that are exactly 0.0 in floating point. Adding up changes such as +0.10 and -0.06 can leave a rounding error near 1e-17 where the exact mean is 0: count a mean as zero when abs(mean) <= 1e-12 (or use the rounded means_r)."),
-            ([0.14453125, 0.0625], "Those are shares of the 256 draws; the question asks for counts."),
-            ([53, 16], "Your negative count includes the means that are zero: count mean < 0 only."),
+            ([175], "Those are the draws that include q3 at least once; count the rows in which no position is q3 (index 2)."),
+            ([27], "That is 3^3: a draw has four positions, and each must avoid q3, so 3 x 3 x 3 x 3."),
+            ([64], "That is 4^3, the draws whose first position is fixed; each of the four positions must avoid q3: 3^4."),
+            ([0.31640625], "That is the share of the 256 draws; the question asks for the count.", 1e-3),
         ],
-        "solution": '''zero = np.abs(means) <= 1e-12
-sign_counts = (int(np.sum((means < 0) & ~zero)), int(np.sum(zero)))
-print(f"negative: {sign_counts[0]} of 256 = {sign_counts[0] / 256:.3f}; zero: {sign_counts[1]} of 256 = {sign_counts[1] / 256:.3f}")''',
+        "solution": '''# my guess: each position avoids q3 with chance 3/4, so (3/4)^4 of 256
+no_q3 = int(np.sum(~(draws == 2).any(axis=1)))  # rows with no index 2 (q3)
+print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4) ** 4:.3f}")
+# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37% for large Q:
+# chapter 1's one resample left out 46 of its 120 queries.''',
     },
     "2.2": {
-        "name": "k", "what": "a draw number from 1 to 256", "expected": [79], "tol": 1e-9,
+        "name": "five_interval", "what": "the exact 95% interval (low, high) of the five changes, or the Interval itself",
+        "expected": [-0.028, 0.068], "tol": 5e-4,
         "slips": [
-            ([78], "Off by one: draws are numbered from 1, so k = 1 + (the base-4 number)."),
-            ([178], "You read the digits in reverse order: q2 is the first, most significant digit (times 64)."),
-            ([164], "The digits are the query indices 0 to 3 (q1 is 0), not the query numbers 1 to 4."),
+            ([-0.035, 0.08], "That is the four-pair interval: add q5's change 0.0 to the changes first."),
+            ([-0.03, 0.07], "Those are the 5^4 = 625 draws of four positions: a resample of five queries draws five, so 5^5 = 3,125 draws."),
         ],
-        "solution": '''def draw_number(indices, n=4):
-    """1-based lexicographic position of an ordered draw of query indices."""
-    return 1 + sum(i * n ** (len(indices) - 1 - j) for j, i in enumerate(indices))
-
-
-k = draw_number((1, 0, 3, 2))
-print(helpers.describe_draw(k).text)
-print(f"draw 256 is {helpers.describe_draw(draw_number((3, 3, 3, 3))).queries}")
-# The same mean as draw 28: one of the 28 draws in the highlighted bar.''',
+        "solution": '''d5 = np.append(d, 0.0)  # q5: an unchanged query
+means5 = d5[helpers.enumerate_resamples(5)].mean(axis=1)
+five_interval = helpers.percentile_interval(means5)
+print(f"{means5.size:,} ordered resamples; exact interval [{helpers.signed(five_interval.low)}, {helpers.signed(five_interval.high)}]")
+# Narrower: each mean now averages five changes, one of them 0, so the means sit closer together.''',
     },
     "2.3": {
         "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
@@ -192,21 +182,21 @@ print(f"{len(values4)} distinct means; exact 95% interval {tuple(helpers.percent
 my_exact = exact_mean_distribution''',
     },
     "4.1": {
-        "name": "user_weighted_interval", "what": "the user-weighted user-cluster 95% interval as (low, high)",
-        "expected": [0.00894606572080637, 0.05433294882844533], "tol": 2e-4,
+        "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
+        "expected": [169, 188], "tol": 0.5,
         "slips": [
-            ([0.0035970058642968697, 0.05750888531184806], 'That is the query-weighted interval (one_user): pass weighting="cluster" to cluster_bootstrap.'),
-            ([0.018544713932159427, 0.043466580470789225], "That interval resamples queries, not users: use helpers.cluster_bootstrap with sample_users."),
+            ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
+            ([26, 33], "Those are the user-cluster intervals (user_iv); the question asks about the query-level ones, query_iv."),
+            ([7, 6], "Those are the 40 studies of the figure; count over all 1,000 studies in query_iv."),
+            ([812, 831], "Those count intervals that reach past the truth on one side, most of which contain it. An interval is wholly above the truth when its low end is above it: query_iv[:, 0] > TRUTH (and wholly below when query_iv[:, 1] < TRUTH)."),
         ],
-        "solution": '''user_means_iv = helpers.percentile_interval(
-    helpers.cluster_bootstrap(sample_d, sample_users, n_resamples=10_000, rng=1, weighting="cluster")
-)
-sample_totals = helpers.cluster_totals(sample_d, sample_users)
-print(f"query-weighted: {sample_d.mean():+.4f}  interval [{one_user.low:+.4f}, {one_user.high:+.4f}]")
-print(f"user-weighted:  {sample_totals.means.mean():+.4f}  interval [{user_means_iv.low:+.4f}, {user_means_iv.high:+.4f}]")
-# In this population both targets are +0.02 (a user's effect does not depend on how many queries
-# they send), so the two estimates and intervals are close but not equal: they weight users differently.
-user_weighted_interval = (user_means_iv.low, user_means_iv.high)''',
+        "solution": '''above = int(np.sum(query_iv[:, 0] > TRUTH))  # the whole interval lies above the truth
+below = int(np.sum(query_iv[:, 1] < TRUTH))  # the whole interval lies below it
+print(f"query-level intervals that miss: {above} above the truth, {below} below it ({above + below} of {N_STUDIES:,})")
+print(f"user-cluster intervals that miss: {int(np.sum(user_iv[:, 0] > TRUTH))} above, {int(np.sum(user_iv[:, 1] < TRUTH))} below")
+# The misses fall on both sides in about equal numbers: the query-level intervals are centred
+# well but too narrow. Resampling users widens them; it does not shift them.
+misses_above_below = (above, below)''',
     },
     "4.2": {
         "name": "my_user_means", "what": "a function user_means(d, users, idx) returning one query-weighted mean per row of idx",
@@ -223,7 +213,7 @@ user_weighted_interval = (user_means_iv.low, user_means_iv.high)''',
 
 
 all_27 = user_means(d, users, helpers.enumerate_resamples(3))
-print(f"all 27 draws agree with section 3 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
+print(f"all 27 draws agree with section 2 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
 my_user_means = user_means''',
     },
     "4.3": {
@@ -231,7 +221,7 @@ my_user_means = user_means''',
         "expected": [0.9566666666666667, 0.94], "tol": 1e-3,
         "slips": [
             ([0.94, 0.9566666666666667], "The order is swapped: give the query-level coverage first, then the user-cluster one."),
-            ([0.643, 0.941], "Those are section 7's coverages, with user effects on: pass user_sd=0.0."),
+            ([0.643, 0.941], "Those are section 4's coverages, with user effects on: pass user_sd=0.0."),
         ],
         "solution": '''no_effect = report(*coverage_run(300, np.random.default_rng(5), n_resamples=500, user_sd=0.0))
 coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
@@ -240,22 +230,30 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
 # Resampling users costs little when it is not needed, and saves you when it is.''',
     },
     "5.1": {
-        "name": "p_five", "what": "the exact two-sided p-value of the five changes, a number",
-        "expected": [0.5625], "tol": 1e-9,
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
+        "expected": [0.5625, 8, 0.3125], "tol": 1e-9,
         "slips": [
-            ([0.375], _TIES), ([0.3125], _TIES), ([0.5], _ROUNDING),
-            ([0.28125], "That is the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
-            ([19 / 33], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+            ([0.375, None, None], _TIES), ([0.3125, None, None], _TIES), ([0.5, None, None], _ROUNDING),
+            ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
+            ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+            ([None, 4, None], "Ties found with ==: two sums equal on paper can differ in the last digit, so == misses some. Count abs(abs(mean) - abs(observed)) <= 1e-12."),
+            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
+            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
+            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([None, None, 0.375], "Some ties counted as more extreme: two sums equal on paper can differ in the last digit, so a plain > counts some of them. Compare abs(mean) > abs(observed) + 1e-12."),
         ],
         "solution": '''five = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
 far = abs(five.mean())
-count = 0
-for signs in itertools.product((+1, -1), repeat=5):
-    count += abs(np.mean(np.array(signs) * five)) >= far - 1e-12  # ties count, within a tolerance
-p_five = count / 2**5
-print(f"{count} of 32 assignments at least as extreme: p = {p_five:.4f}")
-# Several assignments besides the observed signs and their mirror image have a mean exactly as far
-# from zero (flipping -0.30 and +0.30 together, for one): ties, which belong in the p-value.''',
+means = np.array([np.mean(np.array(signs) * five) for signs in itertools.product((+1, -1), repeat=5)])
+ties = int(np.sum(np.abs(np.abs(means) - far) <= 1e-12))  # exactly as far from zero, within a tolerance
+more = int(np.sum(np.abs(means) > far + 1e-12))  # strictly farther from zero
+five_test = ((more + ties) / 32, ties, more / 32)
+print(f"{more} more extreme + {ties} ties = {more + ties} of 32: p = {five_test[0]:.4f}; "
+      f"ties not counted: {more}/32 = {five_test[2]:.4f}")
+helpers.plot_sign_assignments(means, five.mean(), numbered=True, title="Five changes: all 32 sign assignments")
+plt.show()
+# The observed signs (assignment 1) and their mirror image (32) tie, and so do six others, such as
+# flipping -0.30 and +0.30 together. Leaving the ties out would drop 8 of the 18 extreme assignments.''',
     },
     "5.2": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
@@ -272,24 +270,27 @@ print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; 
 # the test would then reject a true null hypothesis twice as often as it claims.''',
     },
     "5.3": {
-        "name": "p_more", "what": "the exact two-sided p-value with the 1,000 ties added, a number",
-        "expected": [0.076812744140625], "tol": 5e-4,
+        "name": "more", "what": "two numbers: the mean change over the 1,120 queries, then the exact two-sided p-value",
+        "expected": [-0.007142857142857143, 0.076812744140625], "tol": [5e-5, 5e-4],
         "slips": [
-            ([-0.007142857142857143], "That is the mean change over the 1,120 queries; the question asks for the p-value."),
-            ([0.0384063720703125], "That is a one-sided p-value; the question asks for the two-sided one."),
+            ([-0.06666666666666667, None], "That is the mean over the 120 queries: average over all 1,120, the unchanged ones included."),
+            ([0.076812744140625, -0.007142857142857143], "The order is swapped: give the mean change first, then the p-value."),
+            ([None, 0.0384063720703125], "That is a one-sided p-value; the question asks for the two-sided one."),
         ],
-        "solution": '''d_more = np.concatenate([d, np.zeros(1000)])
+        "solution": '''d_more = np.concatenate([d, np.zeros(1000)])  # 1,000 unchanged queries
 res_more = helpers.randomization_test(d_more)
-p_more = res_more.pvalue
-print(f"Q = {len(d_more)}: mean change {res_more.statistic:+.4f} (was {res.statistic:+.4f}), "
-      f"p = {p_more:.4f} (was {res.pvalue:.4f})")
-# The mean change shrinks about ninefold, but p does not move: it depends only on how the
-# 16 discordant queries split. A p-value measures how consistent the evidence is with "no
+more = (res_more.statistic, res_more.pvalue)
+print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.statistic:+.4f}), "
+      f"p = {res_more.pvalue:.4f} (was {res.pvalue:.4f})")
+# The mean change shrinks about ninefold, but p does not move: unchanged queries cannot flip, so
+# the same 2**16 assignments decide it. A p-value measures how consistent the data are with "no
 # difference", not how large or important the difference is.''',
     },
     "5.4": {
         "name": "R_needed", "what": "the number of random sign vectors R, a whole number",
-        "expected": [17729], "tol": 0.5,
+        # any p read from the printed 0.0768 to the prompt's 0.077, with ceil, round or int:
+        # 17,725 to 17,768 (17,729 from res.pvalue and ceil)
+        "expected": [17746.5], "tol": 21.5,
         "slips": [
             ([11875], "You used p = 0.05; use the exact p-value of the 120 queries, about 0.077."),
             ([62500], "That is the worst case p = 0.5; the question asks for p near the exact 0.077."),
@@ -300,7 +301,9 @@ R_needed = math.ceil(p * (1 - p) / 0.002**2)
 mc = helpers.randomization_test(d, n_resamples=R_needed, rng=3)
 print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
       f"difference {mc.pvalue - p:+.4f} (standard error {math.sqrt(p * (1 - p) / R_needed):.4f})")
-# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.''',
+# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.
+# Reading p as the printed 0.0768 or as 0.077, or rounding R instead of ceil, gives 17,725 to 17,768:
+# the check accepts all of them, since the question only asks for the size of R.''',
     },
     "5.5": {
         "name": "sign_flip_p", "what": "a function sign_flip_p(changes) returning the exact two-sided p-value",
@@ -384,19 +387,24 @@ claims = tuple(claims)
 
 
 mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
-print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 3's one family: {np.array_equal(mine, holm_all_four)}")''',
+print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 6's one family: {np.array_equal(mine, holm_all_four)}")''',
     },
     "7.1": {
-        "name": "p5_change", "what": "B's mean P_5 minus A's over the 150 judged topics, a number",
-        "expected": [-0.01733333333333333], "tol": 6e-5,
+        "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
+        # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
+        "expected": [0.0011174979621162758], "tol": 6e-5,
         "slips": [
-            ([0.01733333333333333], "That is A minus B: the change is B - A."),
-            ([-0.010810810810810806], "That leaves out the two topics B retrieved nothing for; evaluate scores them 0, as trec_eval -c does, and so should the comparison."),
-            ([-0.007793425623659394], "That is the change in nDCG@10; the question asks for P_5."),
+            ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
+            ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
+            ([-0.0011343210976436818], "You left out q121 only; B retrieved nothing for q047 too (b.unretrieved lists both).", 8e-6),
+            ([-0.0056014114201798065], "You left out q047 only; B retrieved nothing for q121 too (b.unretrieved lists both)."),
         ],
-        "solution": '''p5 = helpers.compare_runs(helpers.evaluate(qrels, run_a, "P_5"), helpers.evaluate(qrels, run_b, "P_5"), n_resamples=10_000, rng=2026)
-print(p5)
-p5_change = p5.mean_change''',
+        "solution": '''keep = [i for i, q in enumerate(report.runs.query_ids) if q not in b.unretrieved]
+drop_change = (report.runs.b[keep] - report.runs.a[keep]).mean()
+print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}; without q047 and q121: {helpers.signed(drop_change, 4)}")
+# Up: B scores 0 on both dropped queries and A does not, so both are losses for B, and leaving them
+# out turns a small loss into a small gain. The report gives the 150-query change: for a user, no
+# results is a failure. A comparison that drops queries says which, and why.''',
     },
     "7.2": {
         "name": "mean_change_c", "what": "a function mean_change_c(a, b, topics) returning a number",
@@ -447,70 +455,70 @@ QUIZZES = {
 "explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
 },
 "1.q1": {
-"prompt": "The source's loop gave [-0.133, -0.008]; numpy with seed 7 gave [-0.133, +0.000]; other seeds give one or the other. What do these intervals let you say?",
-"options": ['B is worse than A with 95% probability.', "The data fit B being worse by up to about 13 points of hit@5, or about as good; whether zero is excluded depends on the seed, so 'B is worse' would rest on random numbers.", "B is as good as A, because numpy's interval includes zero.", 'Report the seed whose interval excludes zero; every seed is equally valid.'],
-"answer": 1,
-"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.', 'Including zero fails to establish a difference; it does not show there is none: the same interval includes losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.'],
+"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give [-0.133, +0.000]. What do these intervals let you say?",
+"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
+"answer": 3,
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],
 },
 "1.q2": {
 "prompt": 'Why compare two search systems with paired per-query differences?',
-"options": ['It doubles the size of the dataset.', 'It makes the systems faster.', 'Difficulty shared by both systems on a query cancels, so smaller real differences become detectable.', 'It removes the need for relevance labels.'],
-"answer": 2,
-"explanations": ['Pairing keeps Q queries; it does not create new ones. Each query contributes one difference.', 'Pairing is about the analysis, not the systems: their speed does not change.', 'A hard query drags both scores down; the difference removes what they share, leaving less noise.', 'Each query still needs judged results to score both systems.'],
+"options": ['Difficulty shared by both systems cancels, leaving less noise.', 'It doubles the data: each query gives two scores instead of one.', 'It makes the comparison faster, as only differences are stored.', 'It removes the need for relevance judgements on shared queries.'],
+"answer": 0,
+"explanations": ['A hard query drags both scores down; the difference removes what they share, so smaller real differences become detectable.', 'Pairing keeps Q queries; it does not create new ones. Each query contributes one difference.', 'Pairing is about the analysis, not speed: both systems are still scored on every query.', 'Each query still needs judged results to score both systems.'],
 },
 "2.q1": {
 "prompt": 'All 256 resamples were enumerated, so there is no Monte Carlo error. Why is the 95% interval still not trustworthy?',
-"options": ['256 resamples are too few; with 10,000 random resamples it would be trustworthy.', 'Four queries carry little information about all queries; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'The order of the draws was ignored.', 'nDCG changes cannot be averaged.'],
-"answer": 1,
-"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'The bootstrap treats the four observed queries as the whole population; with so few, that picture is far from the truth.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
+"options": ['256 resamples are too few; 10,000 random ones would make it trustworthy.', 'The order of the draws was ignored, though order changes the mean.', 'Four queries say little about all queries; enumeration cannot fix that.', 'nDCG changes cannot be averaged, so the mean change is not defined.'],
+"answer": 2,
+"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
 },
 "3.q1": {
-"prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
-"options": ['Use the seed the original analysis used.', 'Average the two upper ends.', 'Compute the exact bootstrap distribution (or use far more resamples) and read the same rule off it.', 'Switch to BCa, which is more accurate.'],
-"answer": 2,
-"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two lattice points is not a value of the distribution, and more seeds would give other averages.', 'The disagreement is Monte Carlo error; the exact distribution has none, and a very large R approaches it.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too.'],
+"prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
+"options": ['B is better than A with probability 95%, as the interval excludes zero.', 'Less than it seems: at ten queries it covers under 95%; judge more.', 'The true mean change certainly lies between +0.004 and +0.051.', 'Nothing about a gain can be said until the interval reaches zero.'],
+"answer": 1,
+"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 5, so the evidence is weaker than it looks. Compute the t interval too.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 5).', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
 },
 "3.q2": {
-"prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
-"options": ['B is better than A with probability 95%.', 'The true mean change lies in [+0.004, +0.051].', 'Less than it seems: with ten queries a percentile interval covers less often than 95%; compute the t interval, and judge more queries before claiming a gain.', 'Nothing can be said about a gain until the interval reaches zero.'],
-"answer": 2,
-"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 8).', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 8, so the evidence is weaker than it looks.', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
+"prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
+"options": ['Keep the seed of the original analysis, since it came first.', 'Average the two upper ends; an average of two seeds is more stable.', "Switch to BCa, which corrects the percentile interval's bias.", 'Compute the exact distribution and read the same rule off it.'],
+"answer": 3,
+"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two grid points is not a value of the distribution, and more seeds would give other averages.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too (section 6).', 'Right: the disagreement is Monte Carlo error; the exact distribution (sections 2 and 3) has none, and a very large R approaches it.'],
 },
 "4.q1": {
 "prompt": 'A team reports the average of the user means instead of the mean over queries. What did that choice change?',
-"options": ['The target: each user now counts once, whatever the number of queries they sent.', 'How the data must be resampled: users instead of queries.', 'Nothing: the two averages are always equal.', "It removes the dependence between a user's queries."],
+"options": ['What is estimated: each user counts once, not each query.', 'How the data must be resampled: users, not single queries.', 'Nothing: the two averages are equal whenever users are independent.', "It removes the dependence between one user's several queries."],
 "answer": 0,
 "explanations": ['Right: it changes what is being estimated, the experience of the average user rather than of the average search.', 'The resampling unit follows from how the data were sampled (users, each with a block of queries), not from which average is reported.', 'They differ whenever users send different numbers of queries and B helps them differently: +0.0250 and +0.0133 here.', 'The dependence is in the data; a different average does not remove it. Resampling whole users accounts for it.'],
 },
 "4.q2": {
 "prompt": 'A study has 2,000 judged queries from 40 users, about 50 each, and B helps some users much more than others. What should the bootstrap resample to give an honest interval for the mean change?',
-"options": ['Queries: 2,000 of them give a precise answer.', 'Users, each with all of their queries.', "A's and B's scores separately.", 'It does not matter with 2,000 queries.'],
-"answer": 1,
-"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
+"options": ['Queries: 2,000 of them give a precise answer.', "A's and B's scores separately.", 'Users, each with all of their queries.', 'It does not matter with 2,000 queries.'],
+"answer": 2,
+"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
 },
 "5.q1": {
 "prompt": 'The exact randomization test on the 120 queries gives p of about 0.077. Which statement is right?',
-"options": ['There is a 7.7% chance that B is really no worse than A.', 'If A and B were interchangeable on every query, a mean change at least this far from zero would occur in about 7.7% of the equally likely sign assignments.', 'B is 7.7% worse than A.', 'Since p is above 0.05, the test has shown that A and B perform the same.'],
-"answer": 1,
-"explanations": ['The calculation assumes the null hypothesis is true; it cannot also give the probability that it is true.', 'That is the definition: a probability computed under the null hypothesis, of data at least as extreme as observed.', 'A p-value is not an effect size. The mean change is -0.067; its uncertainty is what the interval describes.', 'Not rejecting is not proving: 16 discordant queries cannot rule out a real difference of this size.'],
+"options": ['Under interchangeable A and B, 7.7% of sign assignments are at least this extreme.', 'There is a 7.7% probability that A and B are in fact interchangeable on these queries.', 'B is 7.7% worse than A, averaged over the 120 judged queries of the example.', 'Since p is above 0.05, the test has shown that A and B perform equally well.'],
+"answer": 0,
+"explanations": ['That is the definition: a probability computed under the null hypothesis, of data at least as extreme as observed.', 'The calculation assumes the null hypothesis is true; it cannot also give the probability that it is true.', 'A p-value is not an effect size. The mean change is -0.067; its uncertainty is what the interval describes.', 'Not rejecting is not proving: 16 discordant queries cannot rule out a real difference of this size.'],
 },
 "6.q1": {
 "prompt": "You tried 20 rankers on the same 200 test queries. The best one's 95% paired bootstrap interval is [+0.004, +0.031]. What can you conclude?",
-"options": ['B is better than A with 95% confidence: the interval excludes zero.', 'Little: the winner was chosen for its luck on these queries; evaluate it once on held-out queries.', 'The interval is too wide; use more bootstrap resamples.', 'Apply Holm to this one interval and the problem goes away.'],
-"answer": 1,
-"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).'],
+"options": ['B is better than A with 95% confidence, since its interval excludes zero.', 'The interval is too wide: rerun the bootstrap with more resamples.', 'Apply Holm to this one interval, and the selection effect goes away.', 'Little: it won partly by luck; test it once on held-out queries.'],
+"answer": 3,
+"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
 },
 "7.q1": {
 "prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter
-"options": ['B is no better than A.', "No change was detected: the data are consistent with a loss or a gain of up to the interval's ends.", 'There is a 95% probability that the true change lies in this interval.', 'B is worse than A, since the mean change is negative.'],
-"answer": 1,
-"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', 'The sign of a mean change whose interval contains zero is not established.'],
+"options": ['B is no better than A: the interval contains zero.', 'There is a 95% probability that the true change lies in this interval.', "No change was detected; losses or gains up to its ends fit the data.", 'B is worse than A, since the mean change is negative.'],
+"answer": 2,
+"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'The sign of a mean change whose interval contains zero is not established.'],
 },
 "7.q2": {
 "prompt": "Run B returned no results for two queries, so trec_eval without -c left them out of B's file. What should the comparison do?",
-"options": ['Drop the two queries: they have no score for B.', 'Score them 0 for B (as trec_eval -c does) and say so in the report.', "Give them B's average score.", "Compare the two runs' 'all' summary rows instead."],
-"answer": 1,
-"explanations": ["Dropping hides B's failures and flatters B; if you do drop, the report must say so.", 'Returning nothing is a real failure for the user; scoring it 0 counts it, and the policy is recorded.', 'That invents a score B never earned.', 'The summary rows average over different query sets, so they are not paired.'],
+"options": ['Score them 0 for B, as trec_eval -c does, and say so.', 'Drop the two queries, since they have no score for B.', "Give them B's average score over the other queries.", "Compare the two runs' 'all' summary rows from trec_eval."],
+"answer": 0,
+"explanations": ['Returning nothing is a real failure for the user; scoring it 0 counts it, and the policy is recorded.', "Dropping hides B's failures and flatters B; if you do drop, the report must say so.", 'That invents a score B never earned.', 'The summary rows average over different query sets, so they are not paired.'],
 },
 }
 # fmt: on

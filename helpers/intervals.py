@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
 from . import _checks
 
@@ -154,6 +153,8 @@ def endpoint_distribution(
     above = np.minimum(above, 1.0)  # a sum of probabilities may round past 1
     # P(s[k] <= v_i) = P(at most n - k - 1 draws are above v_i), for k = each end's position:
     # the binomial of the complement, so that F(v_i) near 1 keeps its accuracy
+    from scipy import stats  # here, not at the top: a second of every kernel's start, for one use
+
     at_most = stats.binom.cdf(n - 1 - np.array([[low_k], [high_k]]), n, above)
     at_most = np.maximum.accumulate(at_most, axis=1)  # rounding must not make it dip
     low, high = np.diff(at_most, prepend=0.0, axis=1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,6 +18,12 @@ __all__ = [
     "plot_exact_distribution",
     "plot_intervals",
     "plot_sorted_changes",
+    "plot_sign_assignments",
+    "plot_error_rates",
+    "plot_intervals_vs_truth",
+    "plot_coverage",
+    "plot_forest",
+    "plot_picked_queries",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -166,10 +173,12 @@ def plot_exact_distribution(
     title: str = "Exact bootstrap distribution of the mean change",
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
+    highlight_label: str = "this draw",
 ):
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
-    The bar at ``highlight`` (the draw being inspected) is in the accent colour.
+    The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
+    legend by ``highlight_label`` and its value.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -196,7 +205,7 @@ def plot_exact_distribution(
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
         handles.append(Patch(color=PALETTE["accent"]))
-        labels.append(f"this draw {signed(highlight)}")
+        labels.append(f"{highlight_label} {signed(highlight)}")
     if handles:
         ax.legend(handles, labels, ncol=3, **_LEGEND)
     return ax
@@ -223,9 +232,364 @@ def plot_sorted_changes(
     colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
     ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
     ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
-    wins, losses, ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
-    labels = [f"B better ({wins})", f"A better ({losses})", f"tied ({ties})"][: 3 if ties else 2]
+    wins, losses, unchanged = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+    labels = [f"B better ({wins})", f"A better ({losses})", f"unchanged ({unchanged})"]
+    labels = labels[: 3 if unchanged else 2]
     handles = [Patch(color=PALETTE[role]) for role in ("B", "A", "neutral")[: len(labels)]]
     ax.legend(handles, labels, loc="upper left", fontsize=10)
     ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
+    return ax
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def plot_sign_assignments(
+    means: Sequence[float],
+    observed: float,
+    *,
+    numbered: bool = False,
+    ax=None,
+    title: str = "Every sign assignment's mean change",
+    xlabel: str = "Mean change B - A under the null",
+):
+    """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
+    (solid line) and its mirror image (dashed) marked.
+
+    Ties, the assignments exactly as far from zero as the observed mean (within 1e-12, as the
+    chapter's count), are squares in the accent colour; the more extreme ones are accent dots,
+    the less extreme ones green. ``numbered`` writes each assignment's position in ``means``
+    (from 1) in its dot.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
+    >>> ax.get_legend_handles_labels()[1][:3]
+    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
+    """
+    m = _checks.scores(means, "means")
+    if (
+        isinstance(observed, bool)
+        or not isinstance(observed, numbers.Real)
+        or not np.isfinite(observed)
+    ):
+        raise ValueError(f"observed must be a finite number; got {observed!r}.")
+    far = abs(float(observed))
+    tie = np.abs(np.abs(m) - far) <= 1e-12
+    more = (np.abs(m) > far) & ~tie
+    _, group = np.unique(np.round(m, 10), return_inverse=True)
+    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
+    seen: dict[int, int] = {}
+    for i, g in enumerate(group.tolist()):
+        seen[g] = seen.get(g, 0) + 1
+        height[i] = seen[g]
+    ax = _axes(ax)
+    size = 15 if numbered else 9
+    for kind, name, marker, color, edge in (
+        (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
+        (tie, "ties", "s", PALETTE["accent"], "black"),
+        (more, "more extreme", "o", PALETTE["accent"], "white"),
+    ):
+        ax.plot(
+            m[kind],
+            height[kind],
+            linestyle="none",
+            marker=marker,
+            markersize=size,
+            color=color,
+            markeredgecolor=edge,
+            zorder=3,
+            label=f"{name} ({int(kind.sum())})",
+        )
+    if numbered:
+        for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
+            ax.annotate(
+                str(i + 1), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=4
+            )
+    top = height.max() + 0.5
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    ax.vlines(
+        -observed,
+        0,
+        top,
+        color="black",
+        linewidth=1.5,
+        linestyle="--",
+        label=f"its mirror {signed(-observed)}",
+    )
+    ax.vlines(0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=0)
+    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
+    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
+    handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
+    order = [0, 3, 1, 4, 2]
+    ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
+    return ax
+
+
+# --- chapter 6 --------------------------------------------------------------------------------
+# How often a procedure claims a change that is not there, as more is tried.
+_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
+
+
+def plot_error_rates(
+    counts: ArrayLike,
+    rates: dict[str, ArrayLike],
+    *,
+    nominal: float,
+    ax=None,
+    title: str = "False positives as more is tried",
+    xlabel: str = "Number tried",
+    ylabel: str = "False-positive rate",
+):
+    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
+
+    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
+    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
+    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
+
+    >>> from matplotlib.figure import Figure
+    >>> rates = {"best of k": [0.03, 0.05]}
+    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['best of k', 'promised 2.5%']
+    """
+    from matplotlib.ticker import PercentFormatter
+
+    x = _checks.scores(counts, "counts")
+    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
+        raise ValueError(
+            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
+        )
+    series = {}
+    for label, values in rates.items():
+        r = _checks.scores(values, f"rates[{label!r}]")
+        if r.size != x.size:
+            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
+        if r.min() < 0 or r.max() > 1:
+            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
+        series[label] = r
+    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
+        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
+    ax = _axes(ax)
+    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
+        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
+    ax.axhline(
+        nominal,
+        color=PALETTE["neutral"],
+        linestyle=":",
+        linewidth=2,
+        label=f"promised {nominal:.1%}".replace(".0%", "%"),
+    )
+    top = max(max(r.max() for r in series.values()), nominal)
+    ax.set_ylim(0, 1.35 * top)  # head room for the legend
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.legend(**_LEGEND)
+    return ax
+
+
+# --- chapters 3 and 4: intervals against a known truth, and coverage -------------------------
+
+
+def plot_intervals_vs_truth(
+    intervals: ArrayLike,
+    truth: float,
+    *,
+    ax=None,
+    title: str = "95% intervals from repeated samples",
+    xlabel: str = "Mean change, B - A",
+    ylabel: str = "Sample",
+    truth_label: str = "truth",
+    labels: tuple[str, str] = ("contain it", "miss it"),
+):
+    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
+    those that contain it in the difference colour, those that miss it in the accent colour.
+    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
+    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
+
+    >>> from matplotlib.figure import Figure
+    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
+    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['truth', 'contain it (2)', 'miss it (1)']
+    """
+    iv = np.asarray(intervals, dtype=float)
+    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
+        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
+    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError("intervals must be finite, each low end <= its high end.")
+    if not isinstance(truth, numbers.Real) or isinstance(truth, bool) or not np.isfinite(truth):
+        raise ValueError(f"truth must be a finite number; got {truth!r}.")
+    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
+    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
+    rows = np.arange(1, len(iv) + 1)
+    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
+    for hit, colour, name in (
+        (~miss, PALETTE["diff"], labels[0]),
+        (miss, PALETTE["accent"], labels[1]),
+    ):
+        ax.hlines(
+            rows[hit],
+            iv[hit, 0],
+            iv[hit, 1],
+            colors=colour,
+            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
+            label=f"{name} ({int(hit.sum())})",
+        )
+    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
+    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
+    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    return ax
+
+
+def plot_coverage(
+    sizes: Sequence[int],
+    coverages: dict[str, Sequence[float]],
+    *,
+    n_samples: int | None = None,
+    level: float = 0.95,
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "How often each interval contains the truth",
+    xlabel: str = "Number of queries per sample",
+):
+    """Coverage against the number of queries, one line per method, with the nominal level
+    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
+    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['nominal 95%', 'percentile']
+    """
+    n = _checks.scores(sizes, "sizes")
+    if np.any(n <= 0):
+        raise ValueError("sizes must be positive numbers of queries.")
+    if not coverages:
+        raise ValueError("coverages is empty: give one sequence of coverages per method.")
+    if n_samples is not None:
+        n_samples = _checks.integer(n_samples, "n_samples")
+    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    ax = _axes(ax)
+    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
+        c = _checks.scores(cov, f"coverages[{name!r}]")
+        if c.size != n.size or np.any((c < 0) | (c > 1)):
+            raise ValueError(
+                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
+            )
+        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
+        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
+    ax.axhline(
+        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
+    )
+    ax.set_xscale("log")
+    ax.set_xticks(n, [f"{int(x)}" for x in n])
+    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
+    ax.legend(loc="lower right", fontsize=10)
+    return ax
+
+
+# --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
+
+
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = len(labels)
+    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
+        raise ValueError(
+            "labels, changes, intervals and marked must have the same, non-zero length."
+        )
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
+    handles = [
+        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
+        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
+    ]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
+
+
+# --- chapter 2: which queries a resample picked (the resample explorer's left panel) --------
+
+
+def plot_picked_queries(
+    changes: ArrayLike,
+    counts: ArrayLike,
+    *,
+    query_ids: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Which queries this draw picked",
+    ylabel: str = "Change $d_q$, B - A",
+):
+    """Each query's change as a bar, the picked ones in the accent colour, how many times each
+    was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['q1\\n×2', 'q2\\n×0', 'q3\\n×1', 'q4\\n×1']
+    """
+    d = _checks.scores(changes, "changes")
+    n = _checks.scores(counts, "counts")
+    if n.size != d.size:
+        raise ValueError(f"{d.size} changes but {n.size} counts.")
+    if np.any(n < 0) or np.any(n != np.round(n)) or n.sum() == 0:
+        raise ValueError("counts must be whole numbers >= 0, at least one of them positive.")
+    ids = list(query_ids) if query_ids is not None else [f"q{i + 1}" for i in range(d.size)]
+    if len(ids) != d.size:
+        raise ValueError(f"{len(ids)} query IDs for {d.size} changes.")
+    ax = _axes(ax, figsize=(3.5, 3.6))
+    picked = n > 0
+    x = np.arange(d.size)
+    ax.bar(x, d, width=0.6, color=PALETTE["neutral"], alpha=0.3)  # every query, faint
+    ax.bar(x[picked], d[picked], width=0.6, color=PALETTE["accent"])  # the picked ones
+    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
+    mean = float(n @ d / n.sum())
+    ax.axhline(mean, color="black", linestyle="--", linewidth=1.5, label=f"its mean {signed(mean)}")
+    ax.set_xticks(x, [f"{q}\n×{int(c)}" for q, c in zip(ids, n, strict=True)])
+    for label, p in zip(ax.get_xticklabels(), picked, strict=True):
+        label.set_fontweight("bold" if p else "normal")
+    span = float(np.ptp(np.append(d, 0.0))) or 1.0
+    low, high = min(d.min(), 0.0), max(d.max(), 0.0)
+    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
     return ax

@@ -472,21 +472,33 @@ def _interval(
         boot = _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
         method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
         return boot, _percentile_interval(boot, half_alpha), method, False, source
-    method = "paired bootstrap over queries"
-    try:
-        exact = _exact_bootstrap_interval(d, float(level), half_alpha)
-    except ValueError:  # on no grid, or a grid too fine: a Monte Carlo interval
-        boot = _paired_bootstrap(d, n_resamples, rng)
-        method += " (Monte Carlo: no exact interval for these scores)"
-        return boot, _percentile_interval(boot, half_alpha), method, False, source
+    interval, method, exact, boot = _query_interval(d, n_resamples, rng, level, half_alpha)
+    if exact is None:  # on no grid, or a grid too fine: a Monte Carlo interval
+        return boot, interval, method, False, source
     if monte_carlo_bootstrap:
         boot = _paired_bootstrap(d, n_resamples, rng)
     else:
         p = exact.distribution.probabilities  # the distribution the interval was read from
         boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
         source = f"{n_resamples:,} draws from the exact bootstrap distribution"
+    return boot, interval, method, True, source
+
+
+def _query_interval(
+    d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float, half_alpha: Fraction
+) -> tuple[Interval, str, object, np.ndarray | None]:
+    """The paired bootstrap interval over queries: exact where the scores allow, else from
+    ``n_resamples`` Monte Carlo resamples drawn from ``rng``. Returns the interval, how it was
+    computed, the exact result (None when Monte Carlo) and the Monte Carlo draws (or None)."""
+    method = "paired bootstrap over queries"
+    try:
+        exact = _exact_bootstrap_interval(d, float(level), half_alpha)
+    except ValueError:  # on no grid, or a grid too fine: a Monte Carlo interval
+        boot = _paired_bootstrap(d, n_resamples, rng)
+        method += " (Monte Carlo: no exact interval for these scores)"
+        return _percentile_interval(boot, half_alpha), method, None, boot
     method += ", exact " + exact.method.removeprefix("exact bootstrap ")
-    return boot, exact.interval, method, True, source
+    return exact.interval, method, exact, None
 
 
 def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_queries: int) -> dict:

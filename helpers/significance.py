@@ -406,9 +406,15 @@ def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
         raise ValueError(f"p-values must lie between 0 and 1; got {float(p[i])!r} at position {i}.")
     _checks.level(alpha, "alpha", "0.05")
     a = float(alpha)
+    adjusted = _holm(p)
+    return HolmResult(pvalues=p, adjusted=adjusted, rejected=adjusted <= a, alpha=a)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's adjusted p-values of checked p-values, in their order."""
     m = p.size
     order = np.argsort(p, kind="stable")
     scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
     adjusted = np.empty(m)
     adjusted[order] = np.maximum.accumulate(scaled)
-    return HolmResult(pvalues=p, adjusted=adjusted, rejected=adjusted <= a, alpha=a)
+    return adjusted

@@ -22,7 +22,7 @@ from .data import signed
 from .examples import FOUR_PAIR_CHANGES
 from .exercises import quiz_data
 from .intervals import _percentile_interval
-from .plots import plot_exact_distribution
+from .plots import _LEGEND, plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
 __all__ = [
@@ -118,6 +118,17 @@ def _feedback_html(fb: Feedback) -> str:
     return f'<span style="color:{_COLOURS[fb.correct]}">{html.escape(fb.message)}</span>'
 
 
+#: The quiz's options wrap within the notebook's width, each a line or more with its button at
+#: the left (ipywidgets lays radio labels out one fixed-height line each, cut off if too long;
+#: its radio box has the class widget-radio-box, and jupyter-widget-radio-box in newer versions).
+_QUIZ_STYLE = (
+    "<style>.quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto; "
+    "line-height: 1.4; display: flex; align-items: baseline; margin: 0 0 0.4em} "
+    ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) input {order: -1; flex: none; "
+    "float: none; height: auto}</style>"
+)
+
+
 def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     """A multiple-choice check with immediate feedback, built from ipywidgets.
 
@@ -139,7 +150,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         )
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
-        options=list(question.options), value=None, layout=widgets.Layout(width="max-content")
+        options=list(question.options), value=None, layout=widgets.Layout(width="auto")
     )
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
@@ -148,7 +159,8 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         feedback.value = _feedback_html(grade(question, index))
 
     choices.observe(on_change, names="value")
-    box = widgets.VBox([prompt, choices, feedback])
+    style = widgets.HTML(_QUIZ_STYLE, layout=widgets.Layout(display="none"))
+    box = widgets.VBox([prompt, choices, feedback, style])
     box.add_class("quiz")
     items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
     picture = (
@@ -159,7 +171,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
 
 # --- The resample explorer (chapter 2) ---------------------------------------
 
-#: The source's three notable draws of the four-pair example: (button label, draw number).
+#: The example's three notable draws of the four-pair example: (button label, draw number).
 EXPLORER_PRESETS: tuple[tuple[str, int], ...] = (
     ("Original four pairs", 28),
     ("Repeat q1, omit q2", 15),
@@ -171,11 +183,13 @@ _FOUR_QUERIES = ("q1", "q2", "q3", "q4")
 
 @dataclass(frozen=True)
 class DrawDescription:
-    """One ordered resample, ready to show: which queries, their changes, their mean."""
+    """One ordered resample, ready to show: which queries, their changes, their mean, and how
+    many times it drew each query (``counts``, in the order of the queries)."""
 
     k: int
     n_draws: int
     indices: tuple[int, ...]
+    counts: tuple[int, ...]
     queries: str
     changes: str
     mean: float
@@ -234,6 +248,7 @@ def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
         k=k,
         n_draws=d.size**d.size,
         indices=tuple(int(i) for i in row),
+        counts=tuple(int(c) for c in np.bincount(row, minlength=d.size)),
         queries=", ".join(query_ids[i] for i in row),
         changes=", ".join(signed(x, 2) for x in picked),
         mean=float(picked.mean()),
@@ -243,25 +258,44 @@ def _describe_draw(k: int, d: np.ndarray, query_ids: list) -> DrawDescription:
 _draws = functools.cache(_enumerate_resamples)  # all n**n ordered resamples of n queries
 
 
-def _explorer_png(d: np.ndarray, k: int, half_alpha: Fraction) -> bytes:
-    """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): all the means, draw
-    ``k``'s highlighted. Its title names no draw, so pictures can be cached by that mean."""
+#: The explorer's figure: its size in inches, drawn at twice the resolution it is shown at
+#: (``EXPLORER_CSS_WIDTH`` CSS pixels wide), so that it stays sharp.
+EXPLORER_FIGSIZE = (9.0, 3.6)
+EXPLORER_CSS_WIDTH = 900  # = 9.0 in x 100 CSS pixels per inch
+_EXPLORER_DPI = 200
+
+
+def _explorer_png(
+    d: np.ndarray, k: int, half_alpha: Fraction, query_ids: Sequence[str] = _FOUR_QUERIES
+) -> bytes:
+    """The explorer's figure for draw ``k`` as PNG bytes (without pyplot): left, which queries
+    the draw picked and how often; right, all the means, draw ``k``'s highlighted. It names no
+    draw and depends only on how often each query was drawn, so pictures can be cached by that."""
     from matplotlib.figure import Figure
 
     means, values, probs = _exact_means(d)
-    fig = Figure(figsize=(7.5, 3.6))
+    row = _draws(d.size)[k - 1]
+    fig = Figure(figsize=EXPLORER_FIGSIZE)  # fixed margins: a constrained layout is slow
+    fig.subplots_adjust(left=0.1, right=0.99, bottom=0.2, top=0.91, wspace=0.3)
+    left, right = fig.subplots(1, 2, width_ratios=(1, 2.3))
+    plot_picked_queries(d, np.bincount(row, minlength=d.size), query_ids=query_ids, ax=left)
     plot_exact_distribution(
         values,
         probs,
         highlight=means[k - 1],
         interval=_percentile_interval(means, half_alpha),
         observed=float(np.mean(d)),
-        ax=fig.subplots(),
-        title=f"All {means.size} resamples: where the selected draw's mean lands",
+        ax=right,
+        title=f"Where its mean lands among all {means.size}",
         ylabel=f"Share of the {means.size} draws",
     )
+    legend = right.get_legend()  # in two rows, to fit beside the left panel
+    handles, labels = legend.legend_handles, [t.get_text() for t in legend.get_texts()]
+    legend.remove()
+    right.legend(handles, labels, ncol=2, **_LEGEND)
+    right.set_ylim(0, probs.max() * 1.6)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=_EXPLORER_DPI)
     return buf.getvalue()
 
 
@@ -274,13 +308,14 @@ def resample_explorer(
 ):  # -> ipywidgets.VBox
     """Slider over all ``n**n`` ordered resamples, with presets and the exact distribution.
 
-    A slider (with Play) picks draw k, three buttons jump to the source's
-    notable draws, the text is :func:`describe_draw`'s.
+    A slider as wide as the notebook (with Play) picks draw k, three buttons jump to the
+    example's notable draws, the text is :func:`describe_draw`'s, and the figure shows which
+    queries the draw picked and where its mean lands.
 
     >>> box = resample_explorer()
     >>> box.children[2].value.startswith("<b>Draw 28 of 256</b>")
     True
-    >>> box.children[1].children[2].click()  # "All q3"
+    >>> box.children[1].children[3].click()  # "All q3"
     >>> "Draw 171 of 256" in box.children[2].value
     True
     """
@@ -291,37 +326,44 @@ def resample_explorer(
     half_alpha = (1 - _checks.level(level)) / 2
     steps = dict(value=start, min=1, max=total, step=1)
     slider = widgets.IntSlider(
-        **steps, description="Inspect resample", style={"description_width": "initial"}
+        **steps,
+        description="Draw",
+        tooltip="Inspect resample: drag, or click and use the arrow keys",
+        style={"description_width": "initial"},
+        layout=widgets.Layout(flex="1 1 auto", width="auto"),  # over 2.5 px per draw at 1280 px
     )
     play = widgets.Play(**steps, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
-    of_total = widgets.Label(f"of {total}")
     buttons = [
         widgets.Button(description=label, tooltip=f"Go to draw {k}")
         for label, k in EXPLORER_PRESETS
         if k <= total
     ]
     text = widgets.HTML()
-    image = widgets.Image(format="png")
-    highlighted, _, _ = _exact_means(d)  # what each draw's picture highlights
-    rendered: dict[float, bytes] = {}  # picture by highlighted mean: the title names no draw
+    size = widgets.Layout(width=f"{EXPLORER_CSS_WIDTH}px", max_width="100%", height="auto")
+    image = widgets.Image(format="png", layout=size)  # shown at half its pixels: sharp
+    rendered: dict[tuple[int, ...], bytes] = {}  # picture by counts: it names no draw
 
     def show(k: int) -> None:
-        text.value = _describe_draw(k, d, query_ids).html
-        key = float(highlighted[k - 1])
-        if key not in rendered:
-            rendered[key] = _explorer_png(d, k, half_alpha)
-        image.value = rendered[key]
+        draw = _describe_draw(k, d, query_ids)
+        text.value = draw.html
+        if draw.counts not in rendered:
+            rendered[draw.counts] = _explorer_png(d, k, half_alpha, query_ids)
+        image.value = rendered[draw.counts]
 
     for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
         button.on_click(lambda _b, k=k: setattr(slider, "value", k))
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
-    box = widgets.VBox([widgets.HBox([play, slider, of_total]), widgets.HBox(buttons), text, image])
+    row = widgets.Layout(width="100%")
+    box = widgets.VBox(
+        [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
+    )
     box.add_class("resample-explorer")
     picture = (
-        f'<p>{text.value}</p>\n<img alt="Distribution of all {total} resample means, draw '
-        f'{start} highlighted" '
+        f'<p>{text.value}</p>\n<img alt="Draw {start}: the queries it picked, and its mean among '
+        f'all {total} resample means" width="{EXPLORER_CSS_WIDTH}" '
+        'style="max-width:100%;height:auto" '
         f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>'
     )
     return _with_snapshot(box, picture, "Resample explorer (slider, play and preset buttons)")

@@ -5,7 +5,7 @@ ends by checking itself (from helpers/exercise_table.py), executed top to bottom
 kernel: a solution that has gone stale, or an expected value that no longer matches the
 chapter, fails here. The tests run only the cells the solutions need (the rest of each
 chapter is what nbval runs). Apart from tests/test_html.py (the static edition) so that the two
-exports, the slowest fixtures of the suite, run at the same time on two workers.
+exports, the slowest fixtures of the suite after the browser's, can go to different workers.
 """
 
 import html

@@ -5,7 +5,7 @@ from pathlib import Path
 import chapter_times as ct  # tools/ is on sys.path for the tests (conftest.py)
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from notebook_tools import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,11 +86,16 @@ def test_the_sections_of_each_chapter_add_up_to_its_time(path):
     assert sum(s.full for s in sections) == pytest.approx(total.full)
 
 
-def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
-    paths = [
+@pytest.fixture
+def paths(tmp_path):
+    """Two chapters: core 10 and 10 minutes, optional parts 20 and 10 minutes."""
+    return [
         _write_chapter(tmp_path, "00_a.ipynb", 1100, 2200),
         _write_chapter(tmp_path, "01_b.ipynb", 1100, 1100),
     ]
+
+
+def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(paths):
     # core 10 + 10 min, optional 20 and 10 min, one 5-minute break due at 12 minutes,
     # a 5-minute close
     plan = ct.Plan(
@@ -132,22 +137,59 @@ def test_a_plan_adds_optional_parts_in_its_order_while_they_fit(tmp_path):
         ct.plan_rows(ct.Plan("x", 1, (0, 2), (), ("c", 1), ""), paths)
 
 
-@pytest.mark.parametrize("plan", ct.PLANS, ids=[p.name for p in ct.PLANS])
-def test_each_workshop_plan_fits_its_hours(plan):
-    total = ct.plan_total(plan)
-    assert total <= plan.hours * 60, (
-        f"the {plan.name} plan takes {total:.0f} min by the model, more than {plan.hours} h"
+def test_a_plan_opens_with_its_setup_leaves_its_free_minutes_and_refuses_what_does_not_fit(
+    paths,
+):
+    # setup 10, core 10, break 5, core 10, close 5: 40 minutes, all the hour less its 20 free
+    # (chapter 1 in full, 10 more, would not fit); the break, due at 20 minutes, comes after
+    # chapter 0 because the setup's minutes count
+    plan = ct.Plan(
+        "test",
+        hours=1,
+        chapters=(0, 1),
+        breaks=(ct.Break("Break", 5, 20),),
+        closing=("Close", 5),
+        homework="",
+        full_if_it_fits=(1,),
+        setup=("Setup", 10),
+        free=20,
     )
+    assert plan.budget == 40
+    assert ct.plan_rows(plan, paths) == [
+        ("Setup", "", 10.0),
+        ("Chapter 0", "core", 10.0),
+        ("Break", "", 5.0),
+        ("Chapter 1", "core", 10.0),
+        ("Close", "", 5.0),
+    ]
+    assert "| 0:40 | **End** (total 40 of 60 minutes; 20 free for questions) | | |" in (
+        ct.plan_table(plan, paths)
+    )
+    with pytest.raises(ValueError, match="the tight plan takes 50 minutes .* more than its 45"):
+        ct.plan_rows(
+            ct.Plan("tight", 1, (0, 1), (), ("Close", 15), "", (), ("Setup", 15), 15), paths
+        )
 
 
-def test_the_half_day_covers_the_core_of_chapters_0_to_6_and_the_full_day_every_chapter():
+@pytest.mark.parametrize("plan", ct.PLANS, ids=[p.name for p in ct.PLANS])
+def test_each_workshop_plan_fits_its_hours_and_opens_with_the_setup_slot(plan):
+    rows = ct.plan_rows(plan)
+    total = sum(r[2] for r in rows)
+    assert total <= plan.budget <= plan.hours * 60, (
+        f"the {plan.name} plan takes {total:.0f} min by the model, more than {plan.budget:.0f}"
+    )
+    what, _, minutes = rows[0]
+    assert what.startswith("Setup") and 10 <= minutes <= 15
+
+
+def test_the_half_day_teaches_the_cores_of_0_1_2_5_6_in_225_minutes_and_the_full_day_all():
     half, full = (next(p for p in ct.PLANS if p.name == name) for name in ("half-day", "full-day"))
     assert half.hours == 4 and full.hours == 8
-    taught = [r[0] for r in ct.plan_rows(half) if r[0].startswith("Chapter ")]
-    assert taught == [f"Chapter {n}" for n in range(7)]
-    assert all(
-        part == "core" for what, part, _ in ct.plan_rows(half) if what.startswith("Chapter ")
-    )
+    # at least 15 of the half-day's 240 minutes are left free for questions
+    assert half.free >= 15 and ct.plan_total(half) <= 225
+    taught = [(what, part) for what, part, _ in ct.plan_rows(half) if what.startswith("Chapter ")]
+    assert taught == [(f"Chapter {n}", "core") for n in (0, 1, 2, 5, 6)]
+    assert "Chapters 3 (" in half.homework and "4 (" in half.homework and "7 (" in half.homework
     assert [r[0] for r in ct.plan_rows(full) if r[0].startswith("Chapter ")] == [
         f"Chapter {n}" for n in range(len(NOTEBOOKS))
     ]
@@ -182,3 +224,58 @@ def test_every_chapter_has_its_section_in_the_instructor_guide():
 def test_render_docs_refuses_a_guide_without_a_block():
     with pytest.raises(ValueError, match="no block 'summary'"):
         ct.render_docs("# Guide\n", {"summary": "x"})
+
+
+def test_sentences_leave_out_code_tables_headings_and_tags_and_count_a_formula_as_a_word():
+    text = (
+        "## 2. A heading · core\n\nThe mean is $\\bar d$. Is it `d.mean()`?\n"
+        "| a | b |\n|---|---|\n\n```python\nx = 1. y = 2\n```\n<b>Bold</b> text!\n\n"
+        "- one item\n- two items"
+    )
+    # a list's first item after a blank line keeps its dash, as one more word
+    assert [" ".join(s.split()) for s in ct.sentences(text)] == [
+        "The mean is F .",
+        "Is it C ?",
+        "Bold text!",
+        "- one item",
+        "two items",
+    ]
+
+
+def test_long_sentences_are_found_on_the_core_path_only(tmp_path):
+    long, short = _words(41), _words(40)
+    solution = new_markdown_cell(f"<details><summary>Solution</summary>\n\n{long}.</details>")
+    solution.metadata["tags"] = ["solution"]
+    cells = [
+        _cell(new_markdown_cell(f"# Chapter 9 · Test\n\n{short}. {long}?"), "core"),
+        _cell(
+            new_markdown_cell(f"{short}:\n- {_words(39)}\n- {long}\n\n`{long}` ok. ${long}$."),
+            "core",
+        ),
+        _cell(new_markdown_cell(f"{long}."), "optional"),
+        _cell(solution, "core"),
+        _cell(new_code_cell(f"# {long}."), "core"),
+    ]
+    path = tmp_path / "09_test.ipynb"
+    nbformat.write(new_notebook(cells=cells), path)
+    assert [(i, n) for i, n, _ in ct.long_sentences(path)] == [(0, 41), (1, 41)]
+    # words as the time model counts them (a formula one word, `code` word by word), code
+    # lines of core cells
+    words = (3 + 40 + 41) + (40 + 39 + 41 + 41 + 1 + 1)
+    assert ct.core_path(path) == ct.CorePath("09_test.ipynb", 0, words, 1, 2)
+
+
+def test_core_figures_count_the_pictures_in_core_cells_outputs(tmp_path):
+    png = new_output("display_data", data={"image/png": "iVBOR"})
+    widget = new_output(
+        "display_data",
+        data={"text/html": '<div class="widget-snapshot"><img src="data:image/png;base64,i"/>'},
+    )
+    text = new_output("stream", name="stdout", text="image/png\n")
+    cells = [new_code_cell("plot()"), new_code_cell("explore()"), new_code_cell("plot()")]
+    cells[0].outputs, cells[1].outputs, cells[2].outputs = [png, text], [widget], [png]
+    cells = [_cell(cells[0], "core"), _cell(cells[1], "core"), _cell(cells[2], "optional")]
+    path = tmp_path / "09_test.ipynb"
+    nbformat.write(new_notebook(cells=cells), path)
+    assert ct.core_figures(path) == 2
+    assert ct.core_path(path) == ct.CorePath("09_test.ipynb", 2, 0, 2, 0)

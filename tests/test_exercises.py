@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import random
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +38,8 @@ def test_value_exercises_accept_the_expected_value_and_name_each_listed_slip(key
     if ex.get("summary") is None:
         assert check(key, ex["expected"]).correct
         for value, message, *_ in ex["slips"]:
+            # None (matches anything) stands for the right value there
+            value = [e if v is None else v for v, e in zip(value, ex["expected"], strict=True)]
             result = check(key, value)
             assert result.status == "slip" and message in result.message, (key, value)
 
@@ -96,70 +97,71 @@ def test_0_1_slips():
     assert "sum of the four" in check("0.1", d.sum()).message
 
 
-def test_1_1_any_correct_stream_passes_and_mistakes_are_named():
-    def with_python(d, n_resamples, seed):
-        stream, n = random.Random(seed), len(d)
-        return [sum(d[stream.randrange(n)] for _ in range(n)) / n for _ in range(n_resamples)]
-
-    def with_numpy_rows(d, n_resamples, seed):
-        rng = np.random.default_rng(seed + 1)
-        return [d[rng.integers(0, len(d), size=len(d))].mean() for _ in range(n_resamples)]
-
-    def shuffles(d, n_resamples, seed):
-        rng = np.random.default_rng(seed)
-        return [rng.permutation(d).mean() for _ in range(n_resamples)]
-
-    def sums(d, n_resamples, seed):
-        rng = np.random.default_rng(seed)
-        return [d[rng.integers(0, len(d), size=len(d))].sum() for _ in range(n_resamples)]
-
-    def broken(d, n_resamples, seed):
-        raise RuntimeError("oops")
-
-    assert check("1.1", with_python).correct and check("1.1", with_numpy_rows).correct
-    assert "with replacement" in check("1.1", shuffles).message
-    assert "divide each resample's sum by Q" in check("1.1", sums).message
-    assert "raised RuntimeError: oops" in check("1.1", broken).message
-    assert check("1.1", lambda d, n, s: [0.0]).status == "wrong"
-    assert check("1.1", 3).status == "wrong"
-
-
-def test_1_2_slips_include_reusing_section_3s_generator():
+def chapter_1_means(seed=1):
+    """Section 4's 5,000 resampled means of chapter 1 (its own generator, seed 1)."""
     _, _, d = learner_changes()
-    Q, R = d.size, 5000
-    rng = np.random.default_rng(7)
-    assert check("1.2", d[rng.integers(0, Q, size=(R, Q))].mean(axis=1)).correct
-    rng = np.random.default_rng(2)  # section 3 draws one resample from it ...
-    rng.integers(0, Q, size=Q)
-    reused = d[rng.integers(0, Q, size=(R, Q))].mean(axis=1)  # ... and the learner goes on
-    assert "already been used" in check("1.2", reused).message
-    rng = np.random.default_rng(7)
-    assert "shape (Q, R)" in check("1.2", d[rng.integers(0, Q, size=(Q, R))].mean(axis=0)).message
-    rng = np.random.default_rng(7)
-    assert (
-        "Q = 120 numbers" in check("1.2", d[rng.integers(0, Q, size=(R, Q))].mean(axis=0)).message
-    )
-    rng = np.random.default_rng(7)
-    assert (
-        "never draws the last"
-        in check("1.2", d[rng.integers(0, Q - 1, size=(R, Q))].mean(1)).message
-    )
-    legacy = d[np.random.RandomState(7).randint(0, Q, size=(R, Q))].mean(axis=1)
-    assert "legacy generator" in check("1.2", legacy).message
+    idx = np.random.default_rng(seed).integers(0, d.size, size=(5000, d.size))
+    return d, d[idx].mean(axis=1)
 
 
-def test_2_1_slips_include_swapped_counts():
-    d = np.array(helpers.FOUR_PAIR_CHANGES)
-    means = d[helpers.enumerate_resamples(4)].mean(axis=1)
-    zero = np.abs(means) <= 1e-12
-    negative = int(((means < 0) & ~zero).sum())
-    assert check("2.1", (negative, int(zero.sum()))).correct
-    assert "swapped" in check("2.1", (int(zero.sum()), negative)).message
-    assert "exactly 0.0" in check("2.1", (negative, int((means == 0).sum()))).message
-    assert (
-        "includes the means that are zero"
-        in check("2.1", (int((means <= 1e-12).sum()), 16)).message
+def test_1_1_share_worse_any_stream_passes_and_slips_are_named():
+    d, means = chapter_1_means()
+    assert check("1.1", (means < 0).mean()).correct
+    for seed in (2, 7, 2024):  # another stream, or the example's own loop, passes too
+        assert check(
+            "1.1", (helpers.paired_bootstrap(d, n_resamples=5000, rng=seed) < 0).mean()
+        ).correct
+    assert "exactly 0" in check("1.1", (means <= 0).mean()).message
+    assert "B is better" in check("1.1", (means > 0).mean()).message
+    assert "share of queries" in check("1.1", (d < 0).mean()).message
+    assert "count of resamples" in check("1.1", int((means < 0).sum())).message
+
+
+def test_1_2_width_ratio_any_seed_passes_and_slips_are_named():
+    d, means = chapter_1_means()
+    interval = helpers.percentile_interval(means)
+    width = interval.high - interval.low
+    d4 = np.tile(d, 4)
+    for seed in (1, 7, 99):
+        iv4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=5000, rng=seed))
+        assert check("1.2", (iv4.high - iv4.low) / width).correct
+        assert "old width over the new" in check("1.2", width / (iv4.high - iv4.low)).message
+    ends = np.percentile(
+        d4[np.random.default_rng(1).integers(0, 480, size=(5000, 480))].mean(1), [2.5, 97.5]
     )
+    assert check("1.2", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
+    Q = d.size  # the slip: Q positions from the first Q of the 480 queries
+    same = d4[np.random.default_rng(1).integers(0, Q, size=(5000, Q))].mean(axis=1)
+    iv = helpers.percentile_interval(same)
+    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    few = d4[np.random.default_rng(1).integers(0, 480, size=(5000, Q))].mean(axis=1)
+    iv = helpers.percentile_interval(few)
+    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+
+
+def test_2_1_draws_that_leave_out_q3_and_slips():
+    draws = helpers.enumerate_resamples(4)
+    has_q3 = (draws == 2).any(axis=1)
+    assert check("2.1", int((~has_q3).sum())).correct
+    assert check("2.1", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
+    assert "include q3" in check("2.1", int(has_q3.sum())).message
+    assert "3^3" in check("2.1", 3**3).message
+    assert "4^3" in check("2.1", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
+    assert "share" in check("2.1", (~has_q3).mean()).message
+
+
+def test_2_2_five_queries_and_slips():
+    d5 = np.append(helpers.FOUR_PAIR_CHANGES, 0.0)
+    five = helpers.percentile_interval(d5[helpers.enumerate_resamples(5)].mean(axis=1))
+    assert check("2.2", five).correct and check("2.2", (five.low, five.high)).correct
+    means = [sum(d5[i] for i in t) / 5 for t in itertools.product(range(5), repeat=5)]
+    s = sorted(means)
+    assert check("2.2", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
+    four = np.array(helpers.FOUR_PAIR_CHANGES)
+    original = helpers.percentile_interval(four[helpers.enumerate_resamples(4)].mean(axis=1))
+    assert "add q5" in check("2.2", original).message
+    short = [np.mean([d5[i] for i in t]) for t in itertools.product(range(5), repeat=4)]
+    assert "5^5 = 3,125" in check("2.2", helpers.percentile_interval(short)).message
 
 
 def test_3_3_slips():
@@ -182,6 +184,31 @@ def test_3_3_slips():
         in check("3.3", lambda c: (right(c)[0], right(c)[1] * len(c) ** len(c))).message
     )
     assert "different lengths" in check("3.3", lambda c: ([0.1, 0.2], [1.0])).message
+
+
+def test_4_1_slips_on_the_chapters_coverage_study():
+    """Chapter 4's 1,000 studies, drawn as its coverage cell draws them; each slip made on them."""
+    truth, query_iv, user_iv = 0.02, np.empty((1000, 2)), np.empty((1000, 2))
+    rng = np.random.default_rng(4)
+    for s in range(1000):
+        d_s, users_s = helpers.simulated_user_study(rng, truth=truth)
+        query_iv[s] = helpers.percentile_interval(
+            helpers.paired_bootstrap(d_s, n_resamples=1000, rng=rng)
+        )
+        user_iv[s] = helpers.percentile_interval(
+            helpers.cluster_bootstrap(d_s, users_s, n_resamples=1000, rng=rng)
+        )
+
+    def counts(iv):
+        return int(np.sum(iv[:, 0] > truth)), int(np.sum(iv[:, 1] < truth))
+
+    above, below = counts(query_iv)
+    assert check("4.1", (above, below)).correct
+    assert "swapped" in check("4.1", (below, above)).message
+    assert "user-cluster intervals" in check("4.1", counts(user_iv)).message
+    assert "40 studies of the figure" in check("4.1", counts(query_iv[:40])).message
+    reach = (int(np.sum(query_iv[:, 1] > truth)), int(np.sum(query_iv[:, 0] < truth)))
+    assert "reach past the truth" in check("4.1", reach).message
 
 
 def test_4_2_slips():
@@ -218,25 +245,55 @@ def _sign_flip_p(changes, *, compare="tolerance", side="two-sided", plus_one=Fal
 
 
 FIVE = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
+#: The p-value's slips in 5.1 and 5.5, as _sign_flip_p's options, and words of their messages.
+P_SLIPS = [
+    ({"compare": ">"}, "Ties must count"),
+    ({"compare": ">="}, "Allow a tolerance"),
+    ({"side": "greater"}, "one-sided"),
+    ({"plus_one": True}, "Monte Carlo"),
+]
 
 
-@pytest.mark.parametrize(
-    ("key", "answer"), [("5.1", lambda **kw: _sign_flip_p(FIVE, **kw)), ("5.5", None)]
-)
-def test_sign_flip_p_value_slips(key, answer):
-    """5.1 (a number) and 5.5 (a function): > and >= without a tolerance get their own message."""
+def test_5_5_sign_flip_p_value_slips():
+    """5.5 (a function): > and >= without a tolerance get their own message."""
 
     def given(**kw):
-        return answer(**kw) if answer else (lambda x: _sign_flip_p(x, **kw))
+        return lambda x: _sign_flip_p(x, **kw)
 
-    assert check(key, given()).correct
-    for kw, words in [
-        ({"compare": ">"}, "Ties must count"),
-        ({"compare": ">="}, "Allow a tolerance"),
-        ({"side": "greater"}, "one-sided"),
-        ({"plus_one": True}, "Monte Carlo"),
+    assert check("5.5", given()).correct
+    for kw, words in P_SLIPS:
+        assert words in check("5.5", given(**kw)).message, kw
+
+
+def _five_test(*, ties="tolerance", strict="tolerance", denominator="all", **p_kw):
+    """5.1 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
+    far = abs(FIVE.mean())
+    signs = list(itertools.product((1, -1), repeat=5))
+    means = [np.mean(np.array(s) * FIVE) for s in signs]
+    if ties == "==":
+        n_ties = sum(abs(m) == far for m in means)
+    else:  # "not itself": the loop skips the observed signs; "not the pair": and their mirror
+        skip = {"tolerance": 0, "not itself": 1, "not the pair": 2}[ties]
+        kept = means[1:-1] if skip == 2 else means[skip:]
+        n_ties = sum(abs(abs(m) - far) <= 1e-12 for m in kept)
+    more = sum((abs(m) > far + 1e-12) if strict == "tolerance" else (abs(m) > far) for m in means)
+    n = 32 if denominator == "all" else 32 - n_ties
+    return (_sign_flip_p(FIVE, **p_kw), int(n_ties), more / n)
+
+
+def test_5_1_slips():
+    """The p-value's slips (> and >= without a tolerance...), then the tie count's and the
+    third number's, each made the way a learner makes it."""
+    assert _five_test() == (0.5625, 8, 0.3125)
+    assert check("5.1", _five_test()).correct
+    for kw, words in P_SLIPS + [
+        ({"ties": "=="}, "Ties found with =="),
+        ({"ties": "not itself"}, "ties with itself"),
+        ({"ties": "not the pair"}, "its mirror image"),
+        ({"denominator": "without ties"}, "divide by 32"),
+        ({"strict": "no tolerance"}, "Some ties counted as more extreme"),
     ]:
-        assert words in check(key, given(**kw)).message, kw
+        assert words in check("5.1", _five_test(**kw)).message, kw
 
 
 def test_5_5_a_tie_in_the_hidden_data_catches_a_strict_comparison():
@@ -250,6 +307,46 @@ def test_5_5_a_tie_in_the_hidden_data_catches_a_strict_comparison():
         raise RuntimeError("oops")
 
     assert "raised RuntimeError" in check("5.5", broken).message
+
+
+def test_5_2_slips():
+    d = learner_changes()[2]
+    assert check("5.2", helpers.randomization_test(d, alternative="less").pvalue).correct
+    assert "two-sided" in check("5.2", helpers.randomization_test(d).pvalue).message
+    greater = helpers.randomization_test(d, alternative="greater").pvalue
+    assert "alternative='greater'" in check("5.2", greater).message
+
+
+def test_5_3_slips():
+    d = learner_changes()[2]
+    d_more = np.concatenate([d, np.zeros(1000)])
+    p = helpers.randomization_test(d_more).pvalue
+    assert check("5.3", (d_more.mean(), p)).correct
+    assert "mean over the 120 queries" in check("5.3", (d.mean(), p)).message
+    assert "swapped" in check("5.3", (p, d_more.mean())).message
+    one_sided = helpers.randomization_test(d_more, alternative="less").pvalue
+    assert "one-sided" in check("5.3", (d_more.mean(), one_sided)).message
+
+
+def test_5_4_every_fair_reading_is_right_and_slips_are_named():
+    """The exact p (res.pvalue), the printed 0.0768 or the prompt's 0.077, rounded up, to the
+    nearest or down: all right (17,725 to 17,768); a wrong p or a standard error not squared
+    get their own message."""
+    import math
+
+    exact = helpers.randomization_test(learner_changes()[2]).pvalue
+    answers = {
+        f(p * (1 - p) / 0.002**2)
+        for p in (exact, round(exact, 4), 0.077)
+        for f in (math.ceil, round, int)
+    }
+    assert min(answers) == 17725 and max(answers) == 17768 and 17729 in answers
+    for answer in answers:
+        assert check("5.4", answer).correct, answer
+    assert check("5.4", 17724).status == "wrong" and check("5.4", 17769).status == "wrong"
+    for p, words in [(0.05, "p = 0.05"), (0.5, "worst case")]:
+        assert words in check("5.4", math.ceil(p * (1 - p) / 0.002**2)).message
+    assert "square the 0.002" in check("5.4", math.ceil(exact * (1 - exact) / 0.002)).message
 
 
 def test_6_1_slips():
@@ -288,6 +385,32 @@ def test_6_3_slips():
     assert check("6.3", lambda p: [True]).status == "wrong"  # wrong length
 
 
+def test_7_1_slips_made_on_the_chapters_runs():
+    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
+    a, b = (
+        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
+        for s in "AB"
+    )
+    ids = sorted(qrels.topics)
+    d = np.array([b.scores[q] - a.scores[q] for q in ids])
+
+    def without(*dropped):
+        return d[[i for i, q in enumerate(ids) if q not in dropped]]
+
+    assert b.unretrieved == ["q047", "q121"]
+    assert check("7.1", without(*b.unretrieved).mean()).correct
+    te = [
+        helpers.read_trec_eval(data / f"simulated_{s}.trec_eval.txt", "ndcg_cut_10") for s in "AB"
+    ]
+    rounded = helpers.compare_runs(*te, missing="drop", n_resamples=100, rng=1).mean_change
+    assert check("7.1", rounded).correct  # the same answer from trec_eval's four decimals
+    assert "over all 150 queries" in check("7.1", d.mean()).message
+    assert "A minus B" in check("7.1", -without("q047", "q121").mean()).message
+    assert "q121 only" in check("7.1", without("q121").mean()).message
+    assert "q047 only" in check("7.1", without("q047").mean()).message
+
+
 def test_7_2_slips():
     def right(a, b, topics):
         return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
@@ -310,9 +433,25 @@ def test_7_2_slips():
 
 @pytest.mark.parametrize("key", sorted(QUIZZES))
 def test_every_quiz_is_a_valid_question(key):
-    _, choices, feedback = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
+    _, choices, feedback, _ = helpers.quiz(key, low="-0.04", high="+0.03", p="0.67").children
     verdicts = []
     for option in choices.options:
         choices.value = option
         verdicts.append(feedback.value.split(">", 1)[1].startswith("Correct."))
     assert verdicts.count(True) == 1 and verdicts.index(True) == QUIZZES[key]["answer"]
+
+
+def test_the_right_options_place_and_length_give_nothing_away():
+    """No position holds more than half the right answers, and the right option is the longest
+    (or tied for it) in at most a third of the quizzes: a learner cannot guess without reading."""
+    answers = [q["answer"] for q in QUIZZES.values()]
+    crowded = {p: answers.count(p) for p in set(answers) if answers.count(p) > len(answers) / 2}
+    assert not crowded, f"positions holding more than half of {len(answers)} answers: {crowded}"
+    longest = [
+        key
+        for key, q in QUIZZES.items()
+        if len(q["options"][q["answer"]]) == max(len(o) for o in q["options"])
+    ]
+    assert len(longest) <= len(QUIZZES) / 3, (
+        f"the right option is the longest in {len(longest)} of {len(QUIZZES)} quizzes: {longest}"
+    )

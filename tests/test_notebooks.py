@@ -301,3 +301,23 @@ def test_chapter_maps_list_every_chapter_with_its_own_time():
         assert re.search(rf"\]\(notebooks/{re.escape(path.name)}\) {row}", readme), (
             f"README's table: {path.name}, {core}/{full} min"
         )
+
+
+# --- the core path (issue 30): short sentences, a picture for each chapter's idea ---------------
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_no_core_sentence_is_over_40_words(path):
+    from chapter_times import LONGEST_SENTENCE, long_sentences
+
+    found = [f"cell {i}, {n} words: {s[:80]}..." for i, n, s in long_sentences(path)]
+    assert not found, f"core sentences of over {LONGEST_SENTENCE} words: {found}"
+
+
+def test_each_chapter_shows_a_figure_on_its_core_path_and_twelve_in_all():
+    from chapter_times import core_figures
+
+    figures = {path.name: core_figures(path) for path in NOTEBOOKS}
+    without = [name for name, n in figures.items() if n == 0 and not name.startswith("00_")]
+    assert not without, f"chapters with no figure in a core cell: {without}"
+    assert sum(figures.values()) >= 12, f"{sum(figures.values())} core figures in all: {figures}"

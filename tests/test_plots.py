@@ -93,3 +93,275 @@ def test_plot_exact_distribution_iv():
     assert plain(
         h.plot_exact_distribution(**good() | {"weights": np.array([True, False, True, True])})
     ) == plain(h.plot_exact_distribution(**good() | {"weights": [1.0, 0.0, 1.0, 1.0]}))
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+
+
+def test_plot_sign_assignments_iv():
+    def good():
+        return {"means": [0.2, 0.1, -0.1, -0.2], "observed": 0.1, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^means must be one-dimensional"):
+        h.plot_sign_assignments(**good() | {"means": TWO_D})
+    with pytest.raises(ValueError, match=r"^means contain NaN"):
+        h.plot_sign_assignments(**good() | {"means": [0.1, float("nan")]})
+    for bad in (True, "0.1", float("nan"), float("inf"), None):
+        with pytest.raises(ValueError, match=r"^observed must be a finite number"):
+            h.plot_sign_assignments(**good() | {"observed": bad})
+
+
+def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
+    """The four pairs' 16 assignments: 6 less extreme (green dots), 4 ties (accent squares,
+    equal means stacked), 6 more extreme (accent dots), the observed mean and its mirror."""
+    import itertools
+
+    from matplotlib.colors import to_hex
+
+    four = np.array([0.10, 0.02, -0.06, 0.04])
+    means = [np.mean(np.array(s) * four) for s in itertools.product((1, -1), repeat=4)]
+    ax = h.plot_sign_assignments(means, four.mean(), numbered=True, ax=_ax())
+    dots = {line.get_label(): line for line in ax.get_lines()}
+    assert list(dots) == ["less extreme (6)", "ties (4)", "more extreme (6)"]
+    colours = [to_hex(line.get_color()).upper() for line in dots.values()]
+    assert colours == [h.PALETTE["diff"], h.PALETTE["accent"], h.PALETTE["accent"]]
+    assert [line.get_marker() for line in dots.values()] == ["o", "s", "o"]
+    ties = dots["ties (4)"]
+    where = zip(np.round(ties.get_xdata(), 3).tolist(), ties.get_ydata().tolist(), strict=True)
+    assert sorted(where) == [
+        (-0.025, 1),
+        (-0.025, 2),
+        (0.025, 1),
+        (0.025, 2),
+    ]
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(1, 17))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "less extreme (6)",
+        "observed +0.025",
+        "ties (4)",
+        "its mirror -0.025",
+        "more extreme (6)",
+    ]
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    plain_ax = h.plot_sign_assignments(means, four.mean(), ax=_ax())
+    assert not plain_ax.texts  # numbers only when asked
+
+
+# --- chapter 6 --------------------------------------------------------------------------------
+
+
+def test_plot_error_rates_iv():
+    def good():
+        return {"counts": [1, 2, 5], "rates": {"best of k": [0.025, 0.05, 0.1]}, "nominal": 0.025}
+
+    with pytest.raises(ValueError, match=r"^counts must be one-dimensional"):
+        h.plot_error_rates(**good() | {"counts": TWO_D, "ax": _ax()})
+    for bad in (
+        [0.1, 0.2, 0.3],
+        {},
+        {"a": [0.1] * 3, "b": [0.1] * 3, "c": [0.1] * 3, "d": [0.1] * 3},
+    ):
+        with pytest.raises(ValueError, match=r"^rates must be a dict of 1 to 3"):
+            h.plot_error_rates(**good() | {"rates": bad, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] has 2 rates for 3 counts"):
+        h.plot_error_rates(**good() | {"rates": {"x": [0.1, 0.2]}, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] contain NaN"):
+        h.plot_error_rates(**good() | {"rates": {"x": [0.1, float("nan"), 0.2]}, "ax": _ax()})
+    with pytest.raises(ValueError, match=r"rates\['x'\] must lie between 0 and 1"):
+        h.plot_error_rates(**good() | {"rates": {"x": [2.5, 5.0, 10.0]}, "ax": _ax()})
+    for bad in (5, 0.0, 1.0, "0.05", None):
+        with pytest.raises(ValueError, match=r"^nominal must be a rate between 0 and 1"):
+            h.plot_error_rates(**good() | {"nominal": bad, "ax": _ax()})
+
+
+def test_plot_error_rates_draws_one_line_per_procedure_in_the_palette():
+    rates = {
+        "same queries": [0.025, 0.05, 0.2],
+        "held out": [0.025, 0.03, 0.02],
+        "formula": [0.02, 0.04, 0.1],
+    }
+    ax = h.plot_error_rates([1, 2, 20], rates, nominal=0.025, ax=_ax(), title="t", xlabel="k")
+    lines = ax.get_lines()
+    assert [ln.get_label() for ln in lines] == [*rates, "promised 2.5%"]
+    assert [ln.get_color() for ln in lines] == [
+        h.PALETTE["accent"],
+        h.PALETTE["diff"],
+        h.PALETTE["neutral"],
+        h.PALETTE["neutral"],
+    ]
+    for ln, values in zip(lines, rates.values(), strict=False):
+        assert list(ln.get_xdata()) == [1, 2, 20] and list(ln.get_ydata()) == values
+    assert list(lines[-1].get_ydata()) == [0.025, 0.025]  # the nominal rate, across the axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "20"]
+    assert (
+        ax.get_title() == "t"
+        and ax.get_xlabel() == "k"
+        and ax.get_ylabel() == "False-positive rate"
+    )
+    assert ax.get_ylim()[1] > 0.2  # room above the highest rate
+    one = h.plot_error_rates([1, 2], {"x": [0.05, 0.1]}, nominal=0.05, ax=_ax())
+    assert [ln.get_label() for ln in one.get_lines()] == ["x", "promised 5%"]
+
+
+def test_plot_sorted_changes_counts_unchanged_queries_not_ties():
+    ax = h.plot_sorted_changes([0.1, -0.2, 0.0, 0.3], ax=_ax())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "B better (2)",
+        "A better (1)",
+        "unchanged (1)",
+    ]
+
+
+# --- chapters 3 and 4: intervals against a known truth, and coverage ---------------------------
+
+
+def test_plot_intervals_vs_truth_iv():
+    def good():
+        return {"intervals": [(0.0, 0.2), (0.05, 0.3)], "truth": 0.1, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^intervals must be rows of \(low, high\)"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [0.0, 0.2]})
+    with pytest.raises(ValueError, match=r"^intervals must be rows of \(low, high\)"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": np.empty((0, 2))})
+    with pytest.raises(ValueError, match=r"^intervals must be finite, each low end <= its high"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [(0.3, 0.2)]})
+    with pytest.raises(ValueError, match=r"^intervals must be finite"):
+        h.plot_intervals_vs_truth(**good() | {"intervals": [(0.0, float("nan"))]})
+    for bad in (float("inf"), "0.1", True, None):
+        with pytest.raises(ValueError, match=r"^truth must be a finite number"):
+            h.plot_intervals_vs_truth(**good() | {"truth": bad})
+
+
+def test_plot_intervals_vs_truth_draws_one_segment_per_interval_misses_in_the_accent_colour():
+    from matplotlib.colors import to_hex
+
+    intervals = [(0.0, 0.2), (0.15, 0.3), (-0.1, 0.05), (0.1, 0.1), (0.05, 0.12)]
+    ax = h.plot_intervals_vs_truth(intervals, 0.1, ax=_ax(), title="t", xlabel="x", ylabel="y")
+    contain, miss = ax.collections  # one LineCollection per kind
+    assert len(contain.get_segments()) == 3 and len(miss.get_segments()) == 2
+    assert to_hex(contain.get_colors()[0]) == h.PALETTE["diff"].lower()
+    assert to_hex(miss.get_colors()[0]) == h.PALETTE["accent"].lower()
+    # the misses are the intervals wholly above or below the truth, at their own rows
+    assert sorted(s[0][1] for s in miss.get_segments()) == [2.0, 3.0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "truth",
+        "contain it (3)",
+        "miss it (2)",
+    ]
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("t", "x", "y")
+    assert ax.lines[0].get_xdata()[0] == 0.1  # the truth line
+
+
+def test_plot_coverage_iv():
+    def good():
+        return {"sizes": [4, 30], "coverages": {"percentile": [0.7, 0.9]}, "ax": _ax()}
+
+    with pytest.raises(ValueError, match=r"^sizes must be one-dimensional"):
+        h.plot_coverage(**good() | {"sizes": TWO_D})
+    with pytest.raises(ValueError, match=r"^sizes must be positive"):
+        h.plot_coverage(**good() | {"sizes": [0, 30]})
+    with pytest.raises(ValueError, match=r"^coverages is empty"):
+        h.plot_coverage(**good() | {"coverages": {}})
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7]}})
+    with pytest.raises(ValueError, match=r"coverages\['percentile'\] must be 2 shares between 0"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, 1.5]}})
+    with pytest.raises(ValueError, match=r"^n_samples must be a positive integer"):
+        h.plot_coverage(**good() | {"n_samples": 0})
+    with pytest.raises(ValueError, match=r"^coverages\['percentile'\] contain NaN"):
+        h.plot_coverage(**good() | {"coverages": {"percentile": [0.7, float("nan")]}})
+
+
+def test_plot_coverage_draws_one_line_per_method_and_the_nominal_level():
+    from matplotlib.colors import to_hex
+
+    cov = {"percentile": [0.75, 0.9, 0.5], "t": [0.92, 0.95, 0.94]}
+    ax = h.plot_coverage([4, 10, 120], cov, n_samples=400, ax=_ax(), title="t", xlabel="n")
+    methods = {c.get_label(): c for c in ax.containers}  # one errorbar container per method
+    assert list(methods) == ["percentile", "t"]
+    line, _, (bars,) = methods["percentile"]
+    assert list(line.get_ydata()) == cov["percentile"] and list(line.get_xdata()) == [4, 10, 120]
+    assert to_hex(line.get_color()) == h.PALETTE["diff"].lower()
+    assert to_hex(methods["t"][0].get_color()) == h.PALETTE["neutral"].lower()
+    # error bars of two Monte Carlo standard errors, 2 sqrt(c (1 - c) / 400), on each side
+    assert [round(s[1][1] - s[0][1], 9) for s in bars.get_segments()] == [
+        round(4 * np.sqrt(c * (1 - c) / 400), 9) for c in cov["percentile"]
+    ]
+    nominal = next(ln for ln in ax.lines if ln.get_label() == "nominal 95%")
+    assert list(nominal.get_ydata()) == [0.95, 0.95]
+    assert ax.get_xscale() == "log" and ax.get_ylabel() == "Coverage"
+    assert (ax.get_title(), ax.get_xlabel()) == ("t", "n")
+
+
+# --- many runs against one baseline (issue 31) ---------------------------------------------
+
+
+def test_plot_forest_iv():
+    def good():
+        return {
+            "labels": ["B", "C"],
+            "changes": [0.02, -0.01],
+            "intervals": [(0.01, 0.03), (-0.03, 0.01)],
+            "marked": [True, False],
+            "ax": _ax(),
+        }
+
+    with pytest.raises(ValueError, match=r"must have the same, non-zero length"):
+        h.plot_forest(**good() | {"marked": [True]})
+    with pytest.raises(ValueError, match=r"groups must have one entry per row: 2 rows but 1"):
+        h.plot_forest(**good() | {"groups": ["ndcg"]})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        h.plot_forest(**good() | {"changes": [0.02, float("nan")]})
+    ax = h.plot_forest(**good())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
+    assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
+
+
+# --- chapter 1: plot_intervals_vs_truth's names; chapter 2: plot_picked_queries ------------
+
+
+def test_plot_intervals_vs_truth_names_its_line_and_segments_as_asked():
+    ax = h.plot_intervals_vs_truth(
+        [(-0.2, 0.1), (-0.1, 0.05), (0.01, 0.2), (-0.3, -0.05)],
+        0.0,
+        ax=_ax(),
+        truth_label="zero (no change)",
+        labels=("includes zero", "excludes zero"),
+    )
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "zero (no change)",
+        "includes zero (2)",
+        "excludes zero (2)",
+    ]
+
+
+def test_plot_picked_queries_marks_and_counts_the_picks():
+    ax = h.plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=_ax())
+    assert [round(p.get_height(), 2) for p in ax.patches[4:]] == [0.1, -0.06, 0.04]
+    assert {matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in ax.patches[4:]} == {
+        h.PALETTE["accent"]
+    }
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["q1\n×2", "q2\n×0", "q3\n×1", "q4\n×1"]
+    assert ax.get_legend().get_texts()[0].get_text() == "its mean +0.045"
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def test_plot_picked_queries_iv():
+    with pytest.raises(ValueError, match=r"^changes must be one-dimensional"):
+        h.plot_picked_queries(TWO_D, [1, 1], ax=_ax())
+    with pytest.raises(ValueError, match=r"4 changes but 3 counts"):
+        h.plot_picked_queries(D4, [1, 1, 2], ax=_ax())
+    for counts in ([1, -1, 2, 2], [0.5, 1, 1, 1.5], [0, 0, 0, 0]):
+        with pytest.raises(ValueError, match=r"counts must be whole numbers"):
+            h.plot_picked_queries(D4, counts, ax=_ax())
+    with pytest.raises(ValueError, match=r"3 query IDs for 4 changes"):
+        h.plot_picked_queries(D4, [1, 1, 1, 1], query_ids=["a", "b", "c"], ax=_ax())
+
+
+def test_plot_exact_distribution_names_the_highlighted_bar():
+    ax = h.plot_exact_distribution([-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, ax=_ax())
+    assert ax.get_legend().get_texts()[-1].get_text() == "this draw +0.000"
+    ax = h.plot_exact_distribution(
+        [-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, highlight_label="2 draws at", ax=_ax()
+    )
+    assert ax.get_legend().get_texts()[-1].get_text() == "2 draws at +0.000"

@@ -8,6 +8,7 @@ from a wheelhouse with no network, run in CI (.ci/run).
 import ast
 import doctest
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path, PureWindowsPath
@@ -148,12 +149,35 @@ def test_lab_binds_to_localhost_keeps_token_auth_and_serves_the_workspace_once_m
     assert "--ServerApp.ip=127.0.0.1 --ServerApp.port=8890" in line
     assert "--ServerApp.root_dir=notebooks" in line
     assert "token" not in line.lower()  # the token stays on
+    settings = venv / "share" / "jupyter" / "lab" / "settings"
+    assert f"--LabApp.app_settings_dir={settings}" in line
+    assert not settings.exists()  # a dry run writes nothing
     ws.mkdir()
     (ws / "00_start_here.ipynb").write_text("{}")
     monkeypatch.delattr(run.os, "geteuid", raising=False)  # as on Windows
     run.lab(rec, python, "8888", str(ws))
     line = capsys.readouterr().out.splitlines()[-1]
     assert f"--ServerApp.root_dir={ws}" in line and "--allow-root" not in line
+
+
+def test_lab_starts_without_jupyterlabs_news_pop_up(tmp_path):
+    """make lab sets JupyterLab's fetchNews default to "false" in the environment's settings
+    folder: JupyterLab asks "Would you like to get notified about official Jupyter news?" only
+    while it is "none". Its own file in overrides.d/, so a learner's overrides.json stays."""
+    (tmp_path / "overrides.json").write_text('{"mine": {}}')
+    path = run.write_lab_overrides(tmp_path)
+    assert path.parent == tmp_path / "overrides.d"
+    news = json.loads(path.read_text(encoding="utf-8"))
+    assert news == {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
+    assert (tmp_path / "overrides.json").read_text() == '{"mine": {}}'
+    assert run.write_lab_overrides(tmp_path) == path  # again, when make lab starts again
+    # JupyterLab reads it: the setting's default as its settings handler serves it
+    from jupyterlab_server.settings_utils import _get_overrides
+
+    overrides, error = _get_overrides(str(tmp_path))
+    assert not error and overrides["@jupyterlab/apputils-extension:notification"] == {
+        "fetchNews": "false"
+    }
 
 
 CHAPTERS_OK = (0, "25 passed in 4.0s")

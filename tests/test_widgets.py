@@ -67,7 +67,7 @@ def test_question_validates_itself():
 
 def test_quiz_shows_feedback_on_selection():
     box = quiz(WHY_PAIR)
-    prompt, choices, feedback = box.children
+    prompt, choices, feedback, style = box.children
     assert "Why pair?" in prompt.value and choices.value is None
     assert "Choose an answer" in feedback.value
     snapshot = box._repr_mimebundle_()["text/html"]  # the first view, for pages without a kernel
@@ -76,6 +76,11 @@ def test_quiz_shows_feedback_on_selection():
     assert "Not quite" in feedback.value
     choices.value = "shared difficulty cancels"
     assert "Correct" in feedback.value and "#009E73" in feedback.value
+    # the options wrap within the notebook's width, not one line each cut off at its edge
+    assert choices.layout.width == "auto" and style.layout.display == "none"
+    assert ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto;" in (
+        style.value
+    )
 
 
 @pytest.mark.parametrize(
@@ -170,15 +175,17 @@ def test_explorer_png_shows_the_mean_and_names_no_draw():
 
 def _parts(box):
     controls, buttons, text, image = box.children
-    play, slider, total = controls.children
-    return play, slider, total, buttons.children, text, image
+    (slider,) = controls.children
+    play, *buttons = buttons.children
+    return play, slider, buttons, text, image
 
 
 def test_explorer_wiring():
-    play, slider, total, buttons, text, image = _parts(resample_explorer())
-    assert (slider.min, slider.max, slider.value, total.value) == (1, 256, 28, "of 256")
+    play, slider, buttons, text, image = _parts(resample_explorer())
+    assert (slider.min, slider.max, slider.value) == (1, 256, 28)
     assert (play.min, play.max) == (1, 256)
-    assert slider.description == "Inspect resample" and slider.continuous_update
+    assert slider.description == "Draw" and slider.continuous_update
+    assert "Inspect resample" in slider.tooltip
     assert text.value == describe_draw(28).html
     assert "Selected changes: +0.10, +0.02, -0.06, +0.04 | Mean: +0.025" in text.value
     start_image = image.value
@@ -200,7 +207,7 @@ def test_explorer_wiring():
 def test_explorer_shows_the_picture_of_the_draw_it_names():
     """Issue 15, point 1: after draw 28, moving to draw 79 (same mean) showed a picture
     titled for draw 28. Every picture shown must be the one drawn for the draw named."""
-    play, slider, total, buttons, text, image = _parts(resample_explorer())
+    play, slider, buttons, text, image = _parts(resample_explorer())
     for k in (28, 79, 171, 15, 79, 1, 28):
         slider.value = k
         assert text.value.startswith(f"<b>Draw {k} of 256</b>")
@@ -265,3 +272,47 @@ def test_resample_explorer_iv():
     with pytest.raises(ValueError, match=r"^level must be"):
         image(level=1.5)
     assert image(level=0.5) != image()  # the level reaches the picture's interval
+
+
+# --- issue 30: the explorer shows which queries a draw picked, sharp, with a wide slider ------
+
+
+def test_describe_draw_counts_how_often_each_query_was_drawn():
+    assert describe_draw(15).counts == (2, 0, 1, 1)  # q1, q1, q4, q3
+    assert describe_draw(171).counts == (0, 0, 4, 0)
+    assert describe_draw(28).counts == describe_draw(79).counts == (1, 1, 1, 1)
+    for k in range(1, 257):
+        desc = describe_draw(k)
+        assert desc.counts == tuple(desc.indices.count(i) for i in range(4))
+
+
+def test_explorer_png_shows_the_picked_queries_at_twice_its_shown_size():
+    from io import BytesIO
+
+    from matplotlib.image import imread
+
+    from helpers.widgets import EXPLORER_CSS_WIDTH
+
+    pixels = imread(BytesIO(explorer_png(15)))
+    assert pixels.shape[1] == 2 * EXPLORER_CSS_WIDTH  # drawn at twice the size it is shown at
+    assert explorer_png(15) != explorer_png(16)  # q1, q1, q4, q4: same q1 count, other picks
+    # draws with the same mean but other picks get other pictures: 28 and 40 (q1, q3, q2, q4)
+    assert describe_draw(28).mean == pytest.approx(describe_draw(40).mean, abs=1e-12)
+    assert describe_draw(40).counts == (1, 1, 1, 1)
+    same_mean_other_picks = next(
+        k
+        for k in range(1, 257)
+        if abs(describe_draw(k).mean - 0.025) <= 1e-12 and describe_draw(k).counts != (1, 1, 1, 1)
+    )
+    assert explorer_png(same_mean_other_picks) != explorer_png(28)
+
+
+def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size():
+    from helpers.widgets import EXPLORER_CSS_WIDTH
+
+    box = resample_explorer()
+    play, slider, buttons, text, image = _parts(box)
+    assert box.children[0].layout.width == "100%" and slider.layout.flex == "1 1 auto"
+    assert image.layout.width == f"{EXPLORER_CSS_WIDTH}px" and image.layout.max_width == "100%"
+    snapshot = box._repr_mimebundle_()["text/html"]
+    assert f'width="{EXPLORER_CSS_WIDTH}"' in snapshot

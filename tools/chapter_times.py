@@ -8,7 +8,9 @@ cells and closed solutions cost nothing. A cell belongs to the core when its
 ``metadata["section"]`` is ``"core"``.
 
 ``python tools/chapter_times.py`` prints the table for every chapter;
-``--sections`` adds each section's minutes and minute marks;
+``--sections`` adds each section's minutes and minute marks; ``--core`` prints each
+chapter's core path: its figures, words of prose and visible code lines, and its sentences of
+over 40 words;
 ``--update-docs`` copies each chapter's stated times into chapter 0's map and the
 README's table, and rewrites the generated blocks of docs/instructor-guide.md
 (the per-chapter minute marks, the summary table and the workshop plans), and
@@ -20,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,21 +43,31 @@ class ChapterTime:
     full: float
 
 
-def _cell_minutes(cell) -> float:
+def _cell_counts(cell) -> tuple[int, int, int, int]:
+    """(words of prose, visible code lines, exercises, quizzes): what the model counts in a cell."""
     tags = cell.metadata.get("tags", [])
     hidden = cell.metadata.get("jupyter", {}).get("source_hidden", False)
     if "solution" in tags:  # a closed solution block costs nothing until opened
-        return 0.0
+        return 0, 0, 0, 0
     if cell.cell_type == "markdown":
         text = re.sub(r"\$[^$]*\$", " x ", cell.source)  # a formula reads as about one word
-        minutes = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text)) / WORDS_PER_MINUTE
-        return minutes + MINUTES_PER_EXERCISE * len(EXERCISE.findall(cell.source))
-    if "helpers.quiz(" in cell.source and "solution" not in tags:  # a quiz's code is folded
-        return MINUTES_PER_QUIZ * cell.source.count("helpers.quiz(")
-    if hidden or "answer" in tags or "solution" in tags or "helpers.check(" in cell.source:
-        return 0.0
-    lines = [ln for ln in cell.source.splitlines() if ln.strip()]
-    return len(lines) * SECONDS_PER_CODE_LINE / 60
+        words = len(re.findall(r"[A-Za-z0-9][\w'.,%+-]*", text))
+        return words, 0, len(EXERCISE.findall(cell.source)), 0
+    if "helpers.quiz(" in cell.source:  # a quiz's code is folded
+        return 0, 0, 0, cell.source.count("helpers.quiz(")
+    if hidden or "answer" in tags or "helpers.check(" in cell.source:
+        return 0, 0, 0, 0
+    return 0, len([ln for ln in cell.source.splitlines() if ln.strip()]), 0, 0
+
+
+def _cell_minutes(cell) -> float:
+    words, lines, exercises, quizzes = _cell_counts(cell)
+    return (
+        words / WORDS_PER_MINUTE
+        + lines * SECONDS_PER_CODE_LINE / 60
+        + MINUTES_PER_EXERCISE * exercises
+        + MINUTES_PER_QUIZ * quizzes
+    )
 
 
 def chapter_time(path: Path) -> ChapterTime:
@@ -116,6 +129,80 @@ def section_times(path: Path) -> list[SectionTime]:
         core = sum(_cell_minutes(c) for c in cells if c.metadata.get("section") == "core")
         out.append(SectionTime(title, mark, core, full))
     return out
+
+
+# ---------------------------------------------------------------------------
+# The core path's prose and pictures: short sentences, and figures that carry the ideas.
+
+LONGEST_SENTENCE = 40  # words
+
+
+def sentences(markdown: str) -> Iterator[str]:
+    """The sentences of a markdown cell's prose. Fenced code, tables, HTML tags and headings
+    are left out; a $formula$ counts as one word, and so does `code`. A sentence ends at . ? or
+    ! followed by a space or a new line, or at the end of a list item or paragraph."""
+    md = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    md = re.sub(r"\$\$.*?\$\$", " F ", md, flags=re.S)
+    md = re.sub(r"\$[^$]*\$", " F ", md)
+    md = re.sub(r"`[^`]*`", " C ", md)
+    md = re.sub(r"<[^>]+>", " ", md)
+    for para in re.split(r"\n\s*\n|\n\s*(?:[-*]|\d+\.)\s+", md):
+        lines = [ln for ln in para.splitlines() if not ln.lstrip().startswith(("#", "|"))]
+        for sentence in re.split(r"(?<=[.?!])\s+", " ".join(lines)):
+            if sentence.strip():
+                yield sentence.strip()
+
+
+def long_sentences(path: Path) -> list[tuple[int, int, str]]:
+    """(cell index, words, sentence) of every core-path sentence of over LONGEST_SENTENCE words:
+    the prose of core markdown cells, solutions aside."""
+    nb = nbformat.read(path, as_version=4)
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown" or cell.metadata.get("section") != "core":
+            continue
+        if "solution" in cell.metadata.get("tags", []):
+            continue
+        for sentence in sentences(cell.source):
+            if len(sentence.split()) > LONGEST_SENTENCE:
+                found.append((i, len(sentence.split()), sentence))
+    return found
+
+
+def core_figures(path: Path) -> int:
+    """How many figures the core cells' stored outputs show: PNG images, and widgets whose
+    static picture holds one (the resample explorer)."""
+    nb = nbformat.read(path, as_version=4)
+    return sum(
+        "image/png" in data or "data:image/png" in data.get("text/html", "")
+        for cell in nb.cells
+        if cell.cell_type == "code" and cell.metadata.get("section") == "core"
+        for data in (out.get("data", {}) for out in cell.outputs)
+    )
+
+
+@dataclass(frozen=True)
+class CorePath:
+    """What a chapter's core path holds, as the time model counts it: figures, words of prose,
+    visible code lines, and sentences of over LONGEST_SENTENCE words."""
+
+    name: str
+    figures: int
+    words: int
+    code_lines: int
+    long_sentences: int
+
+
+def core_path(path: Path) -> CorePath:
+    nb = nbformat.read(path, as_version=4)
+    counts = [_cell_counts(c) for c in nb.cells if c.metadata.get("section") == "core"]
+    return CorePath(
+        path.name,
+        core_figures(path),
+        sum(c[0] for c in counts),
+        sum(c[1] for c in counts),
+        len(long_sentences(path)),
+    )
 
 
 def _clock(minutes: float) -> str:
@@ -186,7 +273,8 @@ class Break:
 
 @dataclass(frozen=True)
 class Plan:
-    """A workshop: chapters taught core-only or in full, breaks, a closing slot, within ``hours``.
+    """A workshop: a setup slot, chapters taught core-only or in full, breaks, a closing slot,
+    within ``hours`` and leaving ``free`` minutes unplanned (for questions).
 
     ``full_if_it_fits`` lists chapters (by number) whose optional sections are
     added, in that order, while the plan still fits; the others stay core-only.
@@ -199,16 +287,30 @@ class Plan:
     closing: tuple[str, int]
     homework: str
     full_if_it_fits: tuple[int, ...] = ()
+    setup: tuple[str, int] | None = None
+    free: int = 0
 
+    @property
+    def budget(self) -> float:
+        """The minutes the plan may fill: its hours, less the free minutes."""
+        return self.hours * 60 - self.free
+
+
+SETUP = ("Setup: everyone runs make lab, opens chapter 2 and drags the slider", 15)
 
 PLANS = (
     Plan(
         name="half-day",
         hours=4,
-        chapters=(0, 1, 2, 3, 4, 5, 6),
-        breaks=(Break("Break", 15, 75), Break("Stretch", 5, 150)),
+        chapters=(0, 1, 2, 5, 6),
+        breaks=(Break("Break", 15, 90), Break("Stretch", 5, 150)),
         closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
-        homework="Chapter 7 (your own runs), and every optional section, as homework.",
+        homework=(
+            "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
+            "runs), and every optional section, as homework or in the full day."
+        ),
+        setup=SETUP,
+        free=15,
     ),
     Plan(
         name="full-day",
@@ -218,6 +320,7 @@ PLANS = (
         closing=("Wrap-up: questions; learners start on their own runs", 15),
         homework="The optional sections of the chapters taught core-only above, for self-study.",
         full_if_it_fits=(1, 7, 6, 3, 5, 2, 4, 0),
+        setup=SETUP,
     ),
 )
 
@@ -227,6 +330,9 @@ def _schedule(
 ) -> list[tuple[str, str, float]]:
     """(what, part, minutes) rows of a plan, each break at the chapter boundary closest its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
+    if plan.setup:
+        rows.append((plan.setup[0], "", float(plan.setup[1])))
+        at += plan.setup[1]
     for n in plan.chapters:
         t = times[n]
         minutes = math.ceil(t.full if n in full else t.core)
@@ -245,7 +351,8 @@ def _schedule(
 
 def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, str, float]]:
     """The plan's rows, each chapter's minutes rounded up to the whole minute, with as many
-    chapters taught in full (in ``full_if_it_fits`` order) as fit within its hours."""
+    chapters taught in full (in ``full_if_it_fits`` order) as fit within its budget (its hours
+    less its free minutes). A plan whose chapters do not fit even core-only is an error."""
     paths = chapter_paths() if paths is None else paths
     times = {int(p.name[:2]): chapter_time(p) for p in paths}
     missing = [n for n in plan.chapters if n not in times]
@@ -258,10 +365,18 @@ def plan_rows(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, st
     for n in plan.full_if_it_fits:
         if (
             n in plan.chapters
-            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.hours * 60
+            and sum(r[2] for r in _schedule(plan, times, full | {n})) <= plan.budget
         ):
             full.add(n)
-    return _schedule(plan, times, full)
+    rows = _schedule(plan, times, full)
+    total = sum(r[2] for r in rows)
+    if total > plan.budget:
+        raise ValueError(
+            f"the {plan.name} plan takes {total:.0f} minutes by the model, more than its "
+            f"{plan.budget:.0f} ({plan.hours * 60:.0f} less {plan.free} free): move a chapter to "
+            f"its homework, or shorten the chapters' cores; PLANS is in {__file__}"
+        )
+    return rows
 
 
 def plan_total(plan: Plan, paths: list[Path] | None = None) -> float:
@@ -278,7 +393,11 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
             what = titles[int(what.split()[1])]
         rows.append(f"| {_clock(at)} | {what} | {part} | {minutes:.0f} |")
         at += minutes
-    rows.append(f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes) | | |")
+    free = plan.hours * 60 - at
+    rows.append(
+        f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes; "
+        f"{free:.0f} free for questions) | | |"
+    )
     return "\n".join(rows) + f"\n\n{plan.homework}"
 
 
@@ -371,6 +490,16 @@ def main() -> int:
     if "--sections" in args:
         for p in paths:
             print(f"\n{p.name}\n{section_table(p)}")
+        return 0
+    if "--core" in args:
+        print(f"{'chapter':<36} {'figures':>7} {'words':>6} {'code':>5} {'long':>5}  (core path)")
+        for p in paths:
+            c = core_path(p)
+            print(
+                f"{c.name:<36} {c.figures:7d} {c.words:6d} {c.code_lines:5d} {c.long_sentences:5d}"
+            )
+            for i, n, sentence in long_sentences(p):
+                print(f"    cell {i}, {n} words: {sentence[:70]}...")
         return 0
     print(f"{'chapter':<36} {'core':>6} {'full':>6}  (minutes, by the model)")
     total_core = total_full = 0.0

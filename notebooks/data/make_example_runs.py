@@ -20,7 +20,16 @@ file is then computed from those rankings by trec_eval's rules
   ndcg_cut_10 (0 where a run retrieved nothing, as ``trec_eval -c`` counts it), to the
   four decimals trec_eval prints.
 
-tests/test_readers.py checks that the committed files equal this script's output.
+- simulated_many_runs.csv, simulated_many_runs_fresh.csv: five runs scored on two sets of
+  150 queries each (another simulation, from its own seed): ``base`` (the baseline),
+  ``expansion``, ``reranker``, ``stemming`` and ``tuned``, each on ndcg_cut_10, P_5 and
+  recip_rank (columns ``run:measure``, four decimals). ``tuned`` is the best of
+  ``N_TUNINGS`` tunings of one change, all equally good by construction, chosen by its mean
+  ndcg_cut_10 on the first set's queries: on the fresh queries it gains less (the winner's
+  curse; chapter 6). See ``MANY_RUNS`` for each run's true effect.
+
+tests/test_readers.py checks that the committed files (the many-run files too) equal this
+script's output.
 """
 
 from __future__ import annotations
@@ -120,6 +129,71 @@ def csv_text(sim: dict) -> str:
     return "\n".join(rows) + "\n"
 
 
+# --- Many runs against one baseline (issue 31) ----------------------------------------
+
+MANY_SEED = 20261201
+N_MANY = 150  # queries in each of the two sets
+N_TUNINGS = 8
+MANY_MEASURES = ("ndcg_cut_10", "P_5", "recip_rank")
+#: Each run's true effect on a query's skill (how well it ranks relevant documents first),
+#: against the baseline ``base``; the tunings of ``tuned`` all have the same true effect.
+MANY_RUNS = {"base": 0.0, "expansion": 0.15, "reranker": 0.45, "stemming": 0.0, "tuned": 0.1}
+
+
+def _ranking(docs: list[str], grades: np.ndarray, shared: np.ndarray, skill: float, rng) -> dict:
+    """One system's top documents for a query: relevance times skill, plus shared and own noise."""
+    score = skill * grades + 0.8 * shared + 0.45 * rng.normal(0, 1, grades.size)
+    top = np.argsort(-score, kind="stable")[:N_RETRIEVED]
+    return {docs[k]: round(float(score[k]) + 10.0, 4) for k in top}
+
+
+def simulate_many(seed: int = MANY_SEED) -> dict:
+    """Two sets of queries (chosen on, fresh), judged, and every run's per-query scores on them."""
+    rng = np.random.default_rng(seed)
+    names = [n for n in MANY_RUNS if n != "tuned"] + [f"tuning{t}" for t in range(1, N_TUNINGS + 1)]
+    out = {}
+    for part, first in (("chosen", 1), ("fresh", N_MANY + 1)):
+        qids = [f"q{i:03d}" for i in range(first, first + N_MANY)]
+        judgments, rankings = {}, {n: {} for n in names}
+        for q in qids:
+            skill = 1.0 + rng.normal(0, 0.8)
+            n_rel, n_nonrel = int(rng.integers(1, 16)), int(rng.integers(10, 31))
+            grades = np.concatenate([rng.choice([1, 2], size=n_rel, p=[0.7, 0.3]), np.zeros(n_nonrel + 30, int)])
+            docs = [f"{q}-d{k:02d}" for k in rng.permutation(grades.size)]
+            judgments[q] = {docs[k]: int(grades[k]) for k in range(n_rel + n_nonrel)}
+            shared = rng.normal(0, 1, grades.size)
+            for n in names:
+                effect = MANY_RUNS["tuned"] if n.startswith("tuning") else MANY_RUNS[n]
+                rankings[n][q] = _ranking(docs, grades, shared, skill + effect + rng.normal(0, 0.3), rng)
+        qrels = Qrels(judgments, f"simulated {part} queries")
+        out[part] = {n: {m: evaluate(qrels, Run(rankings[n], n), m).scores for m in MANY_MEASURES} for n in names}
+        out[part]["qids"] = qids
+    # the tuning with the best mean ndcg_cut_10 on the chosen-on queries becomes "tuned"
+    means = [np.mean(list(out["chosen"][f"tuning{t}"]["ndcg_cut_10"].values())) for t in range(1, N_TUNINGS + 1)]
+    best = f"tuning{int(np.argmax(means)) + 1}"
+    for part in out.values():
+        part["tuned"] = part[best]
+    out["best_tuning"] = best
+    return out
+
+
+def many_runs_text(sim: dict, part: str) -> str:
+    runs = list(MANY_RUNS)
+    header = ["query_id"] + [f"{r}:{m}" for r in runs for m in MANY_MEASURES]
+    rows = [",".join(header)]
+    for q in sim[part]["qids"]:
+        rows.append(",".join([q] + [f"{sim[part][r][m][q]:.4f}" for r in runs for m in MANY_MEASURES]))
+    return "\n".join(rows) + "\n"
+
+
+def many_outputs() -> dict[str, str]:
+    sim = simulate_many()
+    return {
+        "simulated_many_runs.csv": many_runs_text(sim, "chosen"),
+        "simulated_many_runs_fresh.csv": many_runs_text(sim, "fresh"),
+    }
+
+
 def outputs() -> dict[str, str]:
     sim = simulate()
     return {
@@ -129,6 +203,7 @@ def outputs() -> dict[str, str]:
         "simulated_A.trec_eval.txt": trec_eval_text(sim, "A"),
         "simulated_B.trec_eval.txt": trec_eval_text(sim, "B"),
         "simulated_users_and_slices.csv": csv_text(sim),
+        **many_outputs(),
     }
 
 

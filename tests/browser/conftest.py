@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import os
 import re
 import secrets
@@ -27,6 +28,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
+run_py = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run_py)
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_FLAGS = [
     "--headless",
@@ -98,10 +102,9 @@ def lab_server(tmp_path_factory):
     work = tmp_path_factory.mktemp("lab")
     root = work / "notebooks"
     shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    # no "Would you like to get notified about Jupyter news?" toast over the page
-    news = work / "settings" / "@jupyterlab" / "apputils-extension"
-    news.mkdir(parents=True)
-    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    # make lab's defaults (run.py): no "Would you like to get notified about official Jupyter
+    # news?" pop-up over the page
+    run_py.write_lab_overrides(work / "app-settings")
     # render every cell, not only those in view, so that the whole notebook can be checked
     tracker = work / "settings" / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True)
@@ -125,6 +128,7 @@ def lab_server(tmp_path_factory):
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
+        f"--LabApp.app_settings_dir={work / 'app-settings'}",
         "--LabApp.expose_app_in_browser=True",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
@@ -179,6 +183,12 @@ def lab_page(browser, lab_server):
     pg.goto(f"{base}/lab?reset&token={token}")  # reset: no tabs restored from an earlier run
     pg.wait_for_function("() => !!window.jupyterapp")
     pg.evaluate("async () => { await window.jupyterapp.restored; }")
+    # JupyterLab asks about its news only while fetchNews is "none": make lab's default says no
+    news = pg.evaluate(
+        """async () => (await window.jupyterapp.serviceManager.settings.fetch(
+            '@jupyterlab/apputils-extension:notification')).schema.properties.fetchNews.default"""
+    )
+    assert news == "false", f"JupyterLab would ask about its news (fetchNews {news!r})"
     yield pg
     context.close()
 

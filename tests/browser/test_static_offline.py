@@ -1,10 +1,11 @@
-"""The static edition typesets its formulas with the network off.
+"""The static edition typesets its formulas with the network off, and its quizzes fit.
 
 One chapter page (the first with a formula) is exported into a temporary
 folder, opened from disk in headless Chromium with every request that is not a
 file:// URL refused, and must show typeset math: MathJax ran from the copy in
 the folder's mathjax/, every formula became MathJax output, no raw ``$...$``
-TeX is left in the prose, and MathJax's own web fonts were loaded from disk.
+TeX is left in the prose, and MathJax's own web fonts were loaded from disk. In a window
+1280 px wide, no quiz option reaches past its output area.
 """
 
 import re
@@ -57,6 +58,16 @@ def test_a_page_typesets_its_math_offline(browser, tmp_path):
         fonts = page.evaluate(
             "[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
         )
+        # in a window 1280 px wide (Playwright's default), the quizzes' options wrap
+        page.set_viewport_size({"width": 1280, "height": 720})
+        options, cut = page.evaluate(
+            """() => {
+                const items = [...document.querySelectorAll('.widget-snapshot li')];
+                return [items.length, items.filter(li => li.getBoundingClientRect().right >
+                    li.closest('.jp-OutputArea-output').getBoundingClientRect().right + 0.5)
+                    .map(li => li.textContent)];
+            }"""
+        )
     finally:
         context.close()
     assert refused == [], f"the page asked the network for {refused}"
@@ -70,3 +81,4 @@ def test_a_page_typesets_its_math_offline(browser, tmp_path):
     assert any(f.startswith("STIXMathJax") for f in fonts), (
         f"MathJax's fonts were not loaded from disk: {fonts}"
     )
+    assert options > 0 and not cut, f"quiz options cut off at 1280 px: {cut}"

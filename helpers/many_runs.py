@@ -1,0 +1,792 @@
+"""Many runs against one baseline: the results table a paper reports, every cell exact where
+the scores allow and every mark corrected over a family that the table names.
+
+:func:`compare_many` compares each candidate run with the baseline on each measure, as
+:func:`compare_runs` does for one pair (the same interval, the same randomization test), then
+adjusts the p-values over the family (Holm by default) and marks the cells whose adjusted
+p-value is at most ``alpha``. The table prints as text, HTML, Markdown and LaTeX, draws a
+forest plot, and saves as one JSON record that recomputes it exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import html
+import json
+import numbers
+import os
+from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import _checks
+from .alignment import MISSING_POLICIES, _query_set
+from .data import signed
+from .intervals import Interval
+from .readers import Qrels, RunScores
+from .records import save_record
+from .report import _compare_runs_iv, _enough_queries, _query_interval
+from .significance import _holm, _randomization_test
+
+__all__ = [
+    "FAMILIES",
+    "CORRECTIONS",
+    "RunComparison",
+    "ManyRunsTable",
+    "compare_many",
+    "ManyRunsRecord",
+    "load_many_record",
+    "recompute_many",
+]
+
+#: Which cells are corrected together: all of them, each measure's, or the primary measure's
+#: first and the rest only if every primary cell is marked (chapter 6's gatekeeping plan).
+FAMILIES = ("all", "per measure", "gatekeeping")
+#: How the p-values of a family are adjusted.
+CORRECTIONS = ("holm", "bonferroni")
+#: The record's format name and version.
+RECORD_FORMAT = "did-search-improve/many-runs"
+RECORD_VERSION = 1
+_MARK = "*"
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """One cell of the table: one run against the baseline on one measure."""
+
+    run: str
+    measure: str
+    n_queries: int
+    baseline_mean: float
+    run_mean: float
+    change: float
+    interval: Interval
+    interval_method: str
+    interval_exact: bool
+    pvalue: float
+    pvalue_exact: bool
+    test_method: str
+    adjusted: float
+    marked: bool
+    up: int
+    down: int
+    unchanged: int
+    #: The family the cell was corrected in: "all", the measure's name, "primary", "secondary".
+    family: str
+
+
+@dataclass(frozen=True, eq=False)
+class ManyRunsTable:
+    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure.
+
+    ``print(table)`` gives plain text; in a notebook it shows as HTML;
+    :meth:`to_markdown` and :meth:`to_latex` give the other media, each with the
+    legend. :meth:`plot` draws the forest plot, :meth:`save` the record.
+    """
+
+    cells: tuple[RunComparison, ...]
+    baseline: str
+    runs: tuple[str, ...]
+    measures: tuple[str, ...]
+    family: str
+    correction: str
+    alpha: float
+    level: float
+    seed: int
+    n_resamples: int
+    alternative: str
+    missing: str
+    min_queries: int
+    #: Per measure: the compared query IDs, and each run's scores on them (baseline included).
+    query_ids: dict[str, tuple[str, ...]] = field(repr=False)
+    scores: dict[str, dict[str, np.ndarray]] = field(repr=False)
+    #: Per run and measure, the compared queries it had no score for (scored 0 or dropped).
+    missing_queries: dict[str, dict[str, list[str]]] = field(default_factory=dict, repr=False)
+
+    def cell(self, run: str, measure: str) -> RunComparison:
+        """The cell of ``run`` on ``measure``."""
+        for c in self.cells:
+            if c.run == run and c.measure == measure:
+                return c
+        raise KeyError(
+            f"no cell for run {run!r} on {measure!r}; runs {list(self.runs)}, "
+            f"measures {list(self.measures)} (the baseline {self.baseline!r} has no cell)."
+        )
+
+    @property
+    def n_marked(self) -> int:
+        """How many cells are marked (adjusted p-value at most ``alpha``)."""
+        return sum(c.marked for c in self.cells)
+
+    def corrected(
+        self,
+        *,
+        family: str | None = None,
+        correction: str | None = None,
+        alpha: float | None = None,
+    ) -> ManyRunsTable:
+        """The same cells (the same p-values and intervals, nothing recomputed), adjusted over
+        another family, by another correction or at another level.
+
+        >>> base = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.4, 0.6, 0.8, 1.0])}}
+        >>> up = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.6, 0.8, 1.0, 1.0])}}
+        >>> table = compare_many({"A": base, "B": up, "C": base}, baseline="A", rng=3)
+        >>> [c.pvalue for c in table.cells], [c.adjusted for c in table.cells]
+        ([0.25, 1.0], [0.5, 1.0])
+        >>> print(table.corrected(correction="bonferroni").family_text())
+        Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
+0.05; Holm marks every cell Bonferroni marks, and may mark more
+        """
+        family = self.family if family is None else _checks.one_of(family, "family", FAMILIES)
+        correction = (
+            self.correction
+            if correction is None
+            else _checks.one_of(correction, "correction", CORRECTIONS)
+        )
+        if alpha is None:
+            alpha = self.alpha
+        _checks.level(alpha, "alpha", "0.05")
+        jobs = [(c.run, c.measure) for c in self.cells]
+        labels = _family_labels(jobs, family, self.measures[0])
+        adjusted = _adjust(np.array([c.pvalue for c in self.cells]), labels, correction)
+        cells = tuple(
+            dataclasses.replace(c, adjusted=float(adj), marked=bool(adj <= alpha), family=label)
+            for c, adj, label in zip(self.cells, adjusted, labels, strict=True)
+        )
+        return dataclasses.replace(
+            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
+        )
+
+    def family_text(self) -> str:
+        """Which family was corrected, by which method, at which level, in words."""
+        n, a = len(self.cells), f"{self.alpha:g}"
+        how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
+        if self.family == "all":
+            text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
+        elif self.family == "per measure":
+            k = n // len(self.measures)
+            text = (
+                f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
+                f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
+            )
+        else:
+            primary, k = self.measures[0], len(self.runs)
+            text = (
+                f"gatekeeping (chapter 6's plan): the primary measure {primary}'s {k} comparisons "
+                f"by {how} at {a}; then the other {n - k} by {how} at {a}, marked only if every "
+                f"primary comparison is; family-wise error rate {a} over all {n}"
+            )
+        if self.correction == "bonferroni":
+            text += "; Holm marks every cell Bonferroni marks, and may mark more"
+        return text
+
+    def legend(self) -> list[str]:
+        """The legend's lines: what a mark means, what it does not, how each column was made."""
+        exact_iv = all(c.interval_exact for c in self.cells)
+        exact_p = all(c.pvalue_exact for c in self.cells)
+        iv = (
+            "exact (no random numbers)"
+            if exact_iv
+            else (
+                f"exact on the score grid where possible, else Monte Carlo "
+                f"(R = {self.n_resamples:,}, seed {self.seed})"
+            )
+        )
+        p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
+        lines = [
+            f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
+            "A mark is not a probability that the run is better than the baseline; a cell "
+            "without a mark shows no detected change, not no change.",
+            f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
+            f"bootstrap percentile interval, {iv}; p: paired randomization test, "
+            f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
+            "lower, the same.",
+        ]
+        monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not c.interval_exact]
+        if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
+            lines.append(f"Monte Carlo intervals: {', '.join(monte_carlo)}.")
+        gaps = [
+            f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
+            for run, by_measure in self.missing_queries.items()
+            for m, qs in by_measure.items()
+            if qs
+        ]
+        if gaps:
+            verb = "dropped" if self.missing == "drop" else "scored 0"
+            lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
+        return lines
+
+    def _rows(self) -> tuple[list[str], list[list[str]]]:
+        head = ["measure", "run", "queries", "baseline", "run mean", "change"]
+        head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
+        rows = []
+        for c in self.cells:
+            interval = f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]"
+            rows.append(
+                [
+                    c.measure,
+                    c.run,
+                    str(c.n_queries),
+                    f"{c.baseline_mean:.4f}",
+                    f"{c.run_mean:.4f}",
+                    signed(c.change, 4),
+                    interval,
+                    _p_text(c.pvalue),
+                    _p_text(c.adjusted),
+                    f"{c.up}/{c.down}/{c.unchanged}",
+                    _MARK if c.marked else "",
+                ]
+            )
+        return head, rows
+
+    def to_text(self) -> str:
+        """The table as aligned plain text, a rule between measures, then the legend."""
+        head, rows = self._rows()
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+        def line(r: list[str]) -> str:
+            return "  ".join(
+                x.ljust(w) if i in (0, 1, 6, 10) else x.rjust(w)
+                for i, (x, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+
+        rule = "  ".join("-" * w for w in widths)
+        out = [f"{self.baseline} (baseline) against {len(self.runs)} runs", line(head), rule]
+        for i, r in enumerate(rows):
+            if i and r[0] != rows[i - 1][0]:
+                out.append(rule)
+            out.append(line(r))
+        return "\n".join([*out, rule, *self.legend()])
+
+    __str__ = to_text
+
+    def __repr__(self) -> str:
+        return (
+            f"ManyRunsTable(baseline={self.baseline!r}, runs={list(self.runs)}, "
+            f"measures={list(self.measures)}, family={self.family!r}, "
+            f"correction={self.correction!r}, marked={self.n_marked} of {len(self.cells)})"
+        )
+
+    def _repr_html_(self) -> str:
+        head, rows = self._rows()
+        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+        body = []
+        for i, r in enumerate(rows):
+            top = " style='border-top:1px solid'" if i and r[0] != rows[i - 1][0] else ""
+            tds = "".join(f"<td>{html.escape(x)}</td>" for x in r)
+            body.append(f"<tr{top}>{tds}</tr>")
+        caption = f"{html.escape(self.baseline)} (baseline) against {len(self.runs)} runs"
+        legend = "".join(f"<p><small>{html.escape(t)}</small></p>" for t in self.legend())
+        return (
+            f"<table><caption>{caption}</caption><thead><tr>{th}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>{legend}"
+        )
+
+    def to_markdown(self) -> str:
+        """The table in Markdown (a pipe table), then the legend."""
+        head, rows = self._rows()
+        align = ["---", "---", *["---:"] * 8, ":---:"]
+        esc = [[x.replace("|", "\\|").replace("*", "\\*") for x in r] for r in [head, *rows]]
+        lines = ["| " + " | ".join(r) + " |" for r in esc]
+        lines.insert(1, "| " + " | ".join(align) + " |")
+        legend = [t.replace("*", "\\*", 1) if t.startswith(_MARK) else t for t in self.legend()]
+        legend = [legend[0].replace("<=", "≤", 1), *legend[1:]]
+        return "\n".join(lines) + "\n\n" + "\n\n".join(legend) + "\n"
+
+    def to_latex(self) -> str:
+        """The table as a LaTeX ``tabular`` with booktabs rules, then the legend (needs
+        ``\\usepackage{booktabs}``); put it in a ``table`` float with your caption."""
+        head, rows = self._rows()
+
+        def tex(x: str) -> str:
+            for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
+                x = x.replace(a, b)
+            # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
+            return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+
+        out = [r"\begin{tabular}{llrrrrlrrrl}", r"\toprule"]
+        out.append(" & ".join(tex(h) for h in head) + r" \\")
+        out.append(r"\midrule")
+        for i, r in enumerate(rows):
+            if i and r[0] != rows[i - 1][0]:
+                out.append(r"\midrule")
+            cells = [tex(x) for x in r]
+            cells[-1] = r"$^{*}$" if r[-1] else ""
+            out.append(" & ".join(cells) + r" \\")
+        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
+        legend = self.legend()
+        out.append(r"$^{*}$" + tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
+        out += [tex(t) + r"\\" for t in legend[1:-1]] + [tex(legend[-1]) + "}"]
+        return "\n".join(out) + "\n"
+
+    def plot(self, ax=None, *, title: str | None = None):
+        """The forest plot: each run's change and interval per measure, zero marked
+        (:func:`helpers.plot_forest`)."""
+        from .plots import plot_forest
+
+        title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
+        return plot_forest(
+            [c.run for c in self.cells],
+            [c.change for c in self.cells],
+            [tuple(c.interval) for c in self.cells],
+            [c.marked for c in self.cells],
+            groups=[c.measure for c in self.cells],
+            ax=ax,
+            title=title,
+            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
+            f"family: {self.family}, {len(self.cells)} comparisons)",
+        )
+
+    def to_record(self) -> ManyRunsRecord:
+        """The table as one JSON-ready record that :func:`recompute_many` recomputes exactly."""
+        scores = {
+            m: {run: s.tolist() for run, s in by_run.items()} for m, by_run in self.scores.items()
+        }
+        query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
+        return ManyRunsRecord(
+            baseline=self.baseline,
+            runs=list(self.runs),
+            measures=list(self.measures),
+            settings=_settings(self),
+            query_ids=query_ids,
+            scores=scores,
+            scores_sha256=_scores_hash(query_ids, scores),
+            missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
+            cells=[_cell_summary(c) for c in self.cells],
+        )
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_record` as JSON."""
+        save_record(self.to_record(), path)
+
+
+def _p_text(p: float) -> str:
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def _settings(t: ManyRunsTable) -> dict[str, Any]:
+    keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
+    return {k: getattr(t, k) for k in (*keys, "missing", "min_queries")}
+
+
+def _cell_summary(c: RunComparison) -> dict[str, Any]:
+    keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
+    return {**{k: getattr(c, k) for k in keys}, "interval": list(c.interval)}
+
+
+def _scores_hash(query_ids: dict, scores: dict) -> str:
+    """SHA-256 of the query IDs and scores, as canonical JSON (floats as Python writes them)."""
+    text = json.dumps({"query_ids": query_ids, "scores": scores}, sort_keys=True, allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compare_many(
+    scores: Mapping[Hashable, Mapping[str, RunScores | Mapping[Hashable, float]]]
+    | Sequence[tuple[Hashable, Mapping[str, RunScores | Mapping[Hashable, float]]]],
+    *,
+    baseline: Hashable,
+    rng: int,
+    measures: Sequence[str] | None = None,
+    family: str = "all",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    level: float = 0.95,
+    n_resamples: int = 10_000,
+    alternative: str = "two-sided",
+    missing: str = "error",
+    qrels: Qrels | None = None,
+    min_queries: int = 5,
+    workers: int | None = None,
+) -> ManyRunsTable:
+    """Compare every run with the baseline on every measure, and correct over a stated family.
+
+    ``scores`` maps run name -> measure -> per-query scores (a :class:`RunScores` from
+    ``evaluate``, ``read_trec_eval`` or ``read_scores_csv``, or a mapping query ID -> score);
+    a list of (name, measures) pairs works too. Each cell is what
+    ``compare_runs(baseline, run, rng=rng)`` gives on that measure's compared queries: the
+    means, the change, its interval (exact on the score grid, else Monte Carlo from seed
+    ``rng``) and the randomization test's p-value (exact where possible), plus the queries
+    up, down and unchanged. Every measure's queries are the same for every run: with
+    ``missing="drop"`` those every run scores, with ``"zero"`` those any run scores (or the
+    judged topics of ``qrels``), a missing score counting 0; the table names them.
+
+    The p-values are adjusted over the ``family``: ``"all"`` cells (default), each measure
+    (``"per measure"``), or ``"gatekeeping"``: the first of ``measures`` is the primary, its
+    cells one family, and the other cells a second family marked only if every primary cell
+    is. ``correction`` is ``"holm"`` or ``"bonferroni"``. ``workers`` threads compute the
+    cells (default: one per core; the result does not depend on it).
+
+    >>> base = {"ndcg": {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55, "q5": 0.40}}
+    >>> runs = {"BM25": base,
+    ...         "dense": {"ndcg": {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59, "q5": 0.50}},
+    ...         "same": base}
+    >>> table = compare_many(runs, baseline="BM25", rng=1)
+    >>> cell = table.cell("dense", "ndcg")
+    >>> print(f"{cell.change:+.3f} [{cell.interval.low:+.3f}, {cell.interval.high:+.3f}] "
+    ...       f"p = {cell.pvalue:.4f}, Holm {cell.adjusted:.4f}, up/down {cell.up}/{cell.down}")
+    +0.040 [-0.012, +0.088] p = 0.3125, Holm 0.6250, up/down 4/1
+    >>> same = table.cell("same", "ndcg")
+    >>> same.change, tuple(same.interval), same.pvalue
+    (0.0, (0.0, 0.0), 1.0)
+    """
+    args = _compare_many_iv(
+        scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
+        alternative, missing, qrels, min_queries, workers,
+    )  # fmt: skip
+    runs, baseline, measures, settings, workers = args
+    aligned, gaps = {}, {}
+    for m in measures:
+        aligned[m], found = _align_many({r: runs[r][m] for r in runs}, baseline, m, missing, qrels)
+        for run, qs in found.items():
+            gaps.setdefault(run, {})[m] = qs
+        _enough_queries(len(aligned[m][0]), settings["min_queries"])
+    candidates = tuple(r for r in runs if r != baseline)
+    return _table(aligned, baseline, candidates, tuple(measures), settings, gaps, workers)
+
+
+def _compare_many_iv(
+    scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
+    alternative, missing, qrels, min_queries, workers,
+):  # fmt: skip
+    """The runs as {name: {measure: RunScores with checked float scores}}, the baseline's name,
+    the measures, the settings and the number of threads."""
+    seed, n_resamples, _, alternative, _, min_queries = _compare_runs_iv(
+        rng, n_resamples, level, alternative, 0, min_queries, False
+    )
+    family = _checks.one_of(family, "family", FAMILIES)
+    correction = _checks.one_of(correction, "correction", CORRECTIONS)
+    _checks.level(alpha, "alpha", "0.05")
+    missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
+    if qrels is not None and not isinstance(qrels, Qrels):
+        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
+    workers = (os.cpu_count() or 1) if workers is None else _checks.integer(workers, "workers")
+    pairs = _named_runs(scores)
+    names = [name for name, _ in pairs]
+    if str(baseline) not in names:
+        raise ValueError(
+            f"baseline {baseline!r} is not one of the runs ({_checks.name_some(names, 10)}); "
+            "pass baseline= the name of the run the others are compared with."
+        )
+    baseline = str(baseline)
+    runs = {name: _measures_of(name, by_measure) for name, by_measure in pairs}
+    if measures is None:
+        measures = list(runs[baseline])
+        for name, by_measure in runs.items():
+            extra = [m for m in by_measure if m not in runs[baseline]]
+            if extra:
+                raise ValueError(
+                    f"run {name!r} has scores for {_checks.name_some(extra)}, which the baseline "
+                    f"{baseline!r} has not; score the baseline on it too, or pass measures=[...] "
+                    "to compare only the measures every run has."
+                )
+    else:
+        if isinstance(measures, str) or not isinstance(measures, Sequence) or not measures:
+            raise ValueError(
+                f"measures must be a list of measure names, e.g. ['ndcg_cut_10']; got {measures!r}."
+            )
+        measures = [str(m) for m in measures]
+        if len(set(measures)) != len(measures):
+            raise ValueError(f"measures names a measure twice: {measures}.")
+    for name, by_measure in runs.items():
+        for m in measures:
+            if m not in by_measure:
+                raise ValueError(
+                    f"run {name!r} has no scores for measure {m!r} (it has "
+                    f"{_checks.name_some(by_measure) or 'none'}); score it on {m!r} too, or "
+                    "pass measures=[...] to compare only the measures every run has."
+                )
+    settings = dict(
+        family=family, correction=correction, alpha=float(alpha), level=float(level),
+        seed=seed, n_resamples=n_resamples, alternative=alternative, missing=missing,
+        min_queries=min_queries,
+    )  # fmt: skip
+    return runs, baseline, measures, settings, workers
+
+
+def _named_runs(scores: object) -> list[tuple[str, object]]:
+    """(name, measures) pairs, from a mapping or a list of pairs: two or more, unique as text."""
+    if isinstance(scores, Mapping):
+        pairs = list(scores.items())
+    elif isinstance(scores, Sequence) and not isinstance(scores, str):
+        if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in scores):
+            raise ValueError(
+                "scores must map run name -> measure -> per-query scores, or be a list of "
+                "(run name, {measure: scores}) pairs."
+            )
+        pairs = [tuple(p) for p in scores]
+    else:
+        raise ValueError(
+            "scores must map run name -> measure -> per-query scores, e.g. "
+            "{'BM25': {'ndcg_cut_10': bm25_scores}, 'dense': {'ndcg_cut_10': dense_scores}}; "
+            f"got {type(scores).__name__}."
+        )
+    names = [str(name) for name, _ in pairs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(
+            f"two runs are named {twice[0]!r}; give each run its own name (the table and the "
+            "record tell runs apart by name)."
+        )
+    if len(names) < 2:
+        raise ValueError(
+            f"compare_many needs the baseline and at least one other run; got {len(names)} run"
+            f"{'' if len(names) == 1 else 's'} ({_checks.name_some(names)}). For one pair, "
+            "compare_runs(a, b) gives the full report."
+        )
+    return [(str(name), by_measure) for name, by_measure in pairs]
+
+
+def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
+    """A run's measures as RunScores with checked float scores (errors name run, measure, query)."""
+    if isinstance(by_measure, RunScores) or not isinstance(by_measure, Mapping):
+        raise ValueError(
+            f"run {name!r}: give a mapping measure -> per-query scores, e.g. "
+            f"{{'ndcg_cut_10': scores}}; got {type(by_measure).__name__}."
+        )
+    out = {}
+    for m, run in by_measure.items():
+        where = f"run {name!r}, measure {m!r}"
+        if not isinstance(run, (RunScores, Mapping)):
+            raise ValueError(
+                f"{where}: the scores must be a mapping query ID -> score or a RunScores (from "
+                f"evaluate, read_trec_eval or read_scores_csv); got {type(run).__name__}."
+            )
+        raw = dict(run.scores if isinstance(run, RunScores) else run)
+        if not raw:
+            raise ValueError(f"{where}: no scored queries.")
+        bad = [q for q, v in raw.items() if not _is_real(v)]
+        if bad:
+            q = bad[0]
+            raise ValueError(
+                f"{where}: the score of query {q!r} is {raw[q]!r}, not a number; convert the "
+                "scores to numbers (e.g. float(x)) before comparing."
+            )
+        ids = list(raw)
+        values = _checks.scores(list(raw.values()), f"{where}: the scores", labels=ids)
+        scores = dict(zip(ids, values.tolist(), strict=True))
+        kept = (run.source, run.unretrieved) if isinstance(run, RunScores) else ("", None)
+        out[str(m)] = RunScores(scores, str(m), kept[0], unretrieved=kept[1])
+    return out
+
+
+def _is_real(x: object) -> bool:
+    """A real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)."""
+    return isinstance(x, (numbers.Real, np.bool_))
+
+
+def _align_many(
+    runs: dict[str, RunScores], baseline: str, measure: str, missing: str, qrels: Qrels | None
+) -> tuple[tuple[tuple[str, ...], dict[str, np.ndarray]], dict[str, list[str]]]:
+    """Every run on one list of queries for ``measure``, by :func:`align_runs`' rules applied to
+    each run against the baseline; the queries of that list each run has no score for."""
+    sets = []
+    base = runs[baseline].scores
+    for name, run in runs.items():
+        if name == baseline:
+            continue
+        try:
+            ids, *_ = _query_set(base, run.scores, missing, qrels)
+        except ValueError as err:
+            raise ValueError(
+                f"run {name!r} against the baseline {baseline!r} on {measure!r} (A is the "
+                f"baseline, B the run): {err}"
+            ) from None
+        sets.append(set(ids))
+    common = set.intersection(*sets) if missing == "drop" else set.union(*sets)
+    if not common:
+        raise ValueError(f"on {measure!r} no query is scored by every run (missing='drop').")
+    ids = tuple(_checks.sorted_ids(common))
+    # the queries any run scores, or the judged topics: what a run lacks of them was scored 0
+    # (in the compared list) or made the others drop it
+    universe = set().union(*(run.scores for run in runs.values()))
+    universe |= set(qrels.judgments) if qrels is not None else set()
+    arrays, gaps = {}, {}
+    for name, run in runs.items():
+        s = run.scores
+        arrays[name] = np.array([s.get(q, 0.0) for q in ids])
+        arrays[name].setflags(write=False)
+        gaps[name] = [str(q) for q in _checks.sorted_ids(universe - set(s))]
+    return (tuple(str(q) for q in ids), arrays), gaps
+
+
+def _table(
+    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]],
+    baseline: str,
+    candidates: tuple[str, ...],
+    measures: tuple[str, ...],
+    settings: dict[str, Any],
+    gaps: dict[str, dict[str, list[str]]],
+    workers: int,
+) -> ManyRunsTable:
+    """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
+    half_alpha = (1 - _checks.level(settings["level"])) / 2
+    jobs = [(r, m) for m in measures for r in candidates]
+
+    def one(job: tuple[str, str]) -> dict[str, Any]:
+        run, m = job
+        by_run = aligned[m][1]
+        return _cell(by_run[baseline], by_run[run], settings, half_alpha)
+
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            found = list(pool.map(one, jobs))
+    else:
+        found = [one(j) for j in jobs]
+    p = np.array([f["pvalue"] for f in found])
+    labels = _family_labels(jobs, settings["family"], measures[0])
+    adjusted = _adjust(p, labels, settings["correction"])
+    alpha = settings["alpha"]
+    cells = tuple(
+        RunComparison(
+            run=run,
+            measure=m,
+            adjusted=float(adj),
+            marked=bool(adj <= alpha),
+            family=label,
+            **f,
+        )
+        for (run, m), f, adj, label in zip(jobs, found, adjusted, labels, strict=True)
+    )
+    return ManyRunsTable(
+        cells=cells,
+        baseline=baseline,
+        runs=candidates,
+        measures=measures,
+        query_ids={m: aligned[m][0] for m in measures},
+        scores={m: dict(aligned[m][1]) for m in measures},
+        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())},
+        **settings,
+    )
+
+
+def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) -> dict[str, Any]:
+    """One run against the baseline on one measure, as ``compare_runs`` computes it."""
+    seed = settings["seed"]
+    d = b - a
+    interval, method, exact, _ = _query_interval(
+        d, settings["n_resamples"], np.random.default_rng(seed), settings["level"], half_alpha
+    )
+    # the test's stream, spawned from the seed as compare_runs spawns it
+    stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    test = _randomization_test(
+        d, None, None, stream, settings["alternative"], fallback_resamples=settings["n_resamples"]
+    )
+    return dict(
+        n_queries=int(d.size),
+        baseline_mean=float(a.mean()),
+        run_mean=float(b.mean()),
+        change=float(d.mean()),
+        interval=interval,
+        interval_method=method,
+        interval_exact=exact is not None,
+        pvalue=float(test.pvalue),
+        pvalue_exact=bool(test.exact),
+        test_method=test.method,
+        up=int((d > 0).sum()),
+        down=int((d < 0).sum()),
+        unchanged=int((d == 0).sum()),
+    )
+
+
+def _family_labels(jobs: list[tuple[str, str]], family: str, primary: str) -> list[str]:
+    if family == "all":
+        return ["all"] * len(jobs)
+    if family == "per measure":
+        return [m for _, m in jobs]
+    return ["primary" if m == primary else "secondary" for _, m in jobs]
+
+
+def _adjust(p: np.ndarray, labels: list[str], correction: str) -> np.ndarray:
+    """The adjusted p-values: each family's by Holm or Bonferroni; under gatekeeping, a secondary
+    cell's is at least the largest primary one (it is marked only if every primary cell is)."""
+    lab = np.array(labels)
+    adjusted = np.empty(p.size)
+    for name in dict.fromkeys(labels):
+        here = lab == name
+        q = p[here]
+        adjusted[here] = _holm(q) if correction == "holm" else np.minimum(1.0, q * q.size)
+    if "primary" in labels and "secondary" in labels:
+        gate = adjusted[lab == "primary"].max()
+        adjusted[lab == "secondary"] = np.maximum(adjusted[lab == "secondary"], gate)
+    return adjusted
+
+
+# --- The record: saved, and recomputed exactly -----------------------------------
+
+
+@dataclass(frozen=True)
+class ManyRunsRecord:
+    """Everything needed to recompute a :class:`ManyRunsTable`: the compared queries and every
+    run's scores per measure, the settings (family, correction, seed...), the scores' SHA-256
+    and the cells as computed, to check the recomputation against."""
+
+    baseline: str
+    runs: list[str]
+    measures: list[str]
+    settings: dict[str, Any]
+    query_ids: dict[str, list[str]]
+    scores: dict[str, dict[str, list[float]]]
+    scores_sha256: str
+    missing_queries: dict[str, dict[str, list[str]]]
+    cells: list[dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        body = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **body}
+
+
+def load_many_record(path: str | os.PathLike[str]) -> ManyRunsRecord:
+    """Read a record written by :meth:`ManyRunsTable.save`, checking that it is complete and that
+    its scores still have the hash they were saved with (errors name the file)."""
+    name = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    if not isinstance(raw, dict) or raw.get("format") != RECORD_FORMAT:
+        raise ValueError(f'{name}: not a many-runs record (expected "format": "{RECORD_FORMAT}").')
+    if raw.get("version") != RECORD_VERSION:
+        raise ValueError(f"{name}: record version {raw.get('version')!r} is not supported.")
+    fields = list(ManyRunsRecord.__dataclass_fields__)
+    missing = [k for k in fields if k not in raw]
+    if missing:
+        raise ValueError(f"{name}: the record is missing {', '.join(missing)}.")
+    record = ManyRunsRecord(**{k: raw[k] for k in fields})
+    if _scores_hash(record.query_ids, record.scores) != record.scores_sha256:
+        raise ValueError(
+            f"{name}: the scores do not match the record's scores_sha256: they were changed "
+            "after the table was saved. Recompute from the original scores."
+        )
+    return record
+
+
+def recompute_many(record: ManyRunsRecord) -> ManyRunsTable:
+    """Recompute the table of a record from its scores and settings, exactly (the same intervals,
+    p-values and marks; Monte Carlo cells from the recorded seed).
+
+    >>> base = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.4, 0.6, 0.8, 1.0])}}
+    >>> other = {"m": {f"q{i}": v for i, v in enumerate([0.4, 0.4, 0.8, 1.0, 1.0])}}
+    >>> table = compare_many({"A": base, "B": other}, baseline="A", rng=3)
+    >>> again = recompute_many(table.to_record())
+    >>> again.cells == table.cells
+    True
+    """
+    settings = dict(record.settings)
+    aligned = {
+        m: (
+            tuple(record.query_ids[m]),
+            {r: np.array(record.scores[m][r], dtype=float) for r in record.scores[m]},
+        )
+        for m in record.measures
+    }
+    candidates = tuple(r for r in record.runs if r != record.baseline)
+    return _table(
+        aligned, record.baseline, candidates, tuple(record.measures), settings,
+        record.missing_queries, 1,
+    )  # fmt: skip
