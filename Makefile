@@ -24,7 +24,7 @@ TEST_WORKERS ?= auto
 export JUPYTER_PREFER_ENV_PATH := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help env lab check test lint wheelhouse test-browser test-portability test-arm64 bench execute lock clean workspace reset-workspace html answers docs
+.PHONY: help env lab check test lint wheelhouse test-browser test-portability test-versions test-arm64 bench execute lock clean workspace reset-workspace html answers docs
 
 help: ## Show this help
 	@echo "Did search improve? A notebook series on comparing two search systems."
@@ -68,8 +68,12 @@ reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1
 test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
 	@$(RUN) test --workers $(TEST_WORKERS)
 
-lint: ## Check the code with ruff: helpers/, tests/, tools/ and the notebooks' code cells
+lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows' schema
 	@$(RUN) lint
+
+# run.py test-versions runs tools/test_versions.py with $(PYTHON); it builds its own environments
+test-versions: ## Every unit test, doctest and chapter at the dependencies' lower bounds (Python 3.11) and newest releases
+	@$(RUN) test-versions --workers $(TEST_WORKERS)
 
 wheelhouse: $(STAMP) ## Every locked wheel for every promised platform, in wheelhouse/ (a room without network)
 	$(BIN)/python tools/wheelhouse.py --dest "$(WHEELHOUSE)" $(WHEELHOUSE_ARGS)

@@ -4,12 +4,13 @@
     python3 run.py lab      macOS and Linux (on Windows: py run.py lab)
     python3 run.py check    the pre-flight: is this laptop ready for the workshop?
     python3 run.py test     every test (the maintainers' full check)
+    python3 run.py test-versions   the helpers at their lowest and newest versions (maintainers)
 
 Each command first builds the environment in .venv/ if it is missing or older than
 requirements.lock: it creates the venv with the Python running this script, installs the
 lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
-installs helpers/ editable. The Makefile calls this script for make env, lab, check, test
-and lint, so the two ways cannot drift apart. Standard library only, and it parses on
+installs helpers/ editable. The Makefile calls this script for make env, lab, check, test,
+lint and test-versions, so the two ways cannot drift apart. Standard library only, and it parses on
 Python 3.8, so that an older Python gets a clear message instead of a syntax error.
 
 Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS.
@@ -38,6 +39,7 @@ STAMP = ".installed"  # in the venv: the hash of LOCK_FILES it was built from
 CHECK_CHAPTERS = ("notebooks/00_start_here.ipynb", "notebooks/02_all_256_resamples.ipynb")
 CHECK_REPORT = "check-report.txt"
 WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
+WORKFLOWS = ".github/workflows"  # GitHub Actions; make lint validates them against the schema
 PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
 # JupyterLab settings whose defaults the series changes (a learner's own choice still wins): no
 # "Would you like to get notified about official Jupyter news?" pop-up over the first notebook
@@ -254,6 +256,16 @@ def lab(runner: Runner, python: Path, port: str, workspace: str) -> int:
 def lint(runner: Runner, python: Path) -> None:
     runner.must([python, "-m", "ruff", "check", "."], "ruff check")
     runner.must([python, "-m", "ruff", "format", "--check", "."], "ruff format --check")
+    workflows = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / WORKFLOWS).glob("*.yml"))
+    schema = ["--builtin-schema", "vendor.github-workflows"]  # in the package: no network
+    runner.must([python, "-m", "check_jsonschema", *schema, *workflows], "check-jsonschema")
+
+
+def test_versions(runner: Runner, workers: str) -> int:
+    """The helpers beyond the lock: tools/test_versions.py (its docstring says what it builds)."""
+    return runner.run([sys.executable, ROOT / "tools" / "test_versions.py", "--workers", workers])[
+        0
+    ]
 
 
 def test(runner: Runner, python: Path, workers: str) -> int:
@@ -265,6 +277,47 @@ def test(runner: Runner, python: Path, workers: str) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [python, "-m", "pytest", "-n", workers, "--dist", "loadfile", "--no-loadscope-reorder"]
     return runner.run(cmd, env=env)[0]
+
+
+# Which Python the notebooks' kernel (python3, as every chapter names it) runs for a JupyterLab
+# started from this environment, and whether that Python imports helpers from this folder.
+# jupyter_client starts its own Python for a kernelspec whose command is plain "python".
+KERNEL_PROBE = """\
+import subprocess, sys
+from jupyter_client.kernelspec import KernelSpecManager
+spec = KernelSpecManager().get_kernel_spec("python3")
+cmd = spec.argv[0]
+if cmd in {"python", "python%i" % sys.version_info[0], "python%i.%i" % sys.version_info[:2]}:
+    cmd = sys.executable
+out = subprocess.run([cmd, "-c", "import helpers; print(helpers.__file__)"], cwd="notebooks",
+                     capture_output=True, text=True)
+print("kernel:", cmd, "|", spec.resource_dir)
+print("helpers:", out.stdout.strip() or "MISSING " + (out.stderr.strip().splitlines() or ["?"])[-1])
+"""
+
+
+def kernel_problem(probe: str, root: Path = ROOT) -> str | None:
+    """None when the kernel in KERNEL_PROBE's output imports helpers from *root*, else what to do.
+
+    >>> kernel_problem("kernel: /s/.venv/bin/python | /s/.venv/share/jupyter/kernels/python3\\n"
+    ...                "helpers: /s/helpers/__init__.py", Path("/s"))
+    >>> print(kernel_problem("kernel: /usr/bin/python3 | /home/me/.local/share/jupyter/kernels/"
+    ...                      "python3\\nhelpers: MISSING ModuleNotFoundError", Path("/s")))
+    the notebooks' kernel (python3) runs /usr/bin/python3, which has no helpers from this folder: \
+remove the kernelspec in /home/me/.local/share/jupyter/kernels/python3 (jupyter kernelspec \
+remove python3), then open the series with make lab (run.py lab), whose kernel is this \
+environment's
+    """
+    fields = dict(line.split(": ", 1) for line in probe.splitlines() if ": " in line)
+    kernel, _, spec_dir = fields.get("kernel", "? | ?").partition(" | ")
+    helpers = fields.get("helpers", "MISSING")
+    if not helpers.startswith("MISSING") and Path(helpers).resolve().is_relative_to(root.resolve()):
+        return None
+    return (
+        f"the notebooks' kernel (python3) runs {kernel}, which has no helpers from this folder: "
+        f"remove the kernelspec in {spec_dir} (jupyter kernelspec remove python3), then open the "
+        "series with make lab (run.py lab), whose kernel is this environment's"
+    )
 
 
 REPORT_SNIPPET = """\
@@ -293,6 +346,11 @@ def check(
         if not widgets_front_end_ok(out):
             raise Failed(f"{step}: {WIDGETS_EXTENSION} is not listed as enabled and OK")
         runner.say(f"  {WIDGETS_EXTENSION}: enabled, OK")
+        step = "checking that the notebooks' kernel is this environment's Python"
+        problem = kernel_problem(runner.must([python, "-c", KERNEL_PROBE], step, quiet=True))
+        if problem:
+            raise Failed(problem)
+        runner.say("  kernel python3: this environment's Python, with the helpers of this folder")
         step = "running chapters 0 and 2 in a kernel and comparing their outputs"
         returncode, out = runner.run(
             [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *CHECK_CHAPTERS]
@@ -351,9 +409,10 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "command",
-        choices=["env", "lab", "check", "test", "lint"],
+        choices=["env", "lab", "check", "test", "lint", "test-versions"],
         help="env: build .venv; lab: open the series in JupyterLab; check: the pre-flight; "
-        "test: lint and every test; lint: ruff only",
+        "test: lint and every test; lint: ruff and the workflows' schema; test-versions: "
+        "every test and chapter at the dependencies' lower bounds and newest releases",
     )
     parser.add_argument(
         "--wheels",
@@ -369,7 +428,7 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--workers",
         default=os.environ.get("TEST_WORKERS") or "auto",
-        help="test: pytest-xdist workers (-n)",
+        help="test, test-versions: pytest-xdist workers (-n)",
     )
     parser.add_argument("--venv", default=".venv", help=argparse.SUPPRESS)
     parser.add_argument("-n", "--dry-run", action="store_true", help="print the commands only")
@@ -384,6 +443,12 @@ def main(argv: list | None = None) -> int:
         args.wheels = str(Path(args.wheels).resolve())
     if args.command == "check":
         return check(runner, venv, args.wheels)
+    if args.command == "test-versions":  # builds environments of its own, not .venv
+        problem = python_too_old(sys.version_info)
+        if problem:
+            print(f"run.py test-versions: {problem}", file=sys.stderr)
+            return 1
+        return test_versions(runner, args.workers)
     try:
         python = ensure_env(runner, venv, args.wheels)
         if args.command == "lab":

@@ -62,6 +62,7 @@ def test_reset_workspace_with_force_does_not_ask(tmp_path):
         ("check", "check"),
         ("test", "test --workers 3"),
         ("lint", "lint"),
+        ("test-versions", "test-versions --workers 3"),
     ],
 )
 def test_the_learner_targets_are_run_py_so_the_two_cannot_drift(target, args):

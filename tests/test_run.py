@@ -124,6 +124,7 @@ def test_test_lints_first_then_runs_pytest_as_make_test_always_did(venv, monkeyp
     assert [c.split(" -m ")[1] for c in lines] == [
         "ruff check .",
         "ruff format --check .",
+        "check_jsonschema --builtin-schema vendor.github-workflows .github/workflows/test.yml",
         "pytest -n auto --dist loadfile --no-loadscope-reorder",
     ]
     env = rec.calls[-1][1]
@@ -182,6 +183,13 @@ def test_lab_starts_without_jupyterlabs_news_pop_up(tmp_path):
 CHAPTERS_OK = (0, "25 passed in 4.0s")
 REPORT = (0, "Python 3.11.7 | numpy 2.4.6 | Linux-x86_64\n...numpy.show_runtime()...")
 WIDGETS = (0, "@jupyter-widgets/jupyterlab-manager v5.0.16 enabled OK (python, jupyterlab_widgets)")
+KERNEL = (
+    0,
+    f"kernel: /v/bin/python | /v/share/jupyter/kernels/python3\nhelpers: {run.ROOT}/helpers",
+)
+ELSEWHERE = (
+    "kernel: /usr/bin/python3 | /home/me/.local/share/jupyter/kernels/python3\nhelpers: MISSING"
+)
 
 
 @pytest.mark.parametrize(
@@ -200,12 +208,27 @@ WIDGETS = (0, "@jupyter-widgets/jupyterlab-manager v5.0.16 enabled OK (python, j
         ),
         ({"labextension": (0, "jupyterlab_pygments v0.3.0 enabled OK")}, "jupyterlab_widgets", 1),
         ({"import platform": (1, "ImportError: numpy")}, "starting Python and numpy", 1),
+        (
+            {"KernelSpecManager": (0, ELSEWHERE)},
+            "NOT READY -- the notebooks' kernel (python3) runs /usr/bin/python3, which has no "
+            "helpers from this folder: remove the kernelspec in /home/me/.local/share/jupyter/"
+            "kernels/python3 (jupyter kernelspec remove python3), then open the series with make "
+            "lab",
+            1,
+        ),
     ],
 )
 def test_check_ends_with_one_plain_line_and_writes_the_report_to_send(
     venv, tmp_path, capsys, answers, verdict, status
 ):
-    rec = Recorder({"import platform": REPORT, "labextension": WIDGETS, "pytest": CHAPTERS_OK})
+    rec = Recorder(
+        {
+            "import platform": REPORT,
+            "labextension": WIDGETS,
+            "KernelSpecManager": KERNEL,
+            "pytest": CHAPTERS_OK,
+        }
+    )
     rec.answers = {**rec.answers, **answers}
     report = tmp_path / "check-report.txt"
     assert run.check(rec, venv, None, report) == status
@@ -263,3 +286,16 @@ def test_a_relative_wheelhouse_is_where_the_learner_typed_it(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert f"--no-index --find-links {tmp_path / 'stick'} -r requirements.lock" in out.stdout
+
+
+def test_test_versions_runs_its_tool_with_this_python_and_builds_no_dot_venv(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "run.py", "test-versions", "-n", "--workers", "2", "--venv", tmp_path],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        run.show([sys.executable, ROOT / "tools" / "test_versions.py", "--workers", "2"])
+    ]

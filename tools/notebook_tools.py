@@ -12,6 +12,10 @@ put in its display data; each solution is the chapter's closed "Solution" block.
 The pages need no network: MathJax is copied from the jupyter-server-mathjax
 package into SITE/mathjax/ and loaded from there.
 
+``python tools/notebook_tools.py --run NOTEBOOK...`` (what ``make test-versions`` runs in
+each of its environments) executes each notebook the same way but writes nothing back: it
+fails on the first cell that raises an error, and names every cell that wrote to stderr.
+
 ``python tools/notebook_tools.py --solutions`` rewrites each chapter's solution
 cells (closed ``<details>`` blocks, never executed) from the exercise table,
 ``helpers/exercise_table.py``, the one place a solution is written.
@@ -79,6 +83,37 @@ def execute(path: Path, timeout: int = 300) -> float:
     elapsed = run(nb, path.parent, timeout)
     nbformat.write(nb, path)
     return elapsed
+
+
+def run_without_storing(paths: list[Path], timeout: int = 300) -> int:
+    """Execute each notebook in a fresh kernel, writing nothing; 0 when no cell raised an error.
+
+    The outputs are not compared (outside the lock a last digit may differ); a cell that wrote
+    to stderr (a warning the learner would see) is named, and counts as a failure too."""
+    from nbclient.exceptions import CellExecutionError
+
+    failed = 0
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        try:
+            seconds = run(nb, path.parent, timeout)
+        except CellExecutionError as error:
+            failed += 1
+            print(f"{path.name}: ERROR\n{error}", flush=True)
+            continue
+        stderr = [
+            (i, out.text.strip().splitlines()[-1] if out.text.strip() else "")
+            for i, cell in enumerate(nb.cells)
+            if cell.cell_type == "code"
+            for out in cell.outputs
+            if out.output_type == "stream" and out.name == "stderr"
+        ]
+        failed += bool(stderr)
+        print(f"{path.name}: {'STDERR' if stderr else 'ran'} in {seconds:.1f} s", flush=True)
+        for i, last in stderr:
+            print(f"  cell {i} wrote to stderr: {last}")
+    print(f"{len(paths) - failed} of {len(paths)} notebooks ran with no error and no stderr output")
+    return 1 if failed else 0
 
 
 def solution_keys(path: Path, nb) -> list[tuple[int, str]]:
@@ -384,6 +419,8 @@ if __name__ == "__main__":
         pages = export_html(sources, site, answer_key=key)
         what = "answer-key pages (every solution shown)" if key else "chapter pages"
         print(f"wrote {len(pages)} {what}, index.html and MathJax ({MATHJAX_DIR}/) to {site}/")
+    elif sys.argv[1:2] == ["--run"]:
+        sys.exit(run_without_storing([Path(arg) for arg in sys.argv[2:]]))
     else:
         for arg in sys.argv[1:]:
             seconds = execute(Path(arg))
