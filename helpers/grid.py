@@ -188,6 +188,43 @@ def _times_power(x: np.ndarray, base: np.ndarray, e: int) -> np.ndarray:
     return x
 
 
+#: The candidate frequencies' log-magnitudes are summed in blocks of at most this many terms.
+_BLOCK = 2**20
+
+
+def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarray | None:
+    """The frequencies ``0..N/2`` at which the tilted transform may exceed exp(_LOG_DROP): every
+    other frequency certainly does not. None when the bound below cannot rule out enough of them.
+
+    With ``s_j = 4 pi_j (1 - pi_j)`` and ``weight = c s``, ``-log|X_f| = sum_j -c_j/2
+    log1p(-s_j sin^2(pi f v_j / N))`` is at least ``sum_j c_j s_j sin^2(pi f v_j / N) / 2 = (W -
+    Re Phi(2 pi f / N)) / 4`` (as ``-log1p(-x) >= x``), where ``W = sum weight`` and ``Phi(w) =
+    sum_j weight_j exp(i w v_j)``. Phi moves by at most ``D |w - w'|``, ``D = sum weight_j
+    v_j``, so its values at the M points ``2 pi m / M`` (one small FFT) bound it at every one of
+    the N frequencies: a frequency survives only near a point m where ``Re Phi`` is within ``D
+    pi / M`` of ``W - 4 * 92``. A margin of 1 in the logarithm covers every rounding.
+    """
+    total, slope = float(weight.sum()), float(np.dot(weight, v))
+    need = total - 4 * (-_LOG_DROP + 1.0)  # Re Phi at a surviving frequency exceeds this
+    if need <= 0 or slope <= 0:
+        return None
+    m = scipy.fft.next_fast_len(math.ceil(16 * math.pi * slope / total) + 1, real=True)
+    slack = slope * math.pi / m + 1e-9 * total  # the Lipschitz step, and the small FFT's rounding
+    if m > n_fft // 8 or need - slack <= total / 2:
+        return None
+    coarse = scipy.fft.rfft(np.bincount(v % m, weights=weight, minlength=m)).real
+    cells = np.flatnonzero(coarse > need - slack)  # m in 0..M/2; Re Phi(2 pi (M - m)/M) is equal
+    cells = np.union1d(cells, m - cells)
+    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
+    first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
+    last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
+    keep = last >= first
+    first, last = first[keep], last[keep]
+    if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
+        return None
+    return np.unique(np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last)]))
+
+
 def _flip_transform(
     v: np.ndarray, c: np.ndarray, theta: float, lo: int, n_fft: int
 ) -> tuple[np.ndarray, float]:
@@ -198,22 +235,34 @@ def _flip_transform(
     ``X_f = prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j`` times ``w**(f lo)``
     (w = exp(2 pi i / N)), and its inverse FFT holds ``P(T = lo + n)`` at n.
     Magnitudes are accumulated in logarithms first, the steepest factors first,
-    and a frequency is dropped as soon as its magnitude is below 1e-40; the
-    complex product is formed on the few that remain (:func:`_times_power`).
+    and a frequency is dropped when its magnitude is below 1e-40; the complex
+    product is formed on the few that remain (:func:`_times_power`). Only the
+    frequencies :func:`_flip_candidates` cannot rule out are summed (the same sums, in the
+    same order, as over all of them: the same frequencies are kept, with the same values).
     Returns the half spectrum and a bound on the error of any probability of
     the inverse transform.
     """
     pi = scipy.special.expit(theta * v)
     spread = 4 * pi * (1 - pi)
-    freq = np.arange(n_fft // 2 + 1, dtype=np.int64)
-    logmag = np.zeros(freq.size)
     order = np.argsort(-(c * spread * v.astype(float) ** 2), kind="stable")
+    freq = _flip_candidates(v, c * spread, n_fft)
     with np.errstate(divide="ignore"):
-        for j in order.tolist():
-            half = np.sin(np.pi * ((freq * v[j]) % n_fft) / n_fft)
-            logmag += 0.5 * c[j] * np.log1p(-spread[j] * half * half)
-            alive = logmag > _LOG_DROP
-            freq, logmag = freq[alive], logmag[alive]
+        if freq is None:  # every frequency, dropping each as soon as it is ruled out
+            freq = np.arange(n_fft // 2 + 1, dtype=np.int64)
+            logmag = np.zeros(freq.size)
+            for j in order.tolist():
+                half = np.sin(np.pi * ((freq * v[j]) % n_fft) / n_fft)
+                logmag += 0.5 * c[j] * np.log1p(-spread[j] * half * half)
+                alive = logmag > _LOG_DROP
+                freq, logmag = freq[alive], logmag[alive]
+        else:  # the few candidates: each factor's term in a block, summed in the same order
+            vo, co, so = v[order][:, None], (0.5 * c[order])[:, None], -spread[order][:, None]
+            kept = []
+            for part in np.array_split(freq, -(-freq.size * v.size // _BLOCK)):
+                half = np.sin(np.pi * ((part[None, :] * vo) % n_fft) / n_fft)
+                logmag = np.add.accumulate(co * np.log1p(so * half * half), axis=0)[-1]
+                kept.append(part[logmag > _LOG_DROP])
+            freq = np.concatenate(kept)
     x = np.exp(2j * np.pi * ((freq * (lo % n_fft)) % n_fft) / n_fft)
     for j in range(v.size):
         base = (1 - pi[j]) + pi[j] * np.exp(-2j * np.pi * ((freq * v[j]) % n_fft) / n_fft)
