@@ -222,7 +222,9 @@ def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarra
     first, last = first[keep], last[keep]
     if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
         return None
-    return np.unique(np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last)]))
+    return np.unique(
+        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
+    )
 
 
 def _flip_transform(
