@@ -419,6 +419,46 @@ class _Spectrum:
     error: float  # the forward transform's share of the error bound, and the cut-off tails
 
 
+def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> np.ndarray | None:
+    """The frequencies ``0..N/2`` at which one draw's transform ``phi_f = sum_x w_x exp(-2 pi i f
+    x / N)`` may exceed ``level`` in magnitude: every other frequency certainly does not. None
+    when the bound cannot rule out most of them.
+
+    ``|phi|`` moves by at most ``L |w - w'|`` (``L = sum_x w_x |x - c|``, c the median: centre
+    the exponent at c), so its values at the M points ``2 pi m / M`` (one small FFT of the
+    values' weights folded modulo M) bound it at every one of the N frequencies.
+    """
+    centre = x[np.searchsorted(np.cumsum(w), 0.5)]
+    slope = float(np.dot(w, np.abs(x - centre)))
+    m = scipy.fft.next_fast_len(math.ceil(20 * math.pi * slope) + 1, real=True)
+    slack = slope * math.pi / m + 1e-9  # at most 0.05, and the small FFT's rounding
+    if m > n_fft // 8:
+        return None
+    coarse = np.abs(scipy.fft.rfft(np.bincount(x % m, weights=w, minlength=m)))
+    cells = np.flatnonzero(coarse > level - slack)  # |phi| at 2 pi (M - m) / M is the same
+    cells = np.union1d(cells, m - cells)
+    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
+    first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
+    last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
+    first, last = first[last >= first], last[last >= first]
+    if n_fft < 2**16 or int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
+        return None
+    return np.unique(
+        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
+    )
+
+
+def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) -> np.ndarray:
+    """``sum_x w_x exp(-2 pi i f x / N)`` at the frequencies ``freq``, each a pairwise sum (the
+    angle reduced modulo N in integers first), in blocks of at most :data:`_BLOCK` terms."""
+    out = np.empty(freq.size, dtype=complex)
+    rows = max(1, _BLOCK // x.size)
+    for i in range(0, freq.size, rows):
+        turns = (freq[i : i + rows, None] * x[None, :]) % n_fft
+        out[i : i + rows] = (np.exp(-2j * np.pi * turns / n_fft) * w).sum(axis=1)
+    return out
+
+
 def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     """The transform of the total of Q draws of ``grid.steps``, on a window of totals.
 
@@ -447,14 +487,21 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     what = f"the exact bootstrap on the {grid.label} grid"
     fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
     n_fft = _fft_length(max(width, span + 1), max_points, what, fix)
-    f = np.zeros(n_fft)
-    f[x] = counts / q
-    phi = scipy.fft.rfft(f)
+    w = counts / q
     # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
     # also keeps the squaring away from subnormal numbers (which are very slow).
+    floor = math.exp(-184.0 / q)
+    candidates = _draw_candidates(x, w, math.sqrt(floor), n_fft)
+    if candidates is None:  # the whole transform by FFT
+        f = np.zeros(n_fft)
+        f[x] = w
+        phi, log_n = scipy.fft.rfft(f), math.log2(n_fft) + 2
+    else:  # only the frequencies that can be kept, each a direct sum over the values
+        phi, log_n = _transform_at(x, w, candidates, n_fft), math.log2(x.size) + 24
     pairs = phi.view(np.float64).reshape(-1, 2)
-    kept = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > math.exp(-184.0 / q))
-    phi = phi[kept]
+    keep = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > floor)
+    kept = keep if candidates is None else candidates[keep]
+    phi = phi[keep]
     power = _times_power(np.ones_like(phi), phi, q)
     pos = kept > 0  # the error bound (see above), over the kept frequencies f > 0
     if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
@@ -463,7 +510,6 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     else:
         lower = np.ones(int(pos.sum()))
     # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    log_n = math.log2(n_fft) + 2
     forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / kept[pos])) + 1e-25
     return _Spectrum(kept, power, lo, width, n_fft, lo + q * kmin, 2 * TAIL_EPSILON + forward)
 
