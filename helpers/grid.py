@@ -288,18 +288,25 @@ class SignFlipFFT:
     """The distribution of the flipped total T by FFT, for K * S beyond :data:`MAX_DP_WORK`.
 
     ``probabilities[i]`` is ``P(T = first + i)`` (within ``error_bound``) on a
-    window outside which each tail holds under 1e-14; :meth:`lower_tail` gives
-    tails to a relative 1e-9 however small.
+    window outside which each tail holds under 1e-14 (its inverse FFT is taken when first
+    asked); :meth:`lower_tail` gives tails to a relative 1e-9 however small.
     """
 
     values: np.ndarray
     counts: np.ndarray
     total: int
     first: int
-    probabilities: np.ndarray
+    width: int
+    spectrum: np.ndarray = field(repr=False)
     error_bound: float
     n_points: int
     max_points: int
+
+    @functools.cached_property
+    def probabilities(self) -> np.ndarray:
+        """``P(T = first + i)`` for ``i < width``, from the inverse FFT (clipped at 0)."""
+        p = scipy.fft.irfft(self.spectrum, self.n_points)[: self.width]
+        return np.maximum(p, 0.0, out=p)
 
     @classmethod
     def of(cls, steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> SignFlipFFT:
@@ -317,9 +324,7 @@ class SignFlipFFT:
         tails = min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1)
         _fft_length(tails, max_points)
         spectrum, error = _flip_transform(v, c, 0.0, lo, n_fft)
-        p = scipy.fft.irfft(spectrum, n_fft)[: hi - lo + 1]
-        np.maximum(p, 0.0, out=p)
-        return cls(v, c, total, lo, p, error, n_fft, max_points)
+        return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft, max_points)
 
     def lower_tail(self, t: int) -> float:
         """``P(T <= t)``, to a relative precision of about 1e-9 however small it is.
@@ -339,11 +344,17 @@ class SignFlipFFT:
         if t < int(v[0]):  # only T = 0: no change flipped
             return math.ldexp(1.0, -int(c.sum()))
         # read off the window when its absolute error (each point's, and the tail below the
-        # window) is below 1e-9 of the sum; a smaller tail is computed by tilting
-        direct = float(self.probabilities[: max(0, t - self.first + 1)].sum())
-        if direct >= 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON):
-            return direct
+        # window) is below 1e-9 of the sum; a smaller tail is computed by tilting. The window
+        # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold.
         vf = v.astype(float)
+        needed = 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON)
+        hoeffding = math.exp(-2 * (total / 2 - t) ** 2 / float(np.dot(c, vf**2)))
+        if t < self.first or hoeffding >= needed / 2:
+            direct = (
+                float(self.probabilities[: t - self.first + 1].sum()) if t >= self.first else 0.0
+            )
+            if direct >= needed:
+                return direct
 
         def mean(theta: float) -> float:
             return float(np.dot(c, vf * scipy.special.expit(theta * vf)))
@@ -355,6 +366,9 @@ class SignFlipFFT:
             mid = (a + b) / 2
             a, b = (mid, b) if mean(mid) < t else (a, mid)
         theta = a
+        log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
+        if log_m - theta * t < -746.0:  # the result below underflows to 0.0 (weighted <= 1.01)
+            return 0.0
         half = _hoeffding_halfwidth(float(np.dot(c, vf**2)), 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
@@ -362,7 +376,6 @@ class SignFlipFFT:
         q = scipy.fft.irfft(spectrum, n_fft)[: t - lo + 1]
         np.maximum(q, 0.0, out=q)
         weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
-        log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
         return math.exp(log_m - theta * t + math.log(weighted)) if weighted > 0 else 0.0
 
 

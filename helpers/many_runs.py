@@ -677,7 +677,13 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
     # the test's stream, spawned from the seed as compare_runs spawns it
     stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
-        d, None, None, stream, settings["alternative"], fallback_resamples=settings["n_resamples"]
+        d,
+        None,
+        None,
+        stream,
+        settings["alternative"],
+        fallback_resamples=settings["n_resamples"],
+        null=False,  # only the p-value is kept
     )
     return dict(
         n_queries=int(d.size),
