@@ -266,9 +266,12 @@ def _flip_transform(
                 kept.append(part[logmag > _LOG_DROP])
             freq = np.concatenate(kept)
     x = np.exp(2j * np.pi * ((freq * (lo % n_fft)) % n_fft) / n_fft)
-    for j in range(v.size):
-        base = (1 - pi[j]) + pi[j] * np.exp(-2j * np.pi * ((freq * v[j]) % n_fft) / n_fft)
-        x = _times_power(x, base, int(c[j]))
+    rows = max(1, _BLOCK // max(1, freq.size))  # each factor's bases, a block of rows at a time
+    for start in range(0, v.size, rows):
+        vs, ps = v[start : start + rows, None], pi[start : start + rows, None]
+        bases = (1 - ps) + ps * np.exp(-2j * np.pi * ((freq[None, :] * vs) % n_fft) / n_fft)
+        for base, e in zip(bases, c[start : start + rows].tolist(), strict=True):
+            x = _times_power(x, base, e)
     out = np.zeros(n_fft // 2 + 1, dtype=complex)
     out[freq] = x
     # each kept value: a few eps per multiplication; the inverse FFT: log2(N) eps per term
