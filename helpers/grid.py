@@ -369,9 +369,6 @@ class SignFlipFFT:
             mid = (a + b) / 2
             a, b = (mid, b) if mean(mid) < t else (a, mid)
         theta = a
-        log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
-        if log_m - theta * t < -746.0:  # the result below underflows to 0.0 (weighted <= 1.01)
-            return 0.0
         half = _hoeffding_halfwidth(float(np.dot(c, vf**2)), 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
@@ -379,6 +376,7 @@ class SignFlipFFT:
         q = scipy.fft.irfft(spectrum, n_fft)[: t - lo + 1]
         np.maximum(q, 0.0, out=q)
         weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
+        log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
         return math.exp(log_m - theta * t + math.log(weighted)) if weighted > 0 else 0.0
 
 
