@@ -188,6 +188,45 @@ def _times_power(x: np.ndarray, base: np.ndarray, e: int) -> np.ndarray:
     return x
 
 
+#: The candidate frequencies' log-magnitudes are summed in blocks of at most this many terms.
+_BLOCK = 2**20
+
+
+def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarray | None:
+    """The frequencies ``0..N/2`` at which the tilted transform may exceed exp(_LOG_DROP): every
+    other frequency certainly does not. None when the bound below cannot rule out enough of them.
+
+    With ``s_j = 4 pi_j (1 - pi_j)`` and ``weight = c s``, ``-log|X_f| = sum_j -c_j/2
+    log1p(-s_j sin^2(pi f v_j / N))`` is at least ``sum_j c_j s_j sin^2(pi f v_j / N) / 2 = (W -
+    Re Phi(2 pi f / N)) / 4`` (as ``-log1p(-x) >= x``), where ``W = sum weight`` and ``Phi(w) =
+    sum_j weight_j exp(i w v_j)``. Phi moves by at most ``D |w - w'|``, ``D = sum weight_j
+    v_j``, so its values at the M points ``2 pi m / M`` (one small FFT) bound it at every one of
+    the N frequencies: a frequency survives only near a point m where ``Re Phi`` is within ``D
+    pi / M`` of ``W - 4 * 92``. A margin of 1 in the logarithm covers every rounding.
+    """
+    total, slope = float(weight.sum()), float(np.dot(weight, v))
+    need = total - 4 * (-_LOG_DROP + 1.0)  # Re Phi at a surviving frequency exceeds this
+    if need <= 0 or slope <= 0:
+        return None
+    m = scipy.fft.next_fast_len(math.ceil(16 * math.pi * slope / total) + 1, real=True)
+    slack = slope * math.pi / m + 1e-9 * total  # the Lipschitz step, and the small FFT's rounding
+    if m > n_fft // 8 or need - slack <= total / 2:
+        return None
+    coarse = scipy.fft.rfft(np.bincount(v % m, weights=weight, minlength=m)).real
+    cells = np.flatnonzero(coarse > need - slack)  # m in 0..M/2; Re Phi(2 pi (M - m)/M) is equal
+    cells = np.union1d(cells, m - cells)
+    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
+    first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
+    last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
+    keep = last >= first
+    first, last = first[keep], last[keep]
+    if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
+        return None
+    return np.unique(
+        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
+    )
+
+
 def _flip_transform(
     v: np.ndarray, c: np.ndarray, theta: float, lo: int, n_fft: int
 ) -> tuple[np.ndarray, float]:
@@ -198,26 +237,41 @@ def _flip_transform(
     ``X_f = prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j`` times ``w**(f lo)``
     (w = exp(2 pi i / N)), and its inverse FFT holds ``P(T = lo + n)`` at n.
     Magnitudes are accumulated in logarithms first, the steepest factors first,
-    and a frequency is dropped as soon as its magnitude is below 1e-40; the
-    complex product is formed on the few that remain (:func:`_times_power`).
+    and a frequency is dropped when its magnitude is below 1e-40; the complex
+    product is formed on the few that remain (:func:`_times_power`). Only the
+    frequencies :func:`_flip_candidates` cannot rule out are summed (the same sums, in the
+    same order, as over all of them: the same frequencies are kept, with the same values).
     Returns the half spectrum and a bound on the error of any probability of
     the inverse transform.
     """
     pi = scipy.special.expit(theta * v)
     spread = 4 * pi * (1 - pi)
-    freq = np.arange(n_fft // 2 + 1, dtype=np.int64)
-    logmag = np.zeros(freq.size)
     order = np.argsort(-(c * spread * v.astype(float) ** 2), kind="stable")
+    freq = _flip_candidates(v, c * spread, n_fft)
     with np.errstate(divide="ignore"):
-        for j in order.tolist():
-            half = np.sin(np.pi * ((freq * v[j]) % n_fft) / n_fft)
-            logmag += 0.5 * c[j] * np.log1p(-spread[j] * half * half)
-            alive = logmag > _LOG_DROP
-            freq, logmag = freq[alive], logmag[alive]
+        if freq is None:  # every frequency, dropping each as soon as it is ruled out
+            freq = np.arange(n_fft // 2 + 1, dtype=np.int64)
+            logmag = np.zeros(freq.size)
+            for j in order.tolist():
+                half = np.sin(np.pi * ((freq * v[j]) % n_fft) / n_fft)
+                logmag += 0.5 * c[j] * np.log1p(-spread[j] * half * half)
+                alive = logmag > _LOG_DROP
+                freq, logmag = freq[alive], logmag[alive]
+        else:  # the few candidates: each factor's term in a block, summed in the same order
+            vo, co, so = v[order][:, None], (0.5 * c[order])[:, None], -spread[order][:, None]
+            kept = []
+            for part in np.array_split(freq, -(-freq.size * v.size // _BLOCK)):
+                half = np.sin(np.pi * ((part[None, :] * vo) % n_fft) / n_fft)
+                logmag = np.add.accumulate(co * np.log1p(so * half * half), axis=0)[-1]
+                kept.append(part[logmag > _LOG_DROP])
+            freq = np.concatenate(kept)
     x = np.exp(2j * np.pi * ((freq * (lo % n_fft)) % n_fft) / n_fft)
-    for j in range(v.size):
-        base = (1 - pi[j]) + pi[j] * np.exp(-2j * np.pi * ((freq * v[j]) % n_fft) / n_fft)
-        x = _times_power(x, base, int(c[j]))
+    rows = max(1, _BLOCK // max(1, freq.size))  # each factor's bases, a block of rows at a time
+    for start in range(0, v.size, rows):
+        vs, ps = v[start : start + rows, None], pi[start : start + rows, None]
+        bases = (1 - ps) + ps * np.exp(-2j * np.pi * ((freq[None, :] * vs) % n_fft) / n_fft)
+        for base, e in zip(bases, c[start : start + rows].tolist(), strict=True):
+            x = _times_power(x, base, e)
     out = np.zeros(n_fft // 2 + 1, dtype=complex)
     out[freq] = x
     # each kept value: a few eps per multiplication; the inverse FFT: log2(N) eps per term
@@ -237,18 +291,25 @@ class SignFlipFFT:
     """The distribution of the flipped total T by FFT, for K * S beyond :data:`MAX_DP_WORK`.
 
     ``probabilities[i]`` is ``P(T = first + i)`` (within ``error_bound``) on a
-    window outside which each tail holds under 1e-14; :meth:`lower_tail` gives
-    tails to a relative 1e-9 however small.
+    window outside which each tail holds under 1e-14 (its inverse FFT is taken when first
+    asked); :meth:`lower_tail` gives tails to a relative 1e-9 however small.
     """
 
     values: np.ndarray
     counts: np.ndarray
     total: int
     first: int
-    probabilities: np.ndarray
+    width: int
+    spectrum: np.ndarray = field(repr=False)
     error_bound: float
     n_points: int
     max_points: int
+
+    @functools.cached_property
+    def probabilities(self) -> np.ndarray:
+        """``P(T = first + i)`` for ``i < width``, from the inverse FFT (clipped at 0)."""
+        p = scipy.fft.irfft(self.spectrum, self.n_points)[: self.width]
+        return np.maximum(p, 0.0, out=p)
 
     @classmethod
     def of(cls, steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> SignFlipFFT:
@@ -266,9 +327,7 @@ class SignFlipFFT:
         tails = min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1)
         _fft_length(tails, max_points)
         spectrum, error = _flip_transform(v, c, 0.0, lo, n_fft)
-        p = scipy.fft.irfft(spectrum, n_fft)[: hi - lo + 1]
-        np.maximum(p, 0.0, out=p)
-        return cls(v, c, total, lo, p, error, n_fft, max_points)
+        return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft, max_points)
 
     def lower_tail(self, t: int) -> float:
         """``P(T <= t)``, to a relative precision of about 1e-9 however small it is.
@@ -288,11 +347,17 @@ class SignFlipFFT:
         if t < int(v[0]):  # only T = 0: no change flipped
             return math.ldexp(1.0, -int(c.sum()))
         # read off the window when its absolute error (each point's, and the tail below the
-        # window) is below 1e-9 of the sum; a smaller tail is computed by tilting
-        direct = float(self.probabilities[: max(0, t - self.first + 1)].sum())
-        if direct >= 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON):
-            return direct
+        # window) is below 1e-9 of the sum; a smaller tail is computed by tilting. The window
+        # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold.
         vf = v.astype(float)
+        needed = 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON)
+        hoeffding = math.exp(-2 * (total / 2 - t) ** 2 / float(np.dot(c, vf**2)))
+        if t < self.first or hoeffding >= needed / 2:
+            direct = (
+                float(self.probabilities[: t - self.first + 1].sum()) if t >= self.first else 0.0
+            )
+            if direct >= needed:
+                return direct
 
         def mean(theta: float) -> float:
             return float(np.dot(c, vf * scipy.special.expit(theta * vf)))
@@ -368,6 +433,51 @@ class _Spectrum:
     error: float  # the forward transform's share of the error bound, and the cut-off tails
 
 
+def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> np.ndarray | None:
+    """The frequencies ``0..N/2`` at which one draw's transform ``phi_f = sum_x w_x exp(-2 pi i f
+    x / N)`` may exceed ``level`` in magnitude: every other frequency certainly does not. None
+    when the bound cannot rule out most of them.
+
+    ``|phi|`` moves by at most ``L |w - w'|`` (``L = sum_x w_x |x - c|``, c the median: centre
+    the exponent at c), so its values at the M points ``2 pi m / M`` (one small FFT of the
+    values' weights folded modulo M) bound it at every one of the N frequencies.
+    """
+    centre = x[np.searchsorted(np.cumsum(w), 0.5)]
+    slope = float(np.dot(w, np.abs(x - centre)))
+    m = scipy.fft.next_fast_len(math.ceil(20 * math.pi * slope) + 1, real=True)
+    slack = slope * math.pi / m + 1e-9  # at most 0.05, and the small FFT's rounding
+    if m > n_fft // 8:
+        return None
+    coarse = np.abs(scipy.fft.rfft(np.bincount(x % m, weights=w, minlength=m)))
+    cells = np.flatnonzero(coarse > level - slack)  # |phi| at 2 pi (M - m) / M is the same
+    cells = np.union1d(cells, m - cells)
+    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
+    first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
+    last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
+    first, last = first[last >= first], last[last >= first]
+    if n_fft < 2**16 or int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
+        return None
+    return np.unique(
+        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
+    )
+
+
+def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) -> np.ndarray:
+    """``sum_x w_x exp(-2 pi i f x / N)`` at the frequencies ``freq``, each a pairwise sum (the
+    angle reduced modulo N in integers first), in blocks of at most :data:`_BLOCK` terms.
+
+    Each term is off by at most about 16 eps (the angle's rounding, below 10 eps of 2 pi; exp's
+    and the product's), and numpy's pairwise sum of n terms adds at most ``12 + log2(n)`` eps:
+    :func:`_fft_spectrum` counts ``log2(n) + 32`` eps on each value.
+    """
+    out = np.empty(freq.size, dtype=complex)
+    rows = max(1, _BLOCK // x.size)
+    for i in range(0, freq.size, rows):
+        turns = (freq[i : i + rows, None] * x[None, :]) % n_fft
+        out[i : i + rows] = (np.exp(-2j * np.pi * turns / n_fft) * w).sum(axis=1)
+    return out
+
+
 def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     """The transform of the total of Q draws of ``grid.steps``, on a window of totals.
 
@@ -396,14 +506,21 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     what = f"the exact bootstrap on the {grid.label} grid"
     fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
     n_fft = _fft_length(max(width, span + 1), max_points, what, fix)
-    f = np.zeros(n_fft)
-    f[x] = counts / q
-    phi = scipy.fft.rfft(f)
+    w = counts / q
     # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
     # also keeps the squaring away from subnormal numbers (which are very slow).
+    floor = math.exp(-184.0 / q)
+    candidates = _draw_candidates(x, w, math.sqrt(floor), n_fft)
+    if candidates is None:  # the whole transform by FFT
+        f = np.zeros(n_fft)
+        f[x] = w
+        phi, log_n = scipy.fft.rfft(f), math.log2(n_fft) + 2
+    else:  # only the frequencies that can be kept, each a direct sum over the values
+        phi, log_n = _transform_at(x, w, candidates, n_fft), math.log2(x.size) + 32
     pairs = phi.view(np.float64).reshape(-1, 2)
-    kept = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > math.exp(-184.0 / q))
-    phi = phi[kept]
+    keep = np.flatnonzero(np.einsum("ij,ij->i", pairs, pairs) > floor)
+    kept = keep if candidates is None else candidates[keep]
+    phi = phi[keep]
     power = _times_power(np.ones_like(phi), phi, q)
     pos = kept > 0  # the error bound (see above), over the kept frequencies f > 0
     if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
@@ -412,7 +529,6 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     else:
         lower = np.ones(int(pos.sum()))
     # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
-    log_n = math.log2(n_fft) + 2
     forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / kept[pos])) + 1e-25
     return _Spectrum(kept, power, lo, width, n_fft, lo + q * kmin, 2 * TAIL_EPSILON + forward)
 

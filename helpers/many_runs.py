@@ -559,7 +559,7 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
         raw = dict(run.scores if isinstance(run, RunScores) else run)
         if not raw:
             raise ValueError(f"{where}: no scored queries.")
-        bad = [q for q, v in raw.items() if not _is_real(v)]
+        bad = [q for q, v in raw.items() if type(v) is not float and not _is_real(v)]
         if bad:
             q = bad[0]
             raise ValueError(
@@ -589,6 +589,9 @@ def _align_many(
     for name, run in runs.items():
         if name == baseline:
             continue
+        if qrels is None and run.scores.keys() == base.keys():  # the same queries: nothing to align
+            sets.append(base.keys())
+            continue
         try:
             ids, *_ = _query_set(base, run.scores, missing, qrels)
         except ValueError as err:
@@ -597,7 +600,7 @@ def _align_many(
                 f"baseline, B the run): {err}"
             ) from None
         sets.append(set(ids))
-    common = set.intersection(*sets) if missing == "drop" else set.union(*sets)
+    common = set(sets[0]).intersection(*sets[1:]) if missing == "drop" else set().union(*sets)
     if not common:
         raise ValueError(f"on {measure!r} no query is scored by every run (missing='drop').")
     ids = tuple(_checks.sorted_ids(common))
@@ -674,7 +677,13 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
     # the test's stream, spawned from the seed as compare_runs spawns it
     stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
-        d, None, None, stream, settings["alternative"], fallback_resamples=settings["n_resamples"]
+        d,
+        None,
+        None,
+        stream,
+        settings["alternative"],
+        fallback_resamples=settings["n_resamples"],
+        null=False,  # only the p-value is kept
     )
     return dict(
         n_queries=int(d.size),

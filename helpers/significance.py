@@ -198,22 +198,25 @@ def _monte_carlo_sign_flips(
     return _in_chunks(means, n_resamples, 64 * words, min(max_signs, 64 * words * _MAX_ROWS))
 
 
-def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
+def _grid_test(
+    d: np.ndarray, grid, observed: float, alternative: str, null: bool = True
+) -> SignificanceResult:
     """The exact test on the grid: flipping a total ``T`` of the steps gives the signed sum
-    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT."""
+    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT. With ``null=False``
+    the null distribution is left empty (for a caller that keeps only the p-value: the FFT route
+    then takes no inverse FFT where the tails do not need one)."""
     steps = grid.steps
     k = steps.size
     total = int(np.abs(steps).sum())
     a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
-        p, first = sign_flip_distribution(steps), 0
+        p, first, fft = sign_flip_distribution(steps), 0, None
 
         def tail(t: int, upper: bool) -> float:  # P(T >= t) when upper, else P(T <= t)
             return float(np.sum(p[t:] if upper else p[: t + 1]))
     else:
         fft = SignFlipFFT.of(steps)
-        p, first = fft.probabilities, fft.first
 
         def tail(t: int, upper: bool) -> float:  # T and S - T have the same distribution
             return fft.lower_tail(total - t if upper else t)
@@ -224,13 +227,20 @@ def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> Signif
         pvalue = 1.0 if 2 * a == total else min(1.0, tail(m, False) + tail(total - m, True))
     else:
         pvalue = min(1.0, tail(a, alternative == "less"))
-    t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
-    null = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
-    probs = p[::-1].copy()
-    null.setflags(write=False)
+    if not null:
+        values = probs = np.empty(0)
+    else:
+        if fft is not None:
+            p, first = fft.probabilities, fft.first
+        t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
+        values = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
+        probs = p[::-1].copy()
+    values.setflags(write=False)
     probs.setflags(write=False)
     count = round(Fraction(pvalue) * 2**k)  # an int
-    return SignificanceResult(observed, pvalue, null, True, 2**k, count, alternative, method, probs)
+    return SignificanceResult(
+        observed, pvalue, values, True, 2**k, count, alternative, method, probs
+    )
 
 
 def randomization_test(
@@ -282,9 +292,14 @@ def _randomization_test(
     alternative: str,
     max_elements: int = DEFAULT_MAX_SIGNS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
+    null: bool = True,
 ) -> SignificanceResult:
+    """The test on checked arguments; ``null=False``: the exact grid route may leave the null
+    distribution empty (see :func:`_grid_test`)."""
     flipped = d if totals is None else totals.sums
-    test = _sign_flip_test(flipped, n_resamples, rng, alternative, max_elements, fallback_resamples)
+    test = _sign_flip_test(
+        flipped, n_resamples, rng, alternative, max_elements, fallback_resamples, null
+    )
     if totals is None:
         return test
     # The test ran on user totals: its statistic was the mean of the signed totals.
@@ -302,6 +317,7 @@ def _sign_flip_test(
     alternative: str,
     max_elements: int,
     fallback_resamples: int,
+    null: bool = True,
 ) -> SignificanceResult:
     """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
     n = d.size
@@ -316,7 +332,7 @@ def _sign_flip_test(
             why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
         else:
             try:
-                return _grid_test(d, grid, observed, alternative)
+                return _grid_test(d, grid, observed, alternative, null)
             except ValueError as err:  # too fine a grid for the memory limit
                 why = f"on the {grid.label} grid {err}".removesuffix(".")
         if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone

@@ -684,3 +684,74 @@ def test_astronomically_many_multisets_are_refused_with_the_message_at_once():
     d = np.random.default_rng(26).uniform(-0.5, 0.5, 20_000)
     with pytest.raises(ValueError, match=r"on no grid .* and have C\(39,999, 19,999\) multisets"):
         exact_bootstrap_interval(d)
+
+
+# --- the fast routes of the large transforms (issue 31, item 7) --------------------------
+
+
+def _flip_window(steps):
+    k = np.abs(np.asarray(steps))
+    v, c = np.unique(k[k != 0], return_counts=True)
+    total, sum_squares = int(np.dot(v, c)), float(np.dot(c, v.astype(float) ** 2))
+    half = helpers.grid._hoeffding_halfwidth(sum_squares, helpers.grid.TAIL_EPSILON)
+    lo, hi = max(0, math.floor(total / 2 - half)), min(total, math.ceil(total / 2 + half))
+    return v, c, lo, helpers.grid._fft_length(hi - lo + 1, MAX_GRID_POINTS)
+
+
+@pytest.mark.parametrize("theta", [0.0, -1e-5, -1e-4])
+def test_flip_transform_keeps_the_same_frequencies_as_the_full_loop(theta, monkeypatch):
+    # the candidates ruled in by the small FFT must include every frequency the loop over all
+    # N/2 + 1 of them keeps, with the same values bit for bit
+    rng = np.random.default_rng(31)
+    routes = 0
+    for d in (
+        np.subtract(*four_decimal_runs(3_000, 1)),
+        np.subtract(*reciprocal_ranks(4_000, 2)[::-1]),
+        np.round(rng.normal(0, 0.05, 2_000), 3),
+    ):
+        v, c, lo, n_fft = _flip_window(find_grid(d[d != 0]).steps)
+        pi = 1 / (1 + np.exp(-theta * v))
+        routes += helpers.grid._flip_candidates(v, c * 4 * pi * (1 - pi), n_fft) is not None
+        fast, fast_error = helpers.grid._flip_transform(v, c, theta, lo, n_fft)
+        with monkeypatch.context() as m:
+            m.setattr(helpers.grid, "_flip_candidates", lambda *args: None)
+            full, full_error = helpers.grid._flip_transform(v, c, theta, lo, n_fft)
+        assert np.array_equal(fast.view(float), full.view(float)) and fast_error == full_error
+    assert routes >= 2
+
+
+def test_bootstrap_transform_at_the_candidates_equals_the_full_fft(monkeypatch):
+    # the frequencies kept and their Q-th powers: the direct sums against the full rfft
+    rng = np.random.default_rng(7)
+    direct = 0
+    for d in (
+        np.subtract(*four_decimal_runs(5_000, 3)),
+        np.subtract(*reciprocal_ranks(6_000, 4)[::-1]),
+        np.round(rng.normal(0, 0.05, 3_000), 3),
+    ):
+        g, q = find_grid(d), d.size
+        sp = helpers.grid._fft_spectrum(g, q, MAX_GRID_POINTS)
+        ivs = [exact_bootstrap_interval(d, level) for level in (0.8, 0.95, 0.99)]
+        with monkeypatch.context() as m:
+            m.setattr(helpers.grid, "_draw_candidates", lambda *args: None)
+            full = helpers.grid._fft_spectrum(g, q, MAX_GRID_POINTS)
+            by_fft = [exact_bootstrap_interval(d, level) for level in (0.8, 0.95, 0.99)]
+        direct += helpers.grid._draw_candidates is not None and sp.error != full.error
+        assert sp.kept.tolist() == full.kept.tolist()
+        assert np.abs(sp.power - full.power).max() <= sp.error
+        assert [tuple(iv.interval) for iv in ivs] == [tuple(iv.interval) for iv in by_fft]
+    assert direct >= 2
+
+
+def test_a_tail_hoeffding_rules_off_the_window_skips_its_inverse_fft():
+    # 3,000 hit@k changes, 1,700 up: P(T <= 1,300) is about 1e-13, too small to read off the
+    # window; Hoeffding's bound says so, so the window's inverse FFT is never taken
+    d = np.r_[np.ones(1_700), -np.ones(1_300)].astype(int)
+    fft = helpers.SignFlipFFT.of(d)
+    theirs = stats.binomtest(1_300, 3_000, 0.5, alternative="less").pvalue
+    assert fft.first <= 1_300 and fft.lower_tail(1_300) == pytest.approx(theirs, rel=1e-9)
+    assert "probabilities" not in vars(fft)
+    assert fft.lower_tail(1_450) == pytest.approx(
+        stats.binomtest(1_450, 3_000, 0.5, alternative="less").pvalue, rel=1e-9
+    )
+    assert "probabilities" in vars(fft)  # a larger tail is read off the window
