@@ -82,6 +82,15 @@ def test_an_interpreter_can_be_named(monkeypatch):
     assert path == sys.executable and version == ".".join(map(str, sys.version_info[:3]))
 
 
+def test_the_environments_do_not_require_the_lock_s_test_only_oracle(monkeypatch):
+    # .ci/run exports REQUIRE_ORACLE=1 for make test; these environments do not hold the oracle
+    monkeypatch.setenv("REQUIRE_ORACLE", "1")
+    monkeypatch.setenv("NPY_DISABLE_CPU_FEATURES", "AVX2")
+    env = tool.versions_env()
+    assert "REQUIRE_ORACLE" not in env and "NPY_DISABLE_CPU_FEATURES" not in env
+    assert env["PYTHONPATH"] == str(ROOT)
+
+
 def test_doctests():
     import doctest
 
