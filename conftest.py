@@ -67,7 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: The browser tests work through every chapter twice from the learner's seat, mostly waiting
 #: for the browser and the kernel, so they are two files (chapters 4-7, chapters 0-3 with the
 #: explorer), one per worker, each with its own JupyterLab; then each chapter's core cells alone,
-#: a fresh kernel each (about 40 s of CPU, half of it starting the kernels); then the answer key
+#: a fresh kernel each (about 25 s of CPU, half of it starting the kernels); then the answer key
 #: (every solution run in its chapter).
 SLOWEST_FIRST = (
     "tests/browser/test_chapters_4_to_7.py",

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-import scipy.fft
-import scipy.special
+import scipy  # scipy.fft and scipy.special load on first use (0.3 s of every kernel's start)
 from numpy.typing import ArrayLike
 
 from . import _checks

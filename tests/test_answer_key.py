@@ -15,7 +15,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from notebook_tools import MATHJAX_DIR, NOTEBOOKS, export_html, solution_keys, write_answer_key
+from notebook_tools import (
+    MATHJAX_DIR,
+    NOTEBOOKS,
+    export_html,
+    needed_cells,
+    solution_keys,
+    write_answer_key,
+)
 from test_html import _stream_lines
 
 from helpers.exercise_table import EXERCISES, QUIZZES
@@ -29,6 +36,31 @@ def answers(tmp_path_factory):
     out = tmp_path_factory.mktemp("answers")
     export_html(write_answer_key(out, CHAPTERS, only_needed=True), out, answer_key=True)
     return out
+
+
+def test_needed_cells_are_those_that_set_what_a_needed_cell_reads_before_setting_it():
+    """Walking back from the solution: a cell is needed when it sets a name that a needed cell
+    reads before it sets it; a function's own variables are not read from outside."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(source)
+        for source in [
+            "import numpy as np",  # 0: the solution reads np
+            "w = 2",  # 1: f reads w when it is called
+            "x = 1",  # 2: cell 3 reads x before it sets it
+            "x = x + 1",  # 3: the solution reads x
+            "def f(n):\n    k = n * w\n    return k",  # 4: the solution calls f
+            "k, n = 99, 7",  # 5: f's k and n are its own
+            "y = 0",  # 6: the solution sets y before it reads it
+            "total = 0\nfor i in range(3):\n    total += i",  # 7: nothing needs total
+        ]
+    ]
+    nb.cells.append(nbformat.v4.new_code_cell("y = f(x)\nanswer = np.sqrt(y)"))
+    nb.cells[-1].metadata["tags"] = ["solution"]
+    nb.cells.insert(6, nbformat.v4.new_markdown_cell("Text"))
+    assert needed_cells(nb) == [0, 1, 2, 3, 4, 9]
+    nb.cells[9].source = "answer = np.sqrt(f(x) + y + total)"  # now reads y and total
+    assert needed_cells(nb) == [0, 1, 2, 3, 4, 7, 8, 9]
 
 
 def test_make_answers_writes_the_answer_key_outside_the_static_site():

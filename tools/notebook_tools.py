@@ -56,8 +56,17 @@ def coalesce_streams(outputs: list) -> list:
     return merged
 
 
-def run(nb, folder: Path, timeout: int = 300) -> float:
-    """Execute a notebook top to bottom in a fresh kernel in ``folder``; return the seconds."""
+#: The kernel's setting for a run whose figures nobody looks at (the tests' core-only runs and
+#: answer key): the inline backend formats a figure as text only, "<Figure size ... with 1 Axes>",
+#: instead of drawing it into a PNG (twice, for its tight bounding box), and says nothing about it.
+NO_FIGURES = "--InlineBackend.figure_formats=set()"
+
+
+def run(nb, folder: Path, timeout: int = 300, *, figures: bool = True) -> float:
+    """Execute a notebook top to bottom in a fresh kernel in ``folder``; return the seconds.
+
+    ``figures=False`` (for tests that compare no figure) shows each figure as its text, undrawn.
+    """
     from nbclient import NotebookClient
 
     client = NotebookClient(
@@ -67,6 +76,7 @@ def run(nb, folder: Path, timeout: int = 300) -> float:
         resources={"metadata": {"path": str(folder)}},
         record_timing=False,
         store_widget_state=True,
+        extra_arguments=[] if figures else [NO_FIGURES],
     )
     start = time.perf_counter()
     client.execute()
@@ -161,25 +171,112 @@ def answer_key_notebook(path: Path):
 
 
 def _names(source: str) -> tuple[set[str], set[str]]:
-    """(names a cell sets or changes, names it reads) -- a subscript or attribute target counts
-    as changing its base name, an import as setting it."""
+    """(names a cell sets or changes, names it reads before it sets them) -- a subscript or
+    attribute target counts as changing its base name, an import as setting it.
+
+    A name counts as read when its first use, in the order Python runs the cell, is a read: an
+    assignment's target is set after its value is computed (``x = x + 1`` reads x), a loop's
+    target after its iterable, and ``x += 1`` reads x; a loop that reads a name above the line
+    that sets it reads it too. Inside a function or a comprehension its own variables are not
+    read from outside; any other name it reads counts where it is written, so ``def f(): return
+    y`` above ``y = 1`` reads y.
+    """
     import ast
 
-    sets, reads = set(), set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    scopes = (
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.Lambda,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    )
+
+    def enclosing(node) -> list:
+        """The functions and comprehensions around a node, innermost first."""
+        out = []
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, scopes):
+                out.append(node)
+        return out
+
+    def local_names(scope) -> set[str]:
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = scope.args
+            names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+            names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+            stmts = scope.body if isinstance(scope.body, list) else [scope.body]  # a lambda's: one
+            body = [n for stmt in stmts for n in ast.walk(stmt)]
+            declared = {
+                g for n in body if isinstance(n, (ast.Global, ast.Nonlocal)) for g in n.names
+            }
+            stored = {
+                n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+            }
+            defined = {n.name for n in body if isinstance(n, (*scopes[:2], ast.ClassDef))}
+            return names | (stored | defined) - declared
+        return {
+            n.id for g in scope.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)
+        }
+
+    def bound_at(name: ast.Name) -> tuple[int, int]:
+        """Where a target is bound: after the value, iterable or context it takes."""
+        node = name
+        while isinstance(parents.get(node), (ast.Tuple, ast.List, ast.Starred)):
+            node = parents[node]
+        by = parents.get(node)
+        for kind, field in (
+            ((ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr), "value"),
+            ((ast.For, ast.AsyncFor, ast.comprehension), "iter"),
+            ((ast.withitem,), "context_expr"),
+        ):
+            if isinstance(by, kind) and getattr(by, field) is not None:
+                value = getattr(by, field)
+                return (value.end_lineno, value.end_col_offset)
+        return (name.lineno, name.col_offset)
+
+    locals_of: dict = {}
+    sets: set[str] = set()
+    uses = []  # (where, name, is a read) at the cell's own level
+    for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            (reads if isinstance(node.ctx, ast.Load) else sets).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            inner = enclosing(node)
+            if any(node.id in locals_of.setdefault(sc, local_names(sc)) for sc in inner):
+                if not isinstance(node.ctx, ast.Load):
+                    sets.add(node.id)  # a function's own variable: counted, to be safe
+                continue
+            if isinstance(node.ctx, ast.Load):
+                uses.append(((node.lineno, node.col_offset), node.id, True))
+            else:
+                uses.append((bound_at(node), node.id, False))
+                if isinstance(parents.get(node), ast.AugAssign):
+                    uses.append(((node.lineno, node.col_offset), node.id, True))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             sets.add(node.name)
+            if not enclosing(node):
+                uses.append(((node.lineno, node.col_offset), node.name, False))
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            sets.update((a.asname or a.name).split(".")[0] for a in node.names)
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                sets.add(name)
+                if not enclosing(node):
+                    uses.append(((node.lineno, node.col_offset), name, False))
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
             base = node.value
             while isinstance(base, (ast.Subscript, ast.Attribute)):
                 base = base.value
             if isinstance(base, ast.Name):
                 sets.add(base.id)
-    return sets, reads
+    first_use: dict[str, bool] = {}
+    for _, name, read in sorted(uses, key=lambda u: (u[0], not u[2])):  # a tie: the read first
+        first_use.setdefault(name, read)
+        if not read:
+            sets.add(name)
+    return sets, {name for name, read in first_use.items() if read}
 
 
 def needed_cells(nb) -> list[int]:
@@ -202,7 +299,7 @@ def write_answer_key(
     """Execute every chapter's answer key into ``folder`` (run in notebooks/, for its data).
 
     ``only_needed`` (for the tests) runs only the cells the solutions need, in order, and
-    keeps the others unrun: the same checks, in a fraction of the time.
+    keeps the others unrun, with no figure drawn: the same checks, in a fraction of the time.
     """
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -211,7 +308,7 @@ def write_answer_key(
         if only_needed:
             keep = set(needed_cells(nb))
             nb.cells = [c for i, c in enumerate(nb.cells) if c.cell_type != "code" or i in keep]
-        run(nb, path.parent)
+        run(nb, path.parent, figures=not only_needed)
         nbformat.write(nb, folder / path.name)
         written.append(folder / path.name)
     return written
