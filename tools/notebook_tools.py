@@ -66,6 +66,8 @@ def run(nb, folder: Path, timeout: int = 300, *, figures: bool = True) -> float:
     """Execute a notebook top to bottom in a fresh kernel in ``folder``; return the seconds.
 
     ``figures=False`` (for tests that compare no figure) shows each figure as its text, undrawn.
+    It saves time only: an older matplotlib-inline (the lower bounds of make test-versions)
+    ignores the setting and draws the figures, which no test that uses it minds.
     """
     from nbclient import NotebookClient
 
