@@ -212,15 +212,26 @@ def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarra
     if m > n_fft // 8 or need - slack <= total / 2:
         return None
     coarse = scipy.fft.rfft(np.bincount(v % m, weights=weight, minlength=m)).real
-    cells = np.flatnonzero(coarse > need - slack)  # m in 0..M/2; Re Phi(2 pi (M - m)/M) is equal
+    # m in 0..M/2; Re Phi(2 pi (M - m)/M) is equal
+    first, last = _near_points(np.flatnonzero(coarse > need - slack), m, n_fft)
+    if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
+        return None
+    return _spans(first, last)
+
+
+def _near_points(cells: np.ndarray, m: int, n_fft: int) -> tuple[np.ndarray, np.ndarray]:
+    """The spans ``[first, last]`` of frequencies ``0..N/2`` within pi / M of the points
+    ``2 pi m / M`` in ``cells`` (and of their mirrors ``M - m``), one span per point."""
     cells = np.union1d(cells, m - cells)
     # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
     first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
     last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
     keep = last >= first
-    first, last = first[keep], last[keep]
-    if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
-        return None
+    return first[keep], last[keep]
+
+
+def _spans(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """Every frequency in the spans ``[first, last]``, sorted, each once."""
     return np.unique(
         np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
     )
@@ -448,17 +459,11 @@ def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> 
     if m > n_fft // 8:
         return None
     coarse = np.abs(scipy.fft.rfft(np.bincount(x % m, weights=w, minlength=m)))
-    cells = np.flatnonzero(coarse > level - slack)  # |phi| at 2 pi (M - m) / M is the same
-    cells = np.union1d(cells, m - cells)
-    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
-    first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
-    last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
-    first, last = first[last >= first], last[last >= first]
+    # |phi| at 2 pi (M - m) / M is the same
+    first, last = _near_points(np.flatnonzero(coarse > level - slack), m, n_fft)
     if n_fft < 2**16 or int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
         return None
-    return np.unique(
-        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
-    )
+    return _spans(first, last)
 
 
 def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) -> np.ndarray:
