@@ -12,6 +12,7 @@ import importlib.util
 import os
 import sys
 import types
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -44,13 +45,16 @@ def _build_the_iri_grammar_on_first_use() -> None:
 # (-p no:nbval), and this file loads it once the stand-in is in place.
 _build_the_iri_grammar_on_first_use()
 pytest_plugins = ("nbval.plugin",)
+import nbformat  # noqa: E402 (after the stand-in)
+from nbval.plugin import IPyNbCell, IPyNbFile  # noqa: E402
 
 # The maintainers' tools (tools/notebook_tools.py, tools/chapter_times.py) are scripts,
-# not part of the helpers package; the tests import them from tools/.
+# not part of the helpers package; the tests import them from tools/. The chapters' answer-key
+# pages are checked by tests/test_answer_key.py's function (see AnswerKeyPageItem).
 ROOT = Path(__file__).resolve().parent
-TOOLS = ROOT / "tools"
-if str(TOOLS) not in sys.path:
-    sys.path.insert(0, str(TOOLS))
+for folder in (ROOT / "tools", ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,16 +70,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
 #: The browser tests work through every chapter twice from the learner's seat, mostly waiting
 #: for the browser and the kernel, so they are two files (chapters 4-7, chapters 0-3 with the
-#: explorer), one per worker, each with its own JupyterLab; then each chapter's core cells alone,
-#: a fresh kernel each (about 25 s of CPU, half of it starting the kernels); then the answer key
-#: (every solution run in its chapter).
+#: explorer), one per worker, each with its own JupyterLab; then every chapter's core cells alone
+#: (one kernel); then the chapters under nbval, each with its solutions and answer-key page.
 SLOWEST_FIRST = (
     "tests/browser/test_chapters_4_to_7.py",
     "tests/browser/test_chapters_0_to_3.py",
     "tests/test_core_path.py",
-    "tests/test_answer_key.py",
-    "tests/test_html.py",
     "notebooks/",
+    "tests/test_html.py",
 )
 
 
@@ -123,7 +125,98 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         os.nice(10)
 
 
+# -- The answer key, in the kernels nbval runs the chapters in --------------------------------
+# Each solution runs where it stands in its chapter, after the cells above it, in the kernel that
+# nbval runs the chapter in: no chapter runs a second time for its answer key. It runs in a copy
+# of the chapter's names, so that nothing it sets reaches the cells below it (whose outputs nbval
+# still compares with the stored ones), and its check must say it is correct. Last, the chapter's
+# answer-key page (make answers) is written with those outputs and must show every solution.
+
+#: What the kernel runs for a solution: its code (from helpers/exercise_table.py), then its check.
+SOLUTION_RUNNER = """\
+def _solution():  # the answer key's solution {key}, in a copy of the chapter's names
+    names = dict(get_ipython().user_ns)
+    exec(compile({source!r}, "solution {key}", "exec"), names)
+    display(names["helpers"].check({key!r}, names[{name!r}]))
+_solution()
+del _solution
+"""
+
+
+class SolutionItem(IPyNbCell):
+    """Exercise ``key``'s solution, run in its chapter's kernel; its check must say correct."""
+
+    def __init__(self, *, key: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.key = key
+
+    def runtest(self) -> None:
+        super().runtest()  # nbval runs it; an error fails it, naming the solution
+        said = "".join(o.get("data", {}).get("text/plain", "") for o in self.test_outputs)
+        assert f"Exercise {self.key}: correct." in said, f"{self.key}'s solution: {said!r}"
+        self.parent.solution_outputs[self.key] = self.test_outputs
+
+    def repr_failure(self, excinfo):
+        if excinfo.errisinstance(AssertionError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.parent.name}::Solution {self.key}"
+
+
+class AnswerKeyPageItem(pytest.Item):
+    """The chapter's answer-key page, with the solutions' outputs, shows every solution."""
+
+    def runtest(self) -> None:
+        from test_answer_key import check_answer_key_page
+
+        out = self.config._tmp_path_factory.mktemp("answer-key")
+        check_answer_key_page(self.path, self.parent.solution_outputs, out)
+
+    def repr_failure(self, excinfo):
+        return excinfo.getrepr(style="short")
+
+    def reportinfo(self):
+        return self.path, None, f"{self.parent.name}::answer key page"
+
+
+def _with_the_answer_key(chapter: IPyNbFile, cells: list[pytest.Item]) -> list[pytest.Item]:
+    """The chapter's cells with each solution after the cell above it, and the page last."""
+    from notebook_tools import solution_places
+
+    from helpers.exercise_table import EXERCISES
+
+    chapter.solution_outputs = {}
+    places = solution_places(chapter.path, chapter.nb)
+    if not places:
+        return cells
+    out = list(cells)
+    for above, key in reversed(places):
+        ex = EXERCISES[key]
+        source = SOLUTION_RUNNER.format(key=key, source=ex["solution"].strip(), name=ex["name"])
+        cell = nbformat.v4.new_code_cell(source)  # unrun: nbval compares no output of it
+        item = SolutionItem.from_parent(
+            chapter,
+            name=f"Solution {key}",
+            key=key,
+            cell_num=above,
+            cell=cell,
+            options=defaultdict(bool, check=False),
+        )
+        out.insert(next((i for i, c in enumerate(out) if c.cell_num >= above), len(out)), item)
+    out.append(AnswerKeyPageItem.from_parent(chapter, name="answer key page"))
+    return out
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    chapters: dict[int, list[pytest.Item]] = {}
+    for item in items:
+        if isinstance(item.parent, IPyNbFile) and item.path.parent == ROOT / "notebooks":
+            chapters.setdefault(id(item.parent), []).append(item)
+    for cells in chapters.values():
+        first = items.index(cells[0])
+        items[first : first + len(cells)] = _with_the_answer_key(cells[0].parent, cells)
     items.sort(key=_run_order)  # stable: a notebook's cells stay in order
     seen = set()
     for item in items:

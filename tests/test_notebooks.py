@@ -107,7 +107,7 @@ def test_figures_are_compared_too():
 
 
 def test_the_slowest_files_run_first_and_a_notebooks_cells_stay_in_order():
-    """make test hands whole files to two workers in this order (--no-loadscope-reorder)."""
+    """make test hands whole files to its workers in this order (--no-loadscope-reorder)."""
     import types
 
     import conftest
@@ -124,7 +124,7 @@ def test_the_slowest_files_run_first_and_a_notebooks_cells_stay_in_order():
         item("tests/browser/test_chapters_0_to_3.py", "chapter"),
     ]
     conftest.pytest_collection_modifyitems(None, items)
-    assert [i.n for i in items] == ["chapter", "page", "Cell 0", "Cell 1", "doctest", "unit"]
+    assert [i.n for i in items] == ["chapter", "Cell 0", "Cell 1", "page", "doctest", "unit"]
 
 
 CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")

@@ -13,8 +13,10 @@ The pages need no network: MathJax is copied from the jupyter-server-mathjax
 package into SITE/mathjax/ and loaded from there.
 
 ``python tools/notebook_tools.py --run NOTEBOOK...`` (what ``make test-versions`` runs in
-each of its environments) executes each notebook the same way but writes nothing back: it
-fails on the first cell that raises an error, and names every cell that wrote to stderr.
+each of its environments) executes each chapter's answer key (the chapter with every solution
+run, see ``--answers``) the same way but writes nothing back: it fails on the first cell that
+raises an error, names every cell that wrote to stderr and every solution whose check does not
+say correct.
 
 ``python tools/notebook_tools.py --solutions`` rewrites each chapter's solution
 cells (closed ``<details>`` blocks, never executed) from the exercise table,
@@ -62,12 +64,15 @@ def coalesce_streams(outputs: list) -> list:
 NO_FIGURES = "--InlineBackend.figure_formats=set()"
 
 
-def run(nb, folder: Path, timeout: int = 300, *, figures: bool = True) -> float:
+def run(
+    nb, folder: Path, timeout: int = 300, *, figures: bool = True, allow_errors: bool = False
+) -> float:
     """Execute a notebook top to bottom in a fresh kernel in ``folder``; return the seconds.
 
     ``figures=False`` (for tests that compare no figure) shows each figure as its text, undrawn.
     It saves time only: an older matplotlib-inline (the lower bounds of make test-versions)
     ignores the setting and draws the figures, which no test that uses it minds.
+    ``allow_errors=True`` runs on after a cell that raised an error, which stays in its outputs.
     """
     from nbclient import NotebookClient
 
@@ -78,6 +83,7 @@ def run(nb, folder: Path, timeout: int = 300, *, figures: bool = True) -> float:
         resources={"metadata": {"path": str(folder)}},
         record_timing=False,
         store_widget_state=True,
+        allow_errors=allow_errors,
         extra_arguments=[] if figures else [NO_FIGURES],
     )
     start = time.perf_counter()
@@ -98,7 +104,9 @@ def execute(path: Path, timeout: int = 300) -> float:
 
 
 def run_without_storing(paths: list[Path], timeout: int = 300) -> int:
-    """Execute each notebook in a fresh kernel, writing nothing; 0 when no cell raised an error.
+    """Execute each chapter's answer key (the chapter with its solutions run, each ending with
+    its check) in a fresh kernel, writing nothing; 0 when no cell raised an error, no cell wrote
+    to stderr and every check said correct.
 
     The outputs are not compared (outside the lock a last digit may differ); a cell that wrote
     to stderr (a warning the learner would see) is named, and counts as a failure too."""
@@ -106,7 +114,7 @@ def run_without_storing(paths: list[Path], timeout: int = 300) -> int:
 
     failed = 0
     for path in paths:
-        nb = nbformat.read(path, as_version=4)
+        nb = answer_key_notebook(path)
         try:
             seconds = run(nb, path.parent, timeout)
         except CellExecutionError as error:
@@ -120,11 +128,22 @@ def run_without_storing(paths: list[Path], timeout: int = 300) -> int:
             for out in cell.outputs
             if out.output_type == "stream" and out.name == "stderr"
         ]
-        failed += bool(stderr)
-        print(f"{path.name}: {'STDERR' if stderr else 'ran'} in {seconds:.1f} s", flush=True)
+        wrong = [
+            key
+            for i, key in solution_keys(path, nb)
+            if f"Exercise {key}: correct." not in str(nb.cells[i].outputs)
+        ]
+        failed += bool(stderr or wrong)
+        said = "STDERR" if stderr else "WRONG SOLUTION" if wrong else "ran"
+        print(f"{path.name}: {said} in {seconds:.1f} s", flush=True)
         for i, last in stderr:
             print(f"  cell {i} wrote to stderr: {last}")
-    print(f"{len(paths) - failed} of {len(paths)} notebooks ran with no error and no stderr output")
+        for key in wrong:
+            print(f"  solution {key}: its check does not say correct")
+    print(
+        f"{len(paths) - failed} of {len(paths)} notebooks ran with their solutions, with no "
+        "error, no stderr output and every check saying correct"
+    )
     return 1 if failed else 0
 
 
@@ -132,6 +151,13 @@ def solution_keys(path: Path, nb) -> list[tuple[int, str]]:
     """(cell index, exercise key) of each solution cell: the n-th of chapter N is "N.n"."""
     cells = [i for i, c in enumerate(nb.cells) if "solution" in c.metadata.get("tags", [])]
     return [(i, f"{int(path.name[:2])}.{n}") for n, i in enumerate(cells, start=1)]
+
+
+def solution_places(path: Path, nb) -> list[tuple[int, str]]:
+    """(code cells above it, exercise key) of each solution cell: where the tests run it in the
+    chapter's own nbval run (conftest.py), after the exercise's answer and check cells."""
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    return [(sum(1 for c in code if c < i), key) for i, key in solution_keys(path, nb)]
 
 
 def sync_solutions(path: Path) -> bool:
@@ -172,145 +198,13 @@ def answer_key_notebook(path: Path):
     return nb
 
 
-def _names(source: str) -> tuple[set[str], set[str]]:
-    """(names a cell sets or changes, names it reads before it sets them) -- a subscript or
-    attribute target counts as changing its base name, an import as setting it.
-
-    A name counts as read when its first use, in the order Python runs the cell, is a read: an
-    assignment's target is set after its value is computed (``x = x + 1`` reads x), a loop's
-    target after its iterable, and ``x += 1`` reads x; a loop that reads a name above the line
-    that sets it reads it too. Inside a function or a comprehension its own variables are not
-    read from outside; any other name it reads counts where it is written, so ``def f(): return
-    y`` above ``y = 1`` reads y.
-    """
-    import ast
-
-    tree = ast.parse(source)
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    scopes = (
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
-        ast.Lambda,
-        ast.ListComp,
-        ast.SetComp,
-        ast.DictComp,
-        ast.GeneratorExp,
-    )
-
-    def enclosing(node) -> list:
-        """The functions and comprehensions around a node, innermost first."""
-        out = []
-        while node in parents:
-            node = parents[node]
-            if isinstance(node, scopes):
-                out.append(node)
-        return out
-
-    def local_names(scope) -> set[str]:
-        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            args = scope.args
-            names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-            names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-            stmts = scope.body if isinstance(scope.body, list) else [scope.body]  # a lambda's: one
-            body = [n for stmt in stmts for n in ast.walk(stmt)]
-            declared = {
-                g for n in body if isinstance(n, (ast.Global, ast.Nonlocal)) for g in n.names
-            }
-            stored = {
-                n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-            }
-            defined = {n.name for n in body if isinstance(n, (*scopes[:2], ast.ClassDef))}
-            return names | (stored | defined) - declared
-        return {
-            n.id for g in scope.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)
-        }
-
-    def bound_at(name: ast.Name) -> tuple[int, int]:
-        """Where a target is bound: after the value, iterable or context it takes."""
-        node = name
-        while isinstance(parents.get(node), (ast.Tuple, ast.List, ast.Starred)):
-            node = parents[node]
-        by = parents.get(node)
-        for kind, field in (
-            ((ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr), "value"),
-            ((ast.For, ast.AsyncFor, ast.comprehension), "iter"),
-            ((ast.withitem,), "context_expr"),
-        ):
-            if isinstance(by, kind) and getattr(by, field) is not None:
-                value = getattr(by, field)
-                return (value.end_lineno, value.end_col_offset)
-        return (name.lineno, name.col_offset)
-
-    locals_of: dict = {}
-    sets: set[str] = set()
-    uses = []  # (where, name, is a read) at the cell's own level
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            inner = enclosing(node)
-            if any(node.id in locals_of.setdefault(sc, local_names(sc)) for sc in inner):
-                if not isinstance(node.ctx, ast.Load):
-                    sets.add(node.id)  # a function's own variable: counted, to be safe
-                continue
-            if isinstance(node.ctx, ast.Load):
-                uses.append(((node.lineno, node.col_offset), node.id, True))
-            else:
-                uses.append((bound_at(node), node.id, False))
-                if isinstance(parents.get(node), ast.AugAssign):
-                    uses.append(((node.lineno, node.col_offset), node.id, True))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            sets.add(node.name)
-            if not enclosing(node):
-                uses.append(((node.lineno, node.col_offset), node.name, False))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                name = (alias.asname or alias.name).split(".")[0]
-                sets.add(name)
-                if not enclosing(node):
-                    uses.append(((node.lineno, node.col_offset), name, False))
-        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
-            base = node.value
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            if isinstance(base, ast.Name):
-                sets.add(base.id)
-    first_use: dict[str, bool] = {}
-    for _, name, read in sorted(uses, key=lambda u: (u[0], not u[2])):  # a tie: the read first
-        first_use.setdefault(name, read)
-        if not read:
-            sets.add(name)
-    return sets, {name for name, read in first_use.items() if read}
-
-
-def needed_cells(nb) -> list[int]:
-    """The code cells the solutions need: each solution, and walking back, every cell that sets
-    or changes a name a needed cell reads."""
-    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    keep = {i for i in code if "solution" in nb.cells[i].metadata.get("tags", [])}
-    wanted: set[str] = set()
-    for i in reversed(code):
-        sets, reads = _names(nb.cells[i].source)
-        if i in keep or sets & wanted:
-            keep.add(i)
-            wanted |= reads
-    return sorted(keep)
-
-
-def write_answer_key(
-    folder: Path, notebooks: list[Path] = NOTEBOOKS, *, only_needed: bool = False
-) -> list[Path]:
-    """Execute every chapter's answer key into ``folder`` (run in notebooks/, for its data).
-
-    ``only_needed`` (for the tests) runs only the cells the solutions need, in order, and
-    keeps the others unrun, with no figure drawn: the same checks, in a fraction of the time.
-    """
+def write_answer_key(folder: Path, notebooks: list[Path] = NOTEBOOKS) -> list[Path]:
+    """Execute every chapter's answer key into ``folder`` (run in notebooks/, for its data)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for path in notebooks:
         nb = answer_key_notebook(path)
-        if only_needed:
-            keep = set(needed_cells(nb))
-            nb.cells = [c for i, c in enumerate(nb.cells) if c.cell_type != "code" or i in keep]
-        run(nb, path.parent, figures=not only_needed)
+        run(nb, path.parent)
         nbformat.write(nb, folder / path.name)
         written.append(folder / path.name)
     return written

@@ -260,7 +260,7 @@ def check(env: Path, deps: list[tuple[str, str]], workers: str) -> bool:
         ),
         (
             "chapters",
-            "every chapter in a fresh kernel",
+            "every chapter, with its solutions, in a fresh kernel",
             [
                 python,
                 "tools/notebook_tools.py",

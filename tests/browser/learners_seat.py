@@ -102,6 +102,9 @@ def wait_until_run(page) -> None:
                      || !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'));
         }""",
         timeout=240_000,
+        # ms: the check walks every cell; at every frame (the default) waiting cost the browser
+        # 0.12 s of CPU a second, every 100 ms 0.08 s
+        polling=200,
     )
 
 
