@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import tempfile
 import types
 from collections import defaultdict
 from pathlib import Path
@@ -171,8 +172,8 @@ class AnswerKeyPageItem(pytest.Item):
     def runtest(self) -> None:
         from test_answer_key import check_answer_key_page
 
-        out = self.config._tmp_path_factory.mktemp("answer-key")
-        check_answer_key_page(self.path, self.parent.solution_outputs, out)
+        with tempfile.TemporaryDirectory() as out:
+            check_answer_key_page(self.path, self.parent.solution_outputs, Path(out))
 
     def repr_failure(self, excinfo):
         return excinfo.getrepr(style="short")
