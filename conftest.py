@@ -90,9 +90,9 @@ def _run_order(item: pytest.Item) -> int:
 
 
 #: `-n auto` (make test) starts at least this many workers. The two browser files, one per worker,
-#: are mostly waiting for Chromium, JupyterLab and the kernel: on two cores they leave about one
-#: core idle for their minute, and a third worker runs the answer key, the static pages, the
-#: notebooks and the unit tests in it, at a lower priority (see pytest_runtest_protocol).
+#: set the pace, and their pytest processes mostly wait for Chromium, JupyterLab and the kernel;
+#: a third worker runs the notebooks (with their solutions), the static pages and the unit tests
+#: meanwhile, at a lower priority (see pytest_runtest_protocol).
 MIN_AUTO_WORKERS = 3
 
 
@@ -211,19 +211,15 @@ def _with_the_answer_key(chapter: IPyNbFile, cells: list[pytest.Item]) -> list[p
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    chapters: dict[int, list[pytest.Item]] = {}
+    notebooks: dict[int, list[pytest.Item]] = {}  # each nbval file's items, in order
     for item in items:
-        if isinstance(item.parent, IPyNbFile) and item.path.parent == ROOT / "notebooks":
-            chapters.setdefault(id(item.parent), []).append(item)
-    for cells in chapters.values():
-        first = items.index(cells[0])
-        items[first : first + len(cells)] = _with_the_answer_key(cells[0].parent, cells)
-    items.sort(key=_run_order)  # stable: a notebook's cells stay in order
-    seen = set()
-    for item in items:
-        parent = item.parent
-        if parent is None or id(parent) in seen or not hasattr(parent, "skip_compare"):
-            continue
-        seen.add(id(parent))
+        if hasattr(item.parent, "skip_compare"):
+            notebooks.setdefault(id(item.parent), []).append(item)
+    for cells in notebooks.values():
+        notebook = cells[0].parent
         # Compare PNG figures byte for byte as well (nbval leaves them out unless told).
-        parent.skip_compare = tuple(k for k in parent.skip_compare if k != "image/png")
+        notebook.skip_compare = tuple(k for k in notebook.skip_compare if k != "image/png")
+        if isinstance(notebook, IPyNbFile) and notebook.path.parent == ROOT / "notebooks":
+            first = items.index(cells[0])
+            items[first : first + len(cells)] = _with_the_answer_key(notebook, cells)
+    items.sort(key=_run_order)  # stable: a notebook's cells stay in order

@@ -58,8 +58,8 @@ def coalesce_streams(outputs: list) -> list:
     return merged
 
 
-#: The kernel's setting for a run whose figures nobody looks at (the tests' core-only runs and
-#: answer key): the inline backend formats a figure as text only, "<Figure size ... with 1 Axes>",
+#: The kernel's setting for a run whose figures nobody looks at (the tests' core-only run): the
+#: inline backend formats a figure as text only, "<Figure size ... with 1 Axes>",
 #: instead of drawing it into a PNG (twice, for its tight bounding box), and says nothing about it.
 NO_FIGURES = "--InlineBackend.figure_formats=set()"
 
