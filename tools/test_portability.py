@@ -178,6 +178,11 @@ def candidates(minor: tuple[int, int]) -> list[str]:
     ]
 
 
+def interpreters(minor: tuple[int, int]) -> list[tuple[tuple[int, ...], str]]:
+    """[(version, path)] of the candidates for one minor version that run and are that version."""
+    return [(v, p) for p in candidates(minor) if (v := version_of(p)) and v[:2] == minor]
+
+
 def choose_interpreters() -> list[tuple[str, str | None, str]]:
     """[(label, path or None, why)]: for each promised minor version, the oldest patch found."""
     explicit = os.environ.get("PORTABILITY_PYTHONS", "").split()
@@ -188,7 +193,7 @@ def choose_interpreters() -> list[tuple[str, str | None, str]]:
         ]
     chosen = []
     for minor, why in PROMISED:
-        versions = [(v, p) for p in candidates(minor) if (v := version_of(p)) and v[:2] == minor]
+        versions = interpreters(minor)
         if versions:
             v, p = min(versions)
             chosen.append((f"Python {'.'.join(map(str, v))}", p, why))

@@ -42,7 +42,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_portability import CACHE, ROOT, candidates, clean_env, version_of  # noqa: E402
+from test_portability import CACHE, ROOT, clean_env, interpreters, version_of  # noqa: E402
 
 OLDEST = (3, 11)  # the README: Python 3.11 or newer
 NEWEST_CANDIDATES = ((3, 14), (3, 13), (3, 12))
@@ -152,7 +152,7 @@ def find_python(which: str) -> tuple[str | None, str]:
         return explicit, ".".join(map(str, v)) if v else "?"
     minors = [OLDEST] if which == "lower" else list(NEWEST_CANDIDATES)
     for minor in minors:
-        found = [(v, p) for p in candidates(minor) if (v := version_of(p)) and v[:2] == minor]
+        found = interpreters(minor)
         if found:
             v, p = min(found) if which == "lower" else max(found)
             return p, ".".join(map(str, v))
