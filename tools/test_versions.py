@@ -54,7 +54,8 @@ DESELECTED = (
 )
 PYTEST = ["-m", "pytest", "helpers", "tests", "-q", "-p", "no:cacheprovider"]
 PIP = ["-m", "pip", "--disable-pip-version-check"]
-REPORTED = ("numpy", "scipy", "matplotlib", "ipywidgets", "cycler", "ipykernel", "jupyterlab")
+# the versions printed for each environment: the declared dependencies, then these
+ALSO_REPORTED = ("ipykernel", "jupyterlab")
 VERSIONS_PROBE = (
     "import importlib.metadata as m, sys; print('Python ' + sys.version.split()[0], *("
     "f'{n} {m.version(n)}' for n in sys.argv[1:]), sep=' | ')"
@@ -233,7 +234,7 @@ def step(label: str, cmd: list, log: Path) -> bool:
 def check(env: Path, deps: list[tuple[str, str]], workers: str) -> bool:
     """pip's verdict on the versions, the unit tests and doctests, and every chapter."""
     python = env / "bin" / "python"
-    names = list(dict.fromkeys([*REPORTED[:4], *(n for n, _ in deps), *REPORTED[4:]]))
+    names = list(dict.fromkeys([*(n for n, _ in deps), *ALSO_REPORTED]))
     versions = subprocess.run(
         [python, "-c", VERSIONS_PROBE, *names], env=versions_env(), capture_output=True, text=True
     )
