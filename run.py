@@ -105,6 +105,13 @@ def python_too_old(version: tuple, system: str = platform.system()) -> str | Non
     return f"Python 3.11 or newer is needed; this is Python {found}. To fix it, {how}"
 
 
+def require_python() -> None:
+    """Raise TooOld, saying what to install, when the Python running this is too old."""
+    problem = python_too_old(sys.version_info)
+    if problem:
+        raise TooOld(problem)
+
+
 # ------------------------------------------------------------------ running commands
 
 
@@ -176,9 +183,7 @@ class Runner:
 
 def ensure_env(runner: Runner, venv: Path, wheels: str | None) -> Path:
     """Build .venv from the lock if it is missing or out of date; return its python."""
-    problem = python_too_old(sys.version_info)
-    if problem:
-        raise TooOld(problem)
+    require_python()
     python = Path(venv_python(venv))
     stamp = venv / STAMP
     key = lock_key()
@@ -443,13 +448,10 @@ def main(argv: list | None = None) -> int:
         args.wheels = str(Path(args.wheels).resolve())
     if args.command == "check":
         return check(runner, venv, args.wheels)
-    if args.command == "test-versions":  # builds environments of its own, not .venv
-        problem = python_too_old(sys.version_info)
-        if problem:
-            print(f"run.py test-versions: {problem}", file=sys.stderr)
-            return 1
-        return test_versions(runner, args.workers)
     try:
+        if args.command == "test-versions":  # builds environments of its own, not .venv
+            require_python()
+            return test_versions(runner, args.workers)
         python = ensure_env(runner, venv, args.wheels)
         if args.command == "lab":
             return lab(runner, python, args.port, args.workspace)
