@@ -156,9 +156,13 @@ def sentences(markdown: str) -> Iterator[str]:
 def long_sentences(path: Path) -> list[tuple[int, int, str]]:
     """(cell index, words, sentence) of every core-path sentence of over LONGEST_SENTENCE words:
     the prose of core markdown cells, solutions aside."""
-    nb = nbformat.read(path, as_version=4)
+    return _long_sentences(nbformat.read(path, as_version=4).cells)
+
+
+def _long_sentences(cells: list) -> list[tuple[int, int, str]]:
+    """long_sentences of a notebook's cells."""
     found = []
-    for i, cell in enumerate(nb.cells):
+    for i, cell in enumerate(cells):
         if cell.cell_type != "markdown" or cell.metadata.get("section") != "core":
             continue
         if "solution" in cell.metadata.get("tags", []):
@@ -172,10 +176,14 @@ def long_sentences(path: Path) -> list[tuple[int, int, str]]:
 def core_figures(path: Path) -> int:
     """How many figures the core cells' stored outputs show: PNG images, and widgets whose
     static picture holds one (the resample explorer)."""
-    nb = nbformat.read(path, as_version=4)
+    return _core_figures(nbformat.read(path, as_version=4).cells)
+
+
+def _core_figures(cells: list) -> int:
+    """core_figures of a notebook's cells."""
     return sum(
         "image/png" in data or "data:image/png" in data.get("text/html", "")
-        for cell in nb.cells
+        for cell in cells
         if cell.cell_type == "code" and cell.metadata.get("section") == "core"
         for data in (out.get("data", {}) for out in cell.outputs)
     )
@@ -194,14 +202,18 @@ class CorePath:
 
 
 def core_path(path: Path) -> CorePath:
-    nb = nbformat.read(path, as_version=4)
-    counts = [_cell_counts(c) for c in nb.cells if c.metadata.get("section") == "core"]
+    return _core_path(path.name, nbformat.read(path, as_version=4).cells)
+
+
+def _core_path(name: str, cells: list) -> CorePath:
+    """core_path of a notebook's cells."""
+    counts = [_cell_counts(c) for c in cells if c.metadata.get("section") == "core"]
     return CorePath(
-        path.name,
-        core_figures(path),
+        name,
+        _core_figures(cells),
         sum(c[0] for c in counts),
         sum(c[1] for c in counts),
-        len(long_sentences(path)),
+        len(_long_sentences(cells)),
     )
 
 
@@ -494,11 +506,12 @@ def main() -> int:
     if "--core" in args:
         print(f"{'chapter':<36} {'figures':>7} {'words':>6} {'code':>5} {'long':>5}  (core path)")
         for p in paths:
-            c = core_path(p)
+            cells = nbformat.read(p, as_version=4).cells
+            c = _core_path(p.name, cells)
             print(
                 f"{c.name:<36} {c.figures:7d} {c.words:6d} {c.code_lines:5d} {c.long_sentences:5d}"
             )
-            for i, n, sentence in long_sentences(p):
+            for i, n, sentence in _long_sentences(cells):
                 print(f"    cell {i}, {n} words: {sentence[:70]}...")
         return 0
     print(f"{'chapter':<36} {'core':>6} {'full':>6}  (minutes, by the model)")
