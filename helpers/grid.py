@@ -452,6 +452,8 @@ def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> 
     the exponent at c), so its values at the M points ``2 pi m / M`` (one small FFT of the
     values' weights folded modulo M) bound it at every one of the N frequencies.
     """
+    if n_fft < 2**16:  # cheaper by FFT
+        return None
     centre = x[np.searchsorted(np.cumsum(w), 0.5)]
     slope = float(np.dot(w, np.abs(x - centre)))
     m = scipy.fft.next_fast_len(math.ceil(20 * math.pi * slope) + 1, real=True)
@@ -461,7 +463,7 @@ def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> 
     coarse = np.abs(scipy.fft.rfft(np.bincount(x % m, weights=w, minlength=m)))
     # |phi| at 2 pi (M - m) / M is the same
     first, last = _near_points(np.flatnonzero(coarse > level - slack), m, n_fft)
-    if n_fft < 2**16 or int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
+    if int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
         return None
     return _spans(first, last)
 
