@@ -360,8 +360,9 @@ class SignFlipFFT:
         # window) is below 1e-9 of the sum; a smaller tail is computed by tilting. The window
         # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold.
         vf = v.astype(float)
+        sum_squares = float(np.dot(c, vf**2))
         needed = 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON)
-        hoeffding = math.exp(-2 * (total / 2 - t) ** 2 / float(np.dot(c, vf**2)))
+        hoeffding = math.exp(-2 * (total / 2 - t) ** 2 / sum_squares)
         if t < self.first or hoeffding >= needed / 2:
             direct = (
                 float(self.probabilities[: t - self.first + 1].sum()) if t >= self.first else 0.0
@@ -379,7 +380,7 @@ class SignFlipFFT:
             mid = (a + b) / 2
             a, b = (mid, b) if mean(mid) < t else (a, mid)
         theta = a
-        half = _hoeffding_halfwidth(float(np.dot(c, vf**2)), 1e-30)
+        half = _hoeffding_halfwidth(sum_squares, 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
         spectrum, _ = _flip_transform(v, c, theta, lo, n_fft)
