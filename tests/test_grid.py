@@ -689,15 +689,6 @@ def test_astronomically_many_multisets_are_refused_with_the_message_at_once():
 # --- the fast routes of the large transforms (issue 31, item 7) --------------------------
 
 
-def _flip_window(steps):
-    k = np.abs(np.asarray(steps))
-    v, c = np.unique(k[k != 0], return_counts=True)
-    total, sum_squares = int(np.dot(v, c)), float(np.dot(c, v.astype(float) ** 2))
-    half = helpers.grid._hoeffding_halfwidth(sum_squares, helpers.grid.TAIL_EPSILON)
-    lo, hi = max(0, math.floor(total / 2 - half)), min(total, math.ceil(total / 2 + half))
-    return v, c, lo, helpers.grid._fft_length(hi - lo + 1, MAX_GRID_POINTS)
-
-
 @pytest.mark.parametrize("theta", [0.0, -1e-5, -1e-4])
 def test_flip_transform_keeps_the_same_frequencies_as_the_full_loop(theta, monkeypatch):
     # the candidates ruled in by the small FFT must include every frequency the loop over all
@@ -709,7 +700,8 @@ def test_flip_transform_keeps_the_same_frequencies_as_the_full_loop(theta, monke
         np.subtract(*reciprocal_ranks(4_000, 2)[::-1]),
         np.round(rng.normal(0, 0.05, 2_000), 3),
     ):
-        v, c, lo, n_fft = _flip_window(find_grid(d[d != 0]).steps)
+        window = helpers.SignFlipFFT.of(find_grid(d[d != 0]).steps)
+        v, c, lo, n_fft = window.values, window.counts, window.first, window.n_points
         pi = 1 / (1 + np.exp(-theta * v))
         routes += helpers.grid._flip_candidates(v, c * 4 * pi * (1 - pi), n_fft) is not None
         fast, fast_error = helpers.grid._flip_transform(v, c, theta, lo, n_fft)
