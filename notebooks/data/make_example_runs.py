@@ -48,6 +48,28 @@ FAILED_IN_B = ("q047", "q121")
 MEASURES = ("ndcg_cut_10", "P_5", "success_5", "recip_rank")
 
 
+def _ranking(docs: list[str], grades: np.ndarray, shared: np.ndarray, skill: float, rng) -> dict:
+    """One system's top documents for a query: relevance times skill, plus shared and own noise."""
+    score = skill * grades + 0.8 * shared + 0.45 * rng.normal(0, 1, grades.size)
+    top = np.argsort(-score, kind="stable")[:N_RETRIEVED]
+    return {docs[k]: round(float(score[k]) + 10.0, 4) for k in top}
+
+
+def _judged_query(q: str, rng) -> tuple[list[str], np.ndarray, dict[str, int], np.ndarray]:
+    """One query's documents, their grades, its judgments and the noise every system shares.
+
+    1 to 15 relevant documents (grade 1 or 2), 10 to 30 judged non-relevant and 30 unjudged;
+    the document IDs are in random order (they carry no hint of relevance). ``shared`` is what
+    makes a document look relevant to every system.
+    """
+    n_rel, n_nonrel = int(rng.integers(1, 16)), int(rng.integers(10, 31))
+    grades = np.concatenate([rng.choice([1, 2], size=n_rel, p=[0.7, 0.3]), np.zeros(n_nonrel + 30, int)])
+    docs = [f"{q}-d{k:02d}" for k in rng.permutation(grades.size)]
+    judged = {docs[k]: int(grades[k]) for k in range(n_rel + n_nonrel)}
+    shared = rng.normal(0, 1, grades.size)
+    return docs, grades, judged, shared
+
+
 def simulate(seed: int = SEED) -> dict:
     """Queries, users, types, judgments and both systems' rankings, from one seed."""
     rng = np.random.default_rng(seed)
@@ -66,21 +88,11 @@ def simulate(seed: int = SEED) -> dict:
     judgments: dict[str, dict[str, int]] = {}
     rankings: dict[str, dict[str, dict[str, float]]] = {"A": {}, "B": {}}
     for i, q in enumerate(qids):
-        n_rel = int(rng.integers(1, 16))
-        n_nonrel = int(rng.integers(10, 31))
-        n_unjudged = 30
-        grades = np.concatenate([rng.choice([1, 2], size=n_rel, p=[0.7, 0.3]), np.zeros(n_nonrel + n_unjudged, int)])
-        docs = [f"{q}-d{k:02d}" for k in range(grades.size)]
-        order = rng.permutation(grades.size)  # document IDs carry no hint of relevance
-        docs = [docs[k] for k in order]
-        judgments[q] = {docs[k]: int(grades[k]) for k in range(n_rel + n_nonrel)}
-        shared = rng.normal(0, 1, grades.size)  # what makes a document look relevant to both systems
+        docs, grades, judgments[q], shared = _judged_query(q, rng)
         for system, s in (("A", skill_a[i]), ("B", skill_b[i])):
             if system == "B" and q in FAILED_IN_B:
                 continue
-            score = s * grades + 0.8 * shared + 0.45 * rng.normal(0, 1, grades.size)
-            top = np.argsort(-score, kind="stable")[:N_RETRIEVED]
-            rankings[system][q] = {docs[k]: round(float(score[k]) + 10.0, 4) for k in top}
+            rankings[system][q] = _ranking(docs, grades, shared, s, rng)
     return {"qids": qids, "users": users, "qtype": qtype, "qrels": judgments, "rankings": rankings}
 
 
@@ -140,13 +152,6 @@ MANY_MEASURES = ("ndcg_cut_10", "P_5", "recip_rank")
 MANY_RUNS = {"base": 0.0, "expansion": 0.15, "reranker": 0.45, "stemming": 0.0, "tuned": 0.1}
 
 
-def _ranking(docs: list[str], grades: np.ndarray, shared: np.ndarray, skill: float, rng) -> dict:
-    """One system's top documents for a query: relevance times skill, plus shared and own noise."""
-    score = skill * grades + 0.8 * shared + 0.45 * rng.normal(0, 1, grades.size)
-    top = np.argsort(-score, kind="stable")[:N_RETRIEVED]
-    return {docs[k]: round(float(score[k]) + 10.0, 4) for k in top}
-
-
 def simulate_many(seed: int = MANY_SEED) -> dict:
     """Two sets of queries (chosen on, fresh), judged, and every run's per-query scores on them."""
     rng = np.random.default_rng(seed)
@@ -157,11 +162,7 @@ def simulate_many(seed: int = MANY_SEED) -> dict:
         judgments, rankings = {}, {n: {} for n in names}
         for q in qids:
             skill = 1.0 + rng.normal(0, 0.8)
-            n_rel, n_nonrel = int(rng.integers(1, 16)), int(rng.integers(10, 31))
-            grades = np.concatenate([rng.choice([1, 2], size=n_rel, p=[0.7, 0.3]), np.zeros(n_nonrel + 30, int)])
-            docs = [f"{q}-d{k:02d}" for k in rng.permutation(grades.size)]
-            judgments[q] = {docs[k]: int(grades[k]) for k in range(n_rel + n_nonrel)}
-            shared = rng.normal(0, 1, grades.size)
+            docs, grades, judgments[q], shared = _judged_query(q, rng)
             for n in names:
                 effect = MANY_RUNS["tuned"] if n.startswith("tuning") else MANY_RUNS[n]
                 rankings[n][q] = _ranking(docs, grades, shared, skill + effect + rng.normal(0, 0.3), rng)
