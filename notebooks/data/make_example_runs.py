@@ -167,7 +167,8 @@ def simulate_many(seed: int = MANY_SEED) -> dict:
                 effect = MANY_RUNS["tuned"] if n.startswith("tuning") else MANY_RUNS[n]
                 rankings[n][q] = _ranking(docs, grades, shared, skill + effect + rng.normal(0, 0.3), rng)
         qrels = Qrels(judgments, f"simulated {part} queries")
-        out[part] = {n: {m: evaluate(qrels, Run(rankings[n], n), m).scores for m in MANY_MEASURES} for n in names}
+        runs = {n: Run(rankings[n], n) for n in names}
+        out[part] = {n: {m: evaluate(qrels, runs[n], m).scores for m in MANY_MEASURES} for n in names}
         out[part]["qids"] = qids
     # the tuning with the best mean ndcg_cut_10 on the chosen-on queries becomes "tuned"
     means = [np.mean(list(out["chosen"][f"tuning{t}"]["ndcg_cut_10"].values())) for t in range(1, N_TUNINGS + 1)]
