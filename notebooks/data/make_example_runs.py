@@ -175,7 +175,6 @@ def simulate_many(seed: int = MANY_SEED) -> dict:
     best = f"tuning{int(np.argmax(means)) + 1}"
     for part in out.values():
         part["tuned"] = part[best]
-    out["best_tuning"] = best
     return out
 
 
