@@ -151,12 +151,13 @@ class ManyRunsTable:
         if alpha is None:
             alpha = self.alpha
         _checks.level(alpha, "alpha", "0.05")
-        jobs = [(c.run, c.measure) for c in self.cells]
-        labels = _family_labels(jobs, family, self.measures[0])
-        adjusted = _adjust(np.array([c.pvalue for c in self.cells]), labels, correction)
+        marks = _marks(
+            [(c.run, c.measure) for c in self.cells],
+            np.array([c.pvalue for c in self.cells]),
+            family, correction, alpha, self.measures[0],
+        )  # fmt: skip
         cells = tuple(
-            dataclasses.replace(c, adjusted=float(adj), marked=bool(adj <= alpha), family=label)
-            for c, adj, label in zip(self.cells, adjusted, labels, strict=True)
+            dataclasses.replace(c, **mark) for c, mark in zip(self.cells, marks, strict=True)
         )
         return dataclasses.replace(
             self, cells=cells, family=family, correction=correction, alpha=float(alpha)
@@ -640,20 +641,13 @@ def _table(
             found = list(pool.map(one, jobs))
     else:
         found = [one(j) for j in jobs]
-    p = np.array([f["pvalue"] for f in found])
-    labels = _family_labels(jobs, settings["family"], measures[0])
-    adjusted = _adjust(p, labels, settings["correction"])
-    alpha = settings["alpha"]
+    marks = _marks(
+        jobs, np.array([f["pvalue"] for f in found]), settings["family"],
+        settings["correction"], settings["alpha"], measures[0],
+    )  # fmt: skip
     cells = tuple(
-        RunComparison(
-            run=run,
-            measure=m,
-            adjusted=float(adj),
-            marked=bool(adj <= alpha),
-            family=label,
-            **f,
-        )
-        for (run, m), f, adj, label in zip(jobs, found, adjusted, labels, strict=True)
+        RunComparison(run=run, measure=m, **mark, **f)
+        for (run, m), f, mark in zip(jobs, found, marks, strict=True)
     )
     return ManyRunsTable(
         cells=cells,
@@ -700,6 +694,24 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
         down=int((d < 0).sum()),
         unchanged=int((d == 0).sum()),
     )
+
+
+def _marks(
+    jobs: list[tuple[str, str]],
+    p: np.ndarray,
+    family: str,
+    correction: str,
+    alpha: float,
+    primary: str,
+) -> list[dict[str, Any]]:
+    """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
+    with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
+    labels = _family_labels(jobs, family, primary)
+    adjusted = _adjust(p, labels, correction)
+    return [
+        dict(adjusted=float(adj), marked=bool(adj <= alpha), family=label)
+        for adj, label in zip(adjusted, labels, strict=True)
+    ]
 
 
 def _family_labels(jobs: list[tuple[str, str]], family: str, primary: str) -> list[str]:
