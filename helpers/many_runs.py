@@ -30,8 +30,8 @@ from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
 from .records import save_record
-from .report import _compare_runs_iv, _enough_queries, _query_interval
-from .significance import _holm, _randomization_test
+from .report import _compare_runs_iv, _enough_queries, _query_interval, _test_and_counts
+from .significance import _holm
 
 __all__ = [
     "FAMILIES",
@@ -668,17 +668,9 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
     interval, method, exact, _ = _query_interval(
         d, settings["n_resamples"], np.random.default_rng(seed), settings["level"], half_alpha
     )
-    # the test's stream, spawned from the seed as compare_runs spawns it
-    stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    test = _randomization_test(
-        d,
-        None,
-        None,
-        stream,
-        settings["alternative"],
-        fallback_resamples=settings["n_resamples"],
-        null=False,  # only the p-value is kept
-    )
+    test, up, down, unchanged = _test_and_counts(
+        d, None, seed, settings["alternative"], settings["n_resamples"], null=False
+    )  # null=False: only the p-value is kept
     return dict(
         n_queries=int(d.size),
         baseline_mean=float(a.mean()),
@@ -690,9 +682,9 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
         pvalue=float(test.pvalue),
         pvalue_exact=bool(test.exact),
         test_method=test.method,
-        up=int((d > 0).sum()),
-        down=int((d < 0).sum()),
-        unchanged=int((d == 0).sum()),
+        up=up,
+        down=down,
+        unchanged=unchanged,
     )
 
 

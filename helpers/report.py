@@ -399,9 +399,7 @@ def compare_runs(
     boot, interval, method, exact, source = _interval(
         d, totals, n_resamples, seed, level, half_alpha, monte_carlo_bootstrap
     )
-    # the test draws (when Monte Carlo) from its own stream, spawned from the same seed
-    stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    test = _randomization_test(d, totals, None, stream, alternative, fallback_resamples=n_resamples)
+    test, wins, losses, unchanged = _test_and_counts(d, totals, seed, alternative, n_resamples)
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
@@ -412,9 +410,9 @@ def compare_runs(
         interval_method=method,
         test=test,
         bootstrap=boot,
-        wins=int((d > 0).sum()),
-        losses=int((d < 0).sum()),
-        unchanged=int((d == 0).sum()),
+        wins=wins,
+        losses=losses,
+        unchanged=unchanged,
         largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
         seed=seed,
         n_resamples=n_resamples,
@@ -423,6 +421,25 @@ def compare_runs(
         interval_exact=exact,
         bootstrap_source=source,
     )
+
+
+def _test_and_counts(
+    d: np.ndarray,
+    totals: ClusterTotals | None,
+    seed: int,
+    alternative: str,
+    n_resamples: int,
+    null: bool = True,
+) -> tuple[SignificanceResult, int, int, int]:
+    """The randomization test of the changes ``d``, and how many went up, down and stayed the
+    same: as :func:`compare_runs` reports them and each cell of :func:`compare_many` repeats
+    them. The test draws (when Monte Carlo) from its own stream, spawned from the seed (the
+    interval draws from ``default_rng(seed)``); ``null=False`` as in :func:`_randomization_test`."""
+    stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    test = _randomization_test(
+        d, totals, None, stream, alternative, fallback_resamples=n_resamples, null=null
+    )
+    return test, int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
 
 
 def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap):
