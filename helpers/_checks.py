@@ -40,6 +40,19 @@ def integer(x: object, name: str, *, minimum: int = 1) -> int:
     return int(x)  # type: ignore[call-overload]
 
 
+def number(x: object, name: str, *, minimum: float | None = None) -> float:
+    """A finite real number, not a bool (and ``>= minimum`` if given), returned as ``float``."""
+    if (
+        isinstance(x, bool)
+        or not isinstance(x, numbers.Real)
+        or not np.isfinite(x)
+        or (minimum is not None and x < minimum)
+    ):
+        bound = "" if minimum is None else f" >= {minimum}"
+        raise ValueError(f"{name} must be a finite number{bound}; got {x!r}.")
+    return float(x)
+
+
 def seed(x: object, name: str = "rng", why: str = "") -> int:
     """A non-negative int seed, for results that record their seed (``why`` says what for)."""
     if not is_int(x) or x < 0:  # type: ignore[operator]

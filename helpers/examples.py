@@ -5,7 +5,6 @@ Chapter 0 and the exercises start from these; nothing else in ``helpers`` depend
 
 from __future__ import annotations
 
-import numbers
 import random
 
 import numpy as np
@@ -82,11 +81,9 @@ def simulated_user_study(
     """
     gen = _checks.generator(rng)
     n_users = _checks.integer(n_users, "n_users")
-    for name, x in {"user_sd": user_sd, "query_sd": query_sd, "truth": truth}.items():
-        sd = name != "truth"  # the two spreads must also be >= 0
-        finite = isinstance(x, numbers.Real) and not isinstance(x, bool) and np.isfinite(x)
-        if not finite or (sd and x < 0):
-            raise ValueError(f"{name} must be a finite number{' >= 0' if sd else ''}; got {x!r}.")
+    _checks.number(user_sd, "user_sd", minimum=0)  # the two spreads must also be >= 0
+    _checks.number(query_sd, "query_sd", minimum=0)
+    _checks.number(truth, "truth")
     sizes = 1 + gen.poisson(4, size=n_users)
     users = np.repeat(np.arange(n_users), sizes)
     user_effect = gen.normal(0, user_sd, size=n_users)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -267,13 +266,7 @@ def plot_sign_assignments(
     ['less extreme (0)', 'ties (2)', 'more extreme (2)']
     """
     m = _checks.scores(means, "means")
-    if (
-        isinstance(observed, bool)
-        or not isinstance(observed, numbers.Real)
-        or not np.isfinite(observed)
-    ):
-        raise ValueError(f"observed must be a finite number; got {observed!r}.")
-    far = abs(float(observed))
+    far = abs(_checks.number(observed, "observed"))
     tie = np.abs(np.abs(m) - far) <= 1e-12
     more = (np.abs(m) > far) & ~tie
     _, group = np.unique(np.round(m, 10), return_inverse=True)
@@ -419,8 +412,7 @@ def plot_intervals_vs_truth(
         raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
     if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
         raise ValueError("intervals must be finite, each low end <= its high end.")
-    if not isinstance(truth, numbers.Real) or isinstance(truth, bool) or not np.isfinite(truth):
-        raise ValueError(f"truth must be a finite number; got {truth!r}.")
+    _checks.number(truth, "truth")
     ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
     miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
     rows = np.arange(1, len(iv) + 1)
