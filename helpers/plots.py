@@ -173,11 +173,14 @@ def plot_exact_distribution(
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
     highlight_label: str = "this draw",
+    legend_columns: int = 3,
+    headroom: float = 1.45,
 ):
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
     The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label`` and its value.
+    legend by ``highlight_label`` and its value. The y axis reaches ``headroom`` times the highest
+    probability, leaving room above the bars for the legend (in ``legend_columns`` columns).
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -200,13 +203,13 @@ def plot_exact_distribution(
         colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["neutral"], 1.5)
-    ax.set(ylim=(0, w.max() * 1.45), xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.set(ylim=(0, w.max() * headroom), xlabel=xlabel, ylabel=ylabel, title=title)
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
         handles.append(Patch(color=PALETTE["accent"]))
         labels.append(f"{highlight_label} {signed(highlight)}")
     if handles:
-        ax.legend(handles, labels, ncol=3, **_LEGEND)
+        ax.legend(handles, labels, ncol=legend_columns, **_LEGEND)
     return ax
 
 

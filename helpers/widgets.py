@@ -22,7 +22,7 @@ from .data import signed
 from .examples import FOUR_PAIR_CHANGES
 from .exercises import quiz_data
 from .intervals import _percentile_interval
-from .plots import _LEGEND, plot_exact_distribution, plot_picked_queries
+from .plots import plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
 __all__ = [
@@ -288,12 +288,9 @@ def _explorer_png(
         ax=right,
         title=f"Where its mean lands among all {means.size}",
         ylabel=f"Share of the {means.size} draws",
+        legend_columns=2,  # in two rows, to fit beside the left panel
+        headroom=1.6,
     )
-    legend = right.get_legend()  # in two rows, to fit beside the left panel
-    handles, labels = legend.legend_handles, [t.get_text() for t in legend.get_texts()]
-    legend.remove()
-    right.legend(handles, labels, ncol=2, **_LEGEND)
-    right.set_ylim(0, probs.max() * 1.6)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=_EXPLORER_DPI)
     return buf.getvalue()
