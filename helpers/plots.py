@@ -55,6 +55,13 @@ def set_style() -> None:
             "savefig.bbox": "tight",
         }
     )
+    try:  # in a notebook: PNGs at twice the pixels, sharp on a 2x screen or a projector
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:
+        return
+    if get_ipython() is not None:
+        set_matplotlib_formats("retina")
 
 
 #: The legend of the distribution plots: top left, on a box that hides the bars behind it.
