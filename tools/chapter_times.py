@@ -450,9 +450,7 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
             for n, minutes, section in exercises
         )
         total = sum(m for _, m, _ in exercises)
-        text += (
-            f"\n\nChecked exercises: {len(exercises)}, {total:g} minutes in all: {listed}."
-        )
+        text += f"\n\nChecked exercises: {len(exercises)}, {total:g} minutes in all: {listed}."
     return text + f"\n\n{plan.homework}"
 
 
