@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,20 +30,18 @@ from .resampling import (
 )
 from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
 
-__all__ = [
-    "SliceRow",
-    "SliceSummary",
-    "slice_summary",
-    "QueryChange",
-    "largest_regressions",
-    "ComparisonReport",
-    "compare_runs",
-]
+__all__ = ["SliceRow", "SliceSummary", "slice_summary", "QueryChange", "largest_regressions",
+           "ComparisonReport", "compare_runs"]  # fmt: skip
 
 #: The overall row's label and the note under a slice table; what a record keeps of the test.
 OVERALL = "all queries"
 _NOTE = "Paired bootstrap percentile intervals, B = {:,} resamples of each row's queries."
 _TEST_KEYS = ("method", "alternative", "pvalue", "exact", "n_resamples")
+#: The longest line of a printed report: it fits a notebook at 1280 px with the file browser open.
+WIDTH = 88
+#: One run has no result for "many more" compared queries than the other when the gap is at
+#: least this many queries and this share of them (a few topics without results are normal).
+LOPSIDED = (5, 0.05)
 
 
 class SliceRow(NamedTuple):
@@ -302,10 +301,20 @@ class ComparisonReport:
         rows.append(("settings", settings + (exact if self.interval_exact else "")))
         return rows
 
+    @property
+    def warning(self) -> str:
+        """What to check before reading the report, or "": one run had no result for many more
+        of the compared queries than the other (at least ``LOPSIDED``: 5 more, and 5% of them)."""
+        return _lopsided(self.runs)
+
     def __str__(self) -> str:
         rows = self._rows()
-        width = max(len(k) for k, _ in rows)
-        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+        pad = max(len(k) for k, _ in rows) + 2  # values wrap in their column, by meaning
+        out = [*_wrap(self.warning, indent="  "), ""] if self.warning else []
+        for k, v in rows:
+            first, *rest = _wrap(v, WIDTH - pad)
+            out += [k.ljust(pad) + first, *(" " * pad + line for line in rest)]
+        return "\n".join(out)
 
     def _repr_html_(self) -> str:
         body = "".join(
@@ -313,7 +322,8 @@ class ComparisonReport:
             f"style='text-align:left'>{html.escape(v)}</td></tr>"
             for k, v in self._rows()
         )
-        return f"<table>{body}</table>"
+        warning = f"<p><b>{html.escape(self.warning)}</b></p>" if self.warning else ""
+        return f"{warning}<table>{body}</table>"
 
     def to_record(self) -> ComparisonRecord:
         """The comparison as a JSON-ready record: scores, users, seed, B, level and settings."""
@@ -323,25 +333,78 @@ class ComparisonReport:
             "interval_method": self.interval_method,
             "test": {k: getattr(self.test, k) for k in _TEST_KEYS},
         }
-        clusters = self.runs.clusters
+        users, runs = self.runs.clusters, self.runs
         method = METHOD_EXACT if self.interval_exact else METHOD
         return ComparisonRecord(
-            query_ids=list(self.runs.query_ids),
-            scores_a=self.runs.a.tolist(),
-            scores_b=self.runs.b.tolist(),
-            seed=self.seed,
-            n_resamples=self.n_resamples,
-            level=self.level,
-            interval=(self.interval.low, self.interval.high),
-            metric=self.measure,
-            method=method if clusters is None else METHOD_CLUSTER,
-            clusters=None if clusters is None else [str(c) for c in clusters],
-            config=config,
-        )
+            query_ids=list(runs.query_ids), scores_a=runs.a.tolist(), scores_b=runs.b.tolist(),
+            seed=self.seed, n_resamples=self.n_resamples, level=self.level,
+            interval=(self.interval.low, self.interval.high), metric=self.measure,
+            method=method if users is None else METHOD_CLUSTER,
+            clusters=None if users is None else [str(c) for c in users], config=config,
+        )  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
+
+
+def _lopsided(runs: AlignedRuns) -> str:
+    """The warning :attr:`ComparisonReport.warning` gives, or "": the compared queries each run
+    has no result for (it retrieved nothing, or missing='zero' scored it 0), when one run has
+    at least ``LOPSIDED`` more of them than the other."""
+    ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
+    none = {  # per run, the compared queries it has no result for: each scored 0
+        "A": ids & {*runs.unretrieved_a, *(runs.only_in_b + runs.in_neither if zero else [])},
+        "B": ids & {*runs.unretrieved_b, *(runs.only_in_a + runs.in_neither if zero else [])},
+    }
+    worse, other = sorted("AB", key=lambda side: -len(none[side]))
+    if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * len(ids)):
+        return ""
+    return (
+        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {len(ids)} "
+        f"compared queries, run {other} for {len(none[other])}. Each of these scored 0 "
+        "(retrieved nothing, or missing='zero' gave it 0), so the change below may measure that "
+        "gap, not the search. Check that the runs' topic IDs match the qrels' (q1 against q001, "
+        "0303 against 303), that no run file is truncated, and the missing= policy ('drop' "
+        f"compares only the queries both runs scored). {worse}'s: "
+        f"{_checks.name_some(none[worse], 5)}."
+    )
+
+
+def _pieces(text: str, nested: bool = False) -> list[tuple[str, str]]:
+    """``text`` as (spaces before, piece) pairs, cut at the spaces a line may break at: not
+    inside brackets (unless ``nested``), not before "(" nor next to "=", not before a number
+    but after punctuation: "scored 0", an interval, "p = 0.0312" or "q136 (-0.5001)" stay whole."""
+    out, start, sep = [], 0, ""
+    for m in re.finditer(r" +", text):
+        before, after = text[: m.start()], text[m.end() :]
+        depth = sum(map(before.count, "([")) - sum(map(before.count, ")]"))
+        number = re.match(r"[-+]?\d", after) and not before.endswith((",", ";", ":"))
+        if (depth and not nested) or before.endswith(" =") or after[0] in "(=" or number:
+            continue
+        out.append((sep, text[start : m.start()]))
+        sep, start = m.group(), m.end()
+    return [*out, (sep, text[start:])]
+
+
+def _wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` characters, the later ones after ``indent``,
+    broken only where :func:`_pieces` allows (a piece longer than a line at its inner spaces).
+
+    >>> _wrap("worst: q121 (-1.0000), q095 (-0.6255), q136 (-0.5001)", 36, "  ")
+    ['worst: q121 (-1.0000),', '  q095 (-0.6255), q136 (-0.5001)']
+    """
+    pieces = []
+    for sep, piece in _pieces(text.rstrip()):
+        inner = _pieces(piece, nested=True) if len(piece) > width - len(indent) else [("", piece)]
+        pieces += [(sep, inner[0][1]), *inner[1:]]
+    lines = [pieces[0][1]]
+    for sep, piece in pieces[1:]:
+        if len(lines[-1]) + len(sep) + len(piece) > width:
+            lines.append(indent + piece)
+        else:
+            lines[-1] += sep + piece
+    return lines
 
 
 def _test_line(test: SignificanceResult) -> str:
@@ -377,7 +440,9 @@ def compare_runs(
     ``rng`` is an int seed, kept so the report can be saved and recomputed; a
     Monte Carlo test draws from a stream spawned from it. ``report.bootstrap``
     holds R draws for plots (from the exact distribution when the interval is
-    exact, unless ``monte_carlo_bootstrap=True``).
+    exact, unless ``monte_carlo_bootstrap=True``). When one run has no result for many more of
+    the compared queries than the other (5 more and 5% of them, ``LOPSIDED``), the report says
+    so first (``report.warning``), with what to check.
 
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
@@ -403,24 +468,14 @@ def compare_runs(
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
-        mean_a=float(runs.a.mean()),
-        mean_b=float(runs.b.mean()),
-        mean_change=float(d.mean()),
-        interval=interval,
-        interval_method=method,
-        test=test,
-        bootstrap=boot,
-        wins=wins,
-        losses=losses,
-        unchanged=unchanged,
+        mean_a=float(runs.a.mean()), mean_b=float(runs.b.mean()), mean_change=float(d.mean()),
+        interval=interval, interval_method=method, test=test, bootstrap=boot,
+        wins=wins, losses=losses, unchanged=unchanged,
         largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
-        seed=seed,
-        n_resamples=n_resamples,
-        level=float(level),
-        config=_config(runs, a, b, qrels, min_queries),
-        interval_exact=exact,
+        seed=seed, n_resamples=n_resamples, level=float(level),
+        config=_config(runs, a, b, qrels, min_queries), interval_exact=exact,
         bootstrap_source=source,
-    )
+    )  # fmt: skip
 
 
 def _test_and_counts(
