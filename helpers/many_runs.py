@@ -25,31 +25,17 @@ from typing import Any
 import numpy as np
 
 from . import _checks
+from . import report as _report
 from .alignment import MISSING_POLICIES, _query_set
 from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
 from .records import save_record
-from .report import (
-    WIDTH,
-    _compare_runs_iv,
-    _enough_queries,
-    _query_interval,
-    _test_and_counts,
-    _wrap,
-)
+from .report import _compare_runs_iv, _enough_queries, _query_interval, _test_and_counts
 from .significance import _holm
 
-__all__ = [
-    "FAMILIES",
-    "CORRECTIONS",
-    "RunComparison",
-    "ManyRunsTable",
-    "compare_many",
-    "ManyRunsRecord",
-    "load_many_record",
-    "recompute_many",
-]
+__all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
+           "ManyRunsRecord", "load_many_record", "recompute_many"]  # fmt: skip
 
 #: Which cells are corrected together: all of them, each measure's, or the primary measure's
 #: first and the rest only if every primary cell is marked (chapter 6's gatekeeping plan).
@@ -150,14 +136,10 @@ class ManyRunsTable:
         Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
 0.05; Holm marks every cell Bonferroni marks, and may mark more
         """
-        family = self.family if family is None else _checks.one_of(family, "family", FAMILIES)
-        correction = (
-            self.correction
-            if correction is None
-            else _checks.one_of(correction, "correction", CORRECTIONS)
-        )
-        if alpha is None:
-            alpha = self.alpha
+        family = _checks.one_of(self.family if family is None else family, "family", FAMILIES)
+        correction = self.correction if correction is None else correction
+        correction = _checks.one_of(correction, "correction", CORRECTIONS)
+        alpha = self.alpha if alpha is None else alpha
         _checks.level(alpha, "alpha", "0.05")
         marks = _marks(
             [(c.run, c.measure) for c in self.cells],
@@ -326,7 +308,7 @@ def _text(t: ManyRunsTable) -> str:
     head, rows = t._rows()
     head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
-    room = WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
+    room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
     widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
 
     def line(r: list[str]) -> str:
@@ -336,15 +318,17 @@ def _text(t: ManyRunsTable) -> str:
         )
 
     rule = "  ".join("-" * w for w in widths[:-1])
-    out = [*_wrap(t.title()), line(head).rstrip(), rule]
+    out = [*_report._wrap(t.title()), line(head).rstrip(), rule]
     for i, (c, r) in enumerate(zip(t.cells, rows, strict=True)):
         if not i or c.measure != t.cells[i - 1].measure:
-            out += [rule] * bool(i) + _wrap(
+            out += [rule] * bool(i) + _report._wrap(
                 f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
             )
         named = len(r[0]) <= widths[0]
-        out += ([] if named else _wrap(r[0])) + [line(r if named else ["", *r[1:]]).rstrip()]
-    legend = [x for text in t.legend() for x in _wrap(text, indent="  ")]
+        out += ([] if named else _report._wrap(r[0])) + [
+            line(r if named else ["", *r[1:]]).rstrip()
+        ]
+    legend = [x for text in t.legend() for x in _report._wrap(text, indent="  ")]
     return "\n".join([*out, rule, *legend])
 
 
@@ -649,14 +633,10 @@ def _align_many(
 
 
 def _table(
-    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]],
-    baseline: str,
-    candidates: tuple[str, ...],
-    measures: tuple[str, ...],
-    settings: dict[str, Any],
-    gaps: dict[str, dict[str, list[str]]],
-    workers: int,
-) -> ManyRunsTable:
+    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]], baseline: str,
+    candidates: tuple[str, ...], measures: tuple[str, ...], settings: dict[str, Any],
+    gaps: dict[str, dict[str, list[str]]], workers: int,
+) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
     half_alpha = (1 - _checks.level(settings["level"])) / 2
     jobs = [(r, m) for m in measures for r in candidates]
@@ -680,15 +660,11 @@ def _table(
         for (run, m), f, mark in zip(jobs, found, marks, strict=True)
     )
     return ManyRunsTable(
-        cells=cells,
-        baseline=baseline,
-        runs=candidates,
-        measures=measures,
+        cells=cells, baseline=baseline, runs=candidates, measures=measures,
         query_ids={m: aligned[m][0] for m in measures},
         scores={m: dict(aligned[m][1]) for m in measures},
-        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())},
-        **settings,
-    )
+        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())}, **settings,
+    )  # fmt: skip
 
 
 def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) -> dict[str, Any]:
@@ -702,30 +678,18 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
         d, None, seed, settings["alternative"], settings["n_resamples"], null=False
     )  # null=False: only the p-value is kept
     return dict(
-        n_queries=int(d.size),
-        baseline_mean=float(a.mean()),
-        run_mean=float(b.mean()),
-        change=float(d.mean()),
-        interval=interval,
-        interval_method=method,
-        interval_exact=exact is not None,
-        pvalue=float(test.pvalue),
-        pvalue_exact=bool(test.exact),
-        test_method=test.method,
-        up=up,
-        down=down,
-        unchanged=unchanged,
-    )
+        n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
+        change=float(d.mean()), interval=interval, interval_method=method,
+        interval_exact=exact is not None, pvalue=float(test.pvalue),
+        pvalue_exact=bool(test.exact), test_method=test.method,
+        up=up, down=down, unchanged=unchanged,
+    )  # fmt: skip
 
 
 def _marks(
-    jobs: list[tuple[str, str]],
-    p: np.ndarray,
-    family: str,
-    correction: str,
-    alpha: float,
+    jobs: list[tuple[str, str]], p: np.ndarray, family: str, correction: str, alpha: float,
     primary: str,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, Any]]:  # fmt: skip
     """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
     with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
     labels = _family_labels(jobs, family, primary)

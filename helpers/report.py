@@ -479,13 +479,9 @@ def compare_runs(
 
 
 def _test_and_counts(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    seed: int,
-    alternative: str,
-    n_resamples: int,
+    d: np.ndarray, totals: ClusterTotals | None, seed: int, alternative: str, n_resamples: int,
     null: bool = True,
-) -> tuple[SignificanceResult, int, int, int]:
+) -> tuple[SignificanceResult, int, int, int]:  # fmt: skip
     """The randomization test of the changes ``d``, and how many went up, down and stayed the
     same: as :func:`compare_runs` reports them and each cell of :func:`compare_many` repeats
     them. The test draws (when Monte Carlo) from its own stream, spawned from the seed (the
@@ -528,14 +524,9 @@ def _enough_queries(q: int, min_queries: int) -> None:
 
 
 def _interval(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    n_resamples: int,
-    seed: int,
-    level: float,
-    half_alpha: Fraction,
-    monte_carlo_bootstrap: bool,
-) -> tuple[np.ndarray, Interval, str, bool, str]:
+    d: np.ndarray, totals: ClusterTotals | None, n_resamples: int, seed: int, level: float,
+    half_alpha: Fraction, monte_carlo_bootstrap: bool,
+) -> tuple[np.ndarray, Interval, str, bool, str]:  # fmt: skip
     """The values for the plot, the interval, how it was computed, whether it is exact, and what
     the values for the plot are."""
     rng = np.random.default_rng(seed)
@@ -575,13 +566,10 @@ def _query_interval(
 
 def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_queries: int) -> dict:
     """The settings a saved report keeps: the missing-query policy and what it did, the sources."""
-    config = {
-        "missing_policy": runs.missing_policy,
-        "only_in_a": runs.only_in_a,
-        "only_in_b": runs.only_in_b,
-        "sources": [r.source for r in (a, b) if isinstance(r, RunScores)],
-        "min_queries": int(min_queries),
-    }
+    sources = [r.source for r in (a, b) if isinstance(r, RunScores)]
+    config = {"missing_policy": runs.missing_policy, "only_in_a": runs.only_in_a,
+              "only_in_b": runs.only_in_b, "sources": sources,
+              "min_queries": int(min_queries)}  # fmt: skip
     if qrels is not None:
         config.update(
             qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
