@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import textwrap
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -371,40 +372,34 @@ def _lopsided(runs: AlignedRuns) -> str:
     )
 
 
-def _pieces(text: str, nested: bool = False) -> list[tuple[str, str]]:
-    """``text`` as (spaces before, piece) pairs, cut at the spaces a line may break at: not
-    inside brackets (unless ``nested``), not before "(" nor next to "=", not before a number
-    but after punctuation: "scored 0", an interval, "p = 0.0312" or "q136 (-0.5001)" stay whole."""
-    out, start, sep = [], 0, ""
+def _glued(text: str, nested: bool = False) -> str:
+    """``text`` with NUL for each space a line may not break at: inside brackets (parentheses
+    only if not ``nested``), before "(", around " = ", before a number not after punctuation,
+    in "Monte Carlo". So "scored 0", an interval, "p = 0.03" or "q136 (-0.5001)" stay whole."""
+    out = list(text)
     for m in re.finditer(r" +", text):
         before, after = text[: m.start()], text[m.end() :]
-        depth = sum(map(before.count, "([")) - sum(map(before.count, ")]"))
+        inside = before.count("[") > before.count("]")
+        inside |= not nested and before.count("(") > before.count(")")
         number = re.match(r"[-+]?\d", after) and not before.endswith((",", ";", ":"))
-        if (depth and not nested) or before.endswith(" =") or after[0] in "(=" or number:
-            continue
-        out.append((sep, text[start : m.start()]))
-        sep, start = m.group(), m.end()
-    return [*out, (sep, text[start:])]
+        if inside or number or before.endswith((" =", "Monte")) or after[:1] in ("(", "="):
+            out[m.start() : m.end()] = "\0" * len(m.group())
+    return "".join(out)
 
 
 def _wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
     """``text`` in lines of at most ``width`` characters, the later ones after ``indent``,
-    broken only where :func:`_pieces` allows (a piece longer than a line at its inner spaces).
+    broken where :func:`_glued` allows (or, if a line would still be too long, in parentheses).
 
     >>> _wrap("worst: q121 (-1.0000), q095 (-0.6255), q136 (-0.5001)", 36, "  ")
     ['worst: q121 (-1.0000),', '  q095 (-0.6255), q136 (-0.5001)']
     """
-    pieces = []
-    for sep, piece in _pieces(text.rstrip()):
-        inner = _pieces(piece, nested=True) if len(piece) > width - len(indent) else [("", piece)]
-        pieces += [(sep, inner[0][1]), *inner[1:]]
-    lines = [pieces[0][1]]
-    for sep, piece in pieces[1:]:
-        if len(lines[-1]) + len(sep) + len(piece) > width:
-            lines.append(indent + piece)
-        else:
-            lines[-1] += sep + piece
-    return lines
+    for nested in (False, True):
+        lines = textwrap.wrap(_glued(text, nested), width, subsequent_indent=indent,
+                              break_long_words=False, break_on_hyphens=False)  # fmt: skip
+        if max(map(len, lines), default=0) <= width:
+            break
+    return [line.replace("\0", " ") for line in lines] or [""]
 
 
 def _test_line(test: SignificanceResult) -> str:
