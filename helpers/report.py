@@ -304,8 +304,7 @@ class ComparisonReport:
 
     @property
     def warning(self) -> str:
-        """What to check before reading the report, or "": one run had no result for many more
-        of the compared queries than the other (at least ``LOPSIDED``: 5 more, and 5% of them)."""
+        """What to check first, or "": one run has no result for many more compared queries."""
         return _lopsided(self.runs)
 
     def __str__(self) -> str:
@@ -328,12 +327,8 @@ class ComparisonReport:
 
     def to_record(self) -> ComparisonRecord:
         """The comparison as a JSON-ready record: scores, users, seed, B, level and settings."""
-        config = {
-            "measure": self.measure,
-            **self.config,
-            "interval_method": self.interval_method,
-            "test": {k: getattr(self.test, k) for k in _TEST_KEYS},
-        }
+        config = {"measure": self.measure, **self.config, "interval_method": self.interval_method}
+        config["test"] = {k: getattr(self.test, k) for k in _TEST_KEYS}
         users, runs = self.runs.clusters, self.runs
         method = METHOD_EXACT if self.interval_exact else METHOD
         return ComparisonRecord(
@@ -350,25 +345,21 @@ class ComparisonReport:
 
 
 def _lopsided(runs: AlignedRuns) -> str:
-    """The warning :attr:`ComparisonReport.warning` gives, or "": the compared queries each run
-    has no result for (it retrieved nothing, or missing='zero' scored it 0), when one run has
-    at least ``LOPSIDED`` more of them than the other."""
+    """:attr:`ComparisonReport.warning`: said when one run has no result (it retrieved nothing,
+    or missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
     ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
-    none = {  # per run, the compared queries it has no result for: each scored 0
-        "A": ids & {*runs.unretrieved_a, *(runs.only_in_b + runs.in_neither if zero else [])},
-        "B": ids & {*runs.unretrieved_b, *(runs.only_in_a + runs.in_neither if zero else [])},
-    }
-    worse, other = sorted("AB", key=lambda side: -len(none[side]))
+    lack_a, lack_b = (x + runs.in_neither if zero else [] for x in (runs.only_in_b, runs.only_in_a))
+    none = {"A": ids & {*runs.unretrieved_a, *lack_a}, "B": ids & {*runs.unretrieved_b, *lack_b}}
+    worse, other = sorted(none, key=lambda side: -len(none[side]))
     if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * len(ids)):
         return ""
     return (
-        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {len(ids)} "
-        f"compared queries, run {other} for {len(none[other])}. Each of these scored 0 "
-        "(retrieved nothing, or missing='zero' gave it 0), so the change below may measure that "
-        "gap, not the search. Check that the runs' topic IDs match the qrels' (q1 against q001, "
-        "0303 against 303), that no run file is truncated, and the missing= policy ('drop' "
-        f"compares only the queries both runs scored). {worse}'s: "
-        f"{_checks.name_some(none[worse], 5)}."
+        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {len(ids)} compared "
+        f"queries, run {other} for {len(none[other])}. Each of these scored 0 (retrieved nothing, "
+        "or missing='zero' gave it 0), so the change below may measure that gap, not the search. "
+        "Check that the runs' topic IDs match the qrels' (q1 against q001, 0303 against 303), that "
+        "no run file is truncated, and the missing= policy ('drop' compares only the queries both "
+        f"runs scored). {worse}'s: {_checks.name_some(none[worse], 5)}."
     )
 
 
