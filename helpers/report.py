@@ -135,10 +135,9 @@ def slice_summary(
 ) -> SliceSummary:
     """Per-slice counts, means, mean change and paired bootstrap interval, overall row first.
 
-    Each row bootstraps its own queries, from one generator in table order.
-    ``slices`` gives each query's slice; ``order`` the slices' order (default:
-    sorted). Slices under ``min_queries`` queries get no interval (too little
-    spread would look like certainty).
+    Each row bootstraps its own queries, from one generator in table order. ``slices`` gives
+    each query's slice; ``order`` the slices' order (default: sorted). Slices under
+    ``min_queries`` queries get no interval (too little spread would look like certainty).
 
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]
     >>> b = [0.6, 0.6, 0.8, 0.5, 0.4, 0.5, 0.2]
@@ -419,16 +418,14 @@ def compare_runs(
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
-    Line the runs up by query ID (:func:`align_runs`), refuse fewer than
-    ``min_queries``, take the changes, read the interval (exact when the scores
-    allow, :func:`exact_bootstrap_interval`; with ``clusters``, a user-cluster
-    bootstrap), run the randomization test and list the ``top`` regressions.
-    ``rng`` is an int seed, kept so the report can be saved and recomputed; a
-    Monte Carlo test draws from a stream spawned from it. ``report.bootstrap``
-    holds R draws for plots (from the exact distribution when the interval is
-    exact, unless ``monte_carlo_bootstrap=True``). When one run has no result for many more of
-    the compared queries than the other (5 more and 5% of them, ``LOPSIDED``), the report says
-    so first (``report.warning``), with what to check.
+    Line the runs up by query ID (:func:`align_runs`), refuse fewer than ``min_queries``, take
+    the changes, read the interval (exact when the scores allow, :func:`exact_bootstrap_interval`;
+    with ``clusters``, a user-cluster bootstrap), run the randomization test and list the ``top``
+    regressions. ``rng`` is an int seed, kept so the report can be saved and recomputed; a Monte
+    Carlo test draws from a stream spawned from it. ``report.bootstrap`` holds R draws for plots
+    (from the exact distribution when the interval is exact, unless ``monte_carlo_bootstrap``).
+    When one run has no result for many more compared queries than the other (5 more and 5% of
+    them, ``LOPSIDED``), the report says so first (``report.warning``), with what to check.
 
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
