@@ -364,15 +364,16 @@ def _lopsided(runs: AlignedRuns) -> str:
 
 def _glued(text: str, nested: bool = False) -> str:
     """``text`` with NUL for each space a line may not break at: inside brackets (parentheses
-    only if not ``nested``), before "(", around " = ", before a number not after punctuation,
-    in "Monte Carlo". So "scored 0", an interval, "p = 0.03" or "q136 (-0.5001)" stay whole."""
+    only if not ``nested``), around " = ", before a number not after punctuation, before "(" after
+    a number, in "Monte Carlo". So "scored 0", "p = 0.03" or "q136 (-0.5001)" stay whole."""
     out = list(text)
     for m in re.finditer(r" +", text):
         before, after = text[: m.start()], text[m.end() :]
         inside = before.count("[") > before.count("]")
         inside |= not nested and before.count("(") > before.count(")")
-        number = re.match(r"[-+]?\d", after) and not before.endswith((",", ";", ":"))
-        if inside or number or before.endswith((" =", "Monte")) or after[:1] in ("(", "="):
+        number = bool(re.match(r"[-+]?\d", after)) and not before.endswith((",", ";", ":"))
+        number |= after[:1] == "(" and re.search(r"\d\S*$", before) is not None
+        if inside or number or before.endswith((" =", "Monte")) or after[:1] == "=":
             out[m.start() : m.end()] = "\0" * len(m.group())
     return "".join(out)
 
