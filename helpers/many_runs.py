@@ -312,22 +312,18 @@ def _text(t: ManyRunsTable) -> str:
     widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
 
     def line(r: list[str]) -> str:
-        cells = zip(r, widths, strict=True)
-        return "  ".join(
-            x.ljust(w) if i in (0, 3) else x.rjust(w) for i, (x, w) in enumerate(cells)
-        )
+        cells = enumerate(zip(r, widths, strict=True))
+        return "  ".join(x.ljust(w) if i in (0, 3) else x.rjust(w) for i, (x, w) in cells).rstrip()
 
     rule = "  ".join("-" * w for w in widths[:-1])
-    out = [*_report._wrap(t.title()), line(head).rstrip(), rule]
+    out = [*_report._wrap(t.title()), line(head), rule]
     for i, (c, r) in enumerate(zip(t.cells, rows, strict=True)):
         if not i or c.measure != t.cells[i - 1].measure:
-            out += [rule] * bool(i) + _report._wrap(
-                f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
-            )
-        named = len(r[0]) <= widths[0]
-        out += ([] if named else _report._wrap(r[0])) + [
-            line(r if named else ["", *r[1:]]).rstrip()
-        ]
+            about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
+            out += [rule] * bool(i) + _report._wrap(about)
+        if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
+            out, r = out + _report._wrap(r[0]), ["", *r[1:]]
+        out.append(line(r))
     legend = [x for text in t.legend() for x in _report._wrap(text, indent="  ")]
     return "\n".join([*out, rule, *legend])
 
