@@ -311,9 +311,8 @@ def _text(t: ManyRunsTable) -> str:
     room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
     widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
 
-    def line(r: list[str]) -> str:
-        cells = enumerate(zip(r, widths, strict=True))
-        return "  ".join(x.ljust(w) if i in (0, 3) else x.rjust(w) for i, (x, w) in cells).rstrip()
+    def line(r: list[str]) -> str:  # the run and the interval to the left
+        return _report._line(r, widths, (0, 3))
 
     rule = "  ".join("-" * w for w in widths[:-1])
     out = [*_report._wrap(t.title()), line(head), rule]

@@ -99,13 +99,7 @@ class SliceSummary:
         """The table as aligned plain text, with a line saying how the intervals were computed."""
         cells = self._cells()
         widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
-        head, overall, *rest = (
-            "  ".join(
-                c.ljust(w) if i in (0, 5) else c.rjust(w)  # the slice and interval to the left
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-            for row in cells
-        )
+        head, overall, *rest = (_line(row, widths, (0, 5)) for row in cells)  # slice, interval left
         rule = "  ".join("-" * w for w in widths)
         return "\n".join([head, rule, overall, rule, *rest, _NOTE.format(self.n_resamples)])
 
@@ -120,6 +114,12 @@ class SliceSummary:
         )
         table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
         return f"{table}<p>{html.escape(_NOTE.format(self.n_resamples))}</p>"
+
+
+def _line(cells: list[str], widths: list[int], left: tuple[int, ...]) -> str:
+    """One row of aligned columns, two spaces apart: the ``left`` ones to the left."""
+    pairs = enumerate(zip(cells, widths, strict=True))
+    return "  ".join(x.ljust(w) if i in left else x.rjust(w) for i, (x, w) in pairs).rstrip()
 
 
 def slice_summary(
