@@ -125,6 +125,7 @@ print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.sig
     },
     "3.1": {
         "name": "interval_90", "what": "the exact 90% interval as (low, high)",
+        "minutes": 5,
         "expected": [-0.125, -0.016666666666666666], "tol": 5e-4,
         "slips": [
             ([-0.13333333333333333, 0.0], "That is the 95% interval; the question asks for 90% (level=0.90)."),
@@ -207,6 +208,7 @@ print(f"mean change of this resample: {resample_mean:+.4f}")
     },
     "4.2": {
         "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
+        "minutes": 5,
         "expected": [169, 188], "tol": 0.5,
         "slips": [
             ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
