@@ -197,7 +197,24 @@ def test_3_3_slips():
     assert "different lengths" in check("3.3", lambda c: ([0.1, 0.2], [1.0])).message
 
 
-def test_4_1_slips_on_the_chapters_coverage_study():
+def test_4_1_one_user_resample_and_slips():
+    """The resample U1, U3, U3 of the three-user example, gathered the way a learner would."""
+    ex = helpers.four_pair_example()
+    d, users = np.asarray(ex["changes"]), list(ex["users"])
+    drawn = ["U1", "U3", "U3"]
+    rows = [q for u in drawn for q in range(len(d)) if users[q] == u]
+    assert [ex["query_ids"][q] for q in rows] == ["q1", "q2", "q4", "q4"]
+    assert check("4.1", d[rows].mean()).correct
+    user_means = {u: d[[q for q in range(len(d)) if users[q] == u]].mean() for u in set(users)}
+    assert "drawn users' means" in check("4.1", np.mean([user_means[u] for u in drawn])).message
+    once = [q for q in range(len(d)) if users[q] in set(drawn)]  # each drawn user once
+    assert "drawn twice" in check("4.1", d[once].mean()).message
+    positions = [["U1", "U2", "U3"].index(u) for u in drawn]  # user positions read as queries
+    assert "positions 0, 2, 2" in check("4.1", d[positions].mean()).message
+    assert "original sample" in check("4.1", d.mean()).message
+
+
+def test_4_2_slips_on_the_chapters_coverage_study():
     """Chapter 4's 1,000 studies, drawn as its coverage cell draws them; each slip made on them."""
     truth, query_iv, user_iv = 0.02, np.empty((1000, 2)), np.empty((1000, 2))
     rng = np.random.default_rng(4)
@@ -214,15 +231,15 @@ def test_4_1_slips_on_the_chapters_coverage_study():
         return int(np.sum(iv[:, 0] > truth)), int(np.sum(iv[:, 1] < truth))
 
     above, below = counts(query_iv)
-    assert check("4.1", (above, below)).correct
-    assert "swapped" in check("4.1", (below, above)).message
-    assert "user-cluster intervals" in check("4.1", counts(user_iv)).message
-    assert "40 studies of the figure" in check("4.1", counts(query_iv[:40])).message
+    assert check("4.2", (above, below)).correct
+    assert "swapped" in check("4.2", (below, above)).message
+    assert "user-cluster intervals" in check("4.2", counts(user_iv)).message
+    assert "40 studies of the figure" in check("4.2", counts(query_iv[:40])).message
     reach = (int(np.sum(query_iv[:, 1] > truth)), int(np.sum(query_iv[:, 0] < truth)))
-    assert "reach past the truth" in check("4.1", reach).message
+    assert "reach past the truth" in check("4.2", reach).message
 
 
-def test_4_2_slips():
+def test_4_3_slips():
     def right(d, users, idx):
         t = helpers.cluster_totals(d, users)
         return t.sums[idx].sum(axis=1) / t.counts[idx].sum(axis=1)
@@ -233,9 +250,9 @@ def test_4_2_slips():
     def per_user(d, users, idx):
         return helpers.cluster_totals(d, users).sums[idx].sum(axis=1) / idx.shape[1]
 
-    assert check("4.2", right).correct
-    assert "average of the drawn users' means" in check("4.2", user_weighted).message
-    assert "number of users drawn" in check("4.2", per_user).message
+    assert check("4.3", right).correct
+    assert "average of the drawn users' means" in check("4.3", user_weighted).message
+    assert "number of users drawn" in check("4.3", per_user).message
 
 
 def _sign_flip_p(changes, *, compare="tolerance", side="two-sided", plus_one=False):

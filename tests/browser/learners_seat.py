@@ -69,7 +69,7 @@ TYPED = {
         "interval_90 = (-0.125, -0.0167)",
     ),
     "04_user_clusters": (
-        "4.1",
+        "4.2",
         "misses_above_below = (188, 169)",
         "swapped",
         "misses_above_below = (169, 188)",
