@@ -603,15 +603,15 @@ def plot_picked_queries(
 # A null distribution as bars, and the bootstrap means beside it.
 
 
-def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> tuple:
+def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> np.ndarray:
     """Bars of the share of ``values`` at each distinct value; with ``extreme_from``, those at
-    least as far from zero (two-sided) in the accent colour. Returns (shares, extreme share)."""
+    least as far from zero (two-sided) in the accent colour. Returns the shares."""
     points, counts = np.unique(np.round(values, 10), return_counts=True)
     share = counts / values.size
     width = 0.8 * float(np.diff(points).min()) if points.size > 1 else 0.01
     if extreme_from is None:
         ax.bar(points, share, width=width, color=color, label="resampled means")
-        return share, None
+        return share
     extreme = np.abs(points) >= extreme_from - 1e-10
     tail = int(counts[extreme].sum()) / values.size
     ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
@@ -622,7 +622,7 @@ def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) 
         color=PALETTE["accent"],
         label=f"at least as extreme: {tail:.4f}",
     )
-    return share, tail
+    return share
 
 
 def plot_null_distribution(
@@ -646,7 +646,7 @@ def plot_null_distribution(
     v = _checks.scores(null, "null")
     far = abs(_checks.number(observed, "observed"))
     ax = _axes(ax)
-    share, _ = _value_bars(ax, v, far, color)
+    share = _value_bars(ax, v, far, color)
     top = share.max() * 1.1  # reference lines stop below the legend
     ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
     ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label="its mirror")
@@ -692,7 +692,7 @@ def plot_bootstrap_beside_null(
         (bottom, v, far, PALETTE["neutral"], "Null: every sign assignment equally likely"),
     )
     for ax, values, tail_from, color, title in panels:
-        share, _ = _value_bars(ax, values, tail_from, color)
+        share = _value_bars(ax, values, tail_from, color)
         height = share.max() * 1.1
         ax.vlines(
             observed, 0, height, color="black", linewidth=1.5, label=f"observed {signed(observed)}"
