@@ -26,10 +26,10 @@ import itertools
 
 _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
-_SIGN_FLIP = [[0.10, 0.02, -0.06, 0.04], [0.10, 0.20, -0.30, 0.30, 0.10], [1.0, 1.0, -1.0, 1.0, 0.0, 1.0]]
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed) - 1e-12."
-_ROUNDING = "Ties decided by floating point: two sums that are equal on paper, such as +0.10 + 0.20 and -0.30 + 0.30 + ..., can differ in the last digit, so a plain >= drops some ties at random. Allow a tolerance: abs(mean) >= abs(observed) - 1e-12."
+_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
+_ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
 EXERCISES = {
     "0.1": {
@@ -261,32 +261,60 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
 # Resampling users costs little when it is not needed, and saves you when it is.''',
     },
     "5.1": {
-        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
-        "expected": [0.5625, 8, 0.3125], "tol": 1e-9,
+        "name": "p_four", "what": "the exact two-sided p-value of the four pairs, a number between 0 and 1",
+        "expected": [0.625], "tol": 1e-9, "minutes": 4,
         "slips": [
-            ([0.375, None, None], _TIES), ([0.3125, None, None], _TIES), ([0.5, None, None], _ROUNDING),
-            ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
-            ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
-            ([None, 4, None], "Ties found with ==: two sums equal on paper can differ in the last digit, so == misses some. Count abs(abs(mean) - abs(observed)) <= 1e-12."),
-            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
-            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
-            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
-            ([None, None, 0.375], "Some ties counted as more extreme: two sums equal on paper can differ in the last digit, so a plain > counts some of them. Compare abs(mean) > abs(observed) + 1e-12."),
+            ([0.375], _TIES),
+            ([0.3125], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
+            ([10], "That is a count of assignments; divide by 16 (= 2**4, all of them) for the p-value.", 1e-9),
+            ([0.5625], _OBSERVED), ([0.6], _OBSERVED),
+            ([11 / 17], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
         ],
-        "solution": '''five = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
-far = abs(five.mean())
-means = np.array([np.mean(np.array(signs) * five) for signs in itertools.product((+1, -1), repeat=5)])
-ties = int(np.sum(np.abs(np.abs(means) - far) <= 1e-12))  # exactly as far from zero, within a tolerance
-more = int(np.sum(np.abs(means) > far + 1e-12))  # strictly farther from zero
-five_test = ((more + ties) / 32, ties, more / 32)
-print(f"{more} more extreme + {ties} ties = {more + ties} of 32: p = {five_test[0]:.4f}; "
-      f"ties not counted: {more}/32 = {five_test[2]:.4f}")
-helpers.plot_sign_assignments(means, five.mean(), numbered=True, title="Five changes: all 32 sign assignments")
-plt.show()
-# The observed signs (assignment 1) and their mirror image (32) tie, and so do six others, such as
-# flipping -0.30 and +0.30 together. Leaving the ties out would drop 8 of the 18 extreme assignments.''',
+        "solution": '''# my guess: more than half, since +2.5 points is small beside changes of 10 and 6 points
+far = abs(four.mean())  # the observed mean, +2.5 points
+extreme = 0
+for signs in itertools.product((+1, -1), repeat=4):
+    flipped = np.array(signs) * four  # one sign assignment, in points
+    extreme += abs(flipped.mean()) >= far  # ties count: >=, not >
+p_four = extreme / 16
+print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
+# The changes are whole points, so every sum is a whole number: ties are exact.''',
     },
     "5.2": {
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
+        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 4,
+        "slips": [
+            ([0.3125, None, None], _TIES),
+            ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
+            ([18, None, None], "That is a count; divide by 32 (= 2**5, all the assignments) for the p-value.", 1e-9),
+            ([0.53125, None, None], _OBSERVED),
+            ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+            ([0.5, None, None], _ROUNDING), ([0.375, None, None], _ROUNDING),
+            ([None, 4, None], _ROUNDING),
+            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
+            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
+            ([None, None, 10], "That is a count of the assignments strictly farther from zero; divide by 32 for the p-value.", 1e-9),
+            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([None, None, 0.375], _ROUNDING),
+        ],
+        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers, so ties are exact
+far = abs(five.mean())
+signs = np.array(list(itertools.product((+1, -1), repeat=5)))  # 32 rows of signs
+means = (signs * five).mean(axis=1)
+ties = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
+beyond = int(np.sum(np.abs(means) > far))  # strictly farther from zero
+five_test = ((beyond + ties) / 32, ties, beyond / 32)
+print(f"{beyond} more extreme + {ties} ties = {beyond + ties} of 32: "
+      f"p = {five_test[0]:.4f}; ties not counted: {beyond}/32 = {five_test[2]:.4f}")
+helpers.plot_sign_assignments(means, five.mean(), numbered=True,
+                              title="Five changes: all 32 sign assignments",
+                              xlabel="Mean change B - A under the null (points)")
+plt.show()
+# The observed signs (assignment 1) and their mirror image (32) tie, and so do six
+# others, such as flipping -30 and +30 together. Leaving the ties out drops 8 of the
+# 18 extreme assignments.''',
+    },
+    "5.3": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
         "expected": [0.0384063720703125], "tol": 5e-4,
         "slips": [
@@ -294,13 +322,13 @@ plt.show()
             ([0.9893646240234375], "That is alternative='greater' (is B better?); the worry was that B is worse: alternative='less'."),
         ],
         "solution": '''p_less = helpers.randomization_test(d, alternative="less").pvalue
-print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; "
-      f"two-sided / one-sided = 2 within 1e-12: {abs(res.pvalue / p_less - 2) < 1e-12}")
+assert abs(res.pvalue / p_less - 2) < 1e-12  # two-sided = twice the one-sided
+print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}")
 # The null distribution is symmetric, so the one-sided p is half the two-sided one.
 # Choosing the side after seeing that B scored lower would quietly halve every p-value:
 # the test would then reject a true null hypothesis twice as often as it claims.''',
     },
-    "5.3": {
+    "5.4": {
         "name": "more", "what": "two numbers: the mean change over the 1,120 queries, then the exact two-sided p-value",
         "expected": [-0.007142857142857143, 0.076812744140625], "tol": [5e-5, 5e-4],
         "slips": [
@@ -311,13 +339,13 @@ print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; 
         "solution": '''d_more = np.concatenate([d, np.zeros(1000)])  # 1,000 unchanged queries
 res_more = helpers.randomization_test(d_more)
 more = (res_more.statistic, res_more.pvalue)
-print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.statistic:+.4f}), "
-      f"p = {res_more.pvalue:.4f} (was {res.pvalue:.4f})")
-# The mean change shrinks about ninefold, but p does not move: unchanged queries cannot flip, so
-# the same 2**16 assignments decide it. A p-value measures how consistent the data are with "no
-# difference", not how large or important the difference is.''',
+print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} "
+      f"(was {res.statistic:+.4f}), p = {res_more.pvalue:.4f} (was {res.pvalue:.4f})")
+# The mean change shrinks about ninefold, but p does not move: unchanged queries cannot
+# flip, so the same 2**16 assignments decide it. A p-value measures how consistent the
+# data are with "no difference", not how large or important the difference is.''',
     },
-    "5.4": {
+    "5.5": {
         "name": "R_needed", "what": "the number of random sign vectors R, a whole number",
         # any p read from the printed 0.0768 to the prompt's 0.077, with ceil, round or int:
         # 17,725 to 17,768 (17,729 from res.pvalue and ceil)
@@ -330,30 +358,12 @@ print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.sta
         "solution": '''p = res.pvalue
 R_needed = math.ceil(p * (1 - p) / 0.002**2)
 mc = helpers.randomization_test(d, n_resamples=R_needed, rng=3)
+se = math.sqrt(p * (1 - p) / R_needed)
 print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
-      f"difference {mc.pvalue - p:+.4f} (standard error {math.sqrt(p * (1 - p) / R_needed):.4f})")
-# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.
-# Reading p as the printed 0.0768 or as 0.077, or rounding R instead of ceil, gives 17,725 to 17,768:
-# the check accepts all of them, since the question only asks for the size of R.''',
-    },
-    "5.5": {
-        "name": "sign_flip_p", "what": "a function sign_flip_p(changes) returning the exact two-sided p-value",
-        "calls": [(x,) for x in _SIGN_FLIP], "expected": [0.625, 0.5625, 0.375], "tol": 1e-9,
-        "slips": [
-            ([0.375, 0.375, 0.0625], _TIES), ([0.375, 0.3125, 0.0625], _TIES), ([0.625, 0.5, 0.375], _ROUNDING),
-            ([0.3125, 0.28125, 0.1875], "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
-            ([11 / 17, 19 / 33, 25 / 65], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is enumerated, p = count / 2**n."),
-        ],
-        "solution": '''def sign_flip_p(changes):
-    changes = np.asarray(changes, dtype=float)
-    observed = abs(changes.mean())
-    count = 0
-    for signs in itertools.product((+1, -1), repeat=len(changes)):
-        count += abs(np.mean(np.array(signs) * changes)) >= observed - 1e-12
-    return count / 2 ** len(changes)
-
-
-print(f"four pairs: p = {sign_flip_p(four):.4f}; helpers.randomization_test: {res_four.pvalue:.4f}")''',
+      f"difference {mc.pvalue - p:+.4f} (standard error {se:.4f})")
+# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four
+# times as many draws. Reading p as the printed 0.0768 or as 0.077, or rounding R
+# instead of ceil, gives 17,725 to 17,768: the check accepts all of them.''',
     },
     "6.1": {
         "name": "holm_adjusted", "what": "the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
