@@ -45,6 +45,7 @@ __all__ = [
     "exact_bootstrap_distribution",
     "exact_bootstrap_interval",
     "exact_means",
+    "example_loop_means",
     "find_grid",
     "four_pair_example",
     "grid_bootstrap_distribution",
