@@ -22,6 +22,7 @@ __all__ = [
     "plot_intervals_vs_truth",
     "plot_coverage",
     "plot_forest",
+    "plot_power_curve",
     "plot_picked_queries",
     "plot_sampling_vs_bootstrap",
 ]
@@ -547,6 +548,48 @@ def plot_forest(
     ]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
+
+
+# --- planning: power against the number of queries ------------------------------------------
+
+
+def plot_power_curve(
+    queries: ArrayLike,
+    power: ArrayLike,
+    *,
+    target: float = 0.8,
+    needed: int | None = None,
+    label: str = "power",
+    color: str | None = None,
+    marker: str | None = None,
+    ax=None,
+    title: str = "How often a change of the smallest useful size is detected",
+):
+    """Power (the share of studies that detect the change) against the number of queries,
+    with the target power as a dotted line and, if given, the queries ``needed`` marked.
+    Call it again on the same ``ax`` to add a second curve (another method or pilot).
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
+    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
+    ('Judged queries Q', [0.0, 1.0])
+    """
+    n = _checks.scores(queries, "queries")
+    p = _checks.scores(power, "power")
+    if n.size != p.size:
+        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("power must lie between 0 and 1 (a share of studies).")
+    target = float(_checks.level(target, "target", "0.8"))
+    ax = _axes(ax)
+    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
+    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    if needed is not None:
+        q = _checks.integer(needed, "needed")
+        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
+    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
+    ax.legend(loc="lower right", fontsize=10)
     return ax
 
 

@@ -61,6 +61,17 @@ def test_result_renders_as_text_and_html():
     assert UNANSWERED in repr(check("0.1", ...))
 
 
+def test_an_unexplained_wrong_answer_is_shown_and_the_prompt_restated_not_contradicted():
+    """A learner who typed 0.9 for 'a share between 0 and 1' is not told the answer is a share
+    between 0 and 1 (issue 37): the message shows what was given and restates the question."""
+    message = check("0.1", 0.9).message
+    assert message.startswith("not quite: your answer, 0.9, is not the expected value.")
+    assert EXERCISES["0.1"]["what"] in message and "the answer is" not in message
+    fn = next(k for k in KEYS if "calls" in EXERCISES[k] and not EXERCISES[k].get("summary"))
+    message = check(fn, lambda *args: 12345.0).message
+    assert "your function gives 1.234e+04" in message and EXERCISES[fn]["what"] in message
+
+
 def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
     """The engine and the table import nothing of the rest of helpers; the engine stays small
     (the table is data, and grows by one entry per exercise)."""
