@@ -65,7 +65,7 @@ for _ in range(1000):
     boot_means.append(d[picks].mean())  # this resample's mean change
 print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
       f"spread (standard deviation) {np.std(boot_means):.3f}")
-# They pile up around the observed -0.067; most lie within two spreads (about 0.066) of it.""",
+# They pile up around the observed -0.067; most lie within two spreads (0.066) of it.""",
     },
     "1.2": {
         "name": "ends", "what": "the two ends (low, high) of the middle 95% of loop_means, by the example's rule",
@@ -89,19 +89,19 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
         "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
         # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
         "expected": [0.961], "tol": 5e-4,
-        "minutes": 3,
+        "minutes": 2,
         "slips": [
             ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
-            ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with loop_interval.low and loop_interval.high."),
+            ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
             ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
             ([0.039], "That is the share outside the ends; the question asks for the share between them."),
             ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
         ],
         "solution": """# my guess: 95%, by the name
-inside = (loop_means >= loop_interval.low) & (loop_means <= loop_interval.high)
+inside = (loop_means >= low) & (loop_means <= high)
 share_inside = inside.mean()
 print(f"{share_inside:.1%} of the resampled means lie between the ends, ends included")
-# More than 95%: the means sit on a grid of 1/120, and many resamples share each end's value.""",
+# More than 95%: on a grid of 1/120, many means share each end's value.""",
     },
     "1.4": {
         "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
