@@ -71,6 +71,7 @@ __all__ = [
     "plot_sign_assignments",
     "plot_sorted_changes",
     "plot_error_rates",
+    "plot_sampling_vs_bootstrap",
     "power_curve",
     "quantile_difference",
     "queries_needed",

@@ -687,8 +687,13 @@ def plot_sampling_vs_bootstrap(
         counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
         ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}")
         if centre is not None:
-            ax.axvline(centre, color=PALETTE["accent"], linestyle="--", linewidth=2,
-                       label=f"this sample's mean {centre:+.3f}")
+            ax.axvline(
+                centre,
+                color=PALETTE["accent"],
+                linestyle="--",
+                linewidth=2,
+                label=f"this sample's mean {centre:+.3f}",
+            )
         ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
         ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
         ax.set_ylabel("Count")

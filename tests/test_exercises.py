@@ -151,7 +151,8 @@ def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
 
     no_replace = lambda d, rng: rng.choice(d, size=Q, replace=False).mean()  # noqa: E731
     named(learner_loop(d, np.random.default_rng(1), no_replace), "exactly once")
-    named([d[rng.permutation(Q)].mean() for rng in [np.random.default_rng(1)] * 1000], "exactly once")
+    rng = np.random.default_rng(1)
+    named([d[rng.permutation(Q)].mean() for _ in range(1000)], "exactly once")
     # the generator made inside the loop: the same positions in every pass
     same = [d[np.random.default_rng(4).integers(0, Q, size=Q)].mean() for _ in range(1000)]
     named(same, "every pass drew the same positions")
