@@ -56,6 +56,7 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
             ([1000, 59.5, 3.16], "You averaged the query positions: take the changes at them, d[picks], and average those.", [0, 0.6, 0.4]),
             ([1, None, None], "boot_means holds one mean: append each resample's mean inside the loop, 1,000 times.", 0),
             ([120, None, None], "boot_means holds 120 values, one resample's changes: append the mean of each resample, 1,000 times.", 0),
+            ([None, -0.06666666666666667, 0.03277], "Your means look right, but there are not 1,000 of them: the exercise asks for 1,000 resamples, range(1000).", [0, 0.0045, 0.003]),
         ],
         "solution": """# my guess: most within about 0.06 of -0.067
 rng = np.random.default_rng(2024)  # any seed
@@ -112,9 +113,11 @@ print(f"{share_inside:.1%} of the resampled means lie between the ends, ends inc
             ([2.0], "That is the old width over the new one: divide the 480-query interval's width by interval's width.", 0.25),
         ],
         "solution": '''d4 = np.tile(d, 4)  # 480 queries, the same mix of changes
-interval4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=R, rng=1))
+means4 = helpers.paired_bootstrap(d4, n_resamples=R, rng=1)
+interval4 = helpers.percentile_interval(means4)
 width_ratio = (interval4.high - interval4.low) / (interval.high - interval.low)
-print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio {width_ratio:.2f}")
+print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}]; "
+      f"width ratio {width_ratio:.2f}")
 # About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
     "1.5": {
@@ -122,11 +125,14 @@ print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio 
         "expected": [0.21666666666666665], "tol": 5e-4,
         "slips": [([0.13333333333333333], "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
         "solution": '''b_shuffled = np.random.default_rng(0).permutation(b)
-shuffled_interval = helpers.percentile_interval(helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7))
+shuffled_means = helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7)
+shuffled_interval = helpers.percentile_interval(shuffled_means)
 shuffled_width = shuffled_interval.high - shuffled_interval.low
-for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval), ("unpaired", unpaired_interval)]:
+rows = [("real pairs", interval), ("shuffled pairs", shuffled_interval),
+        ("unpaired", unpaired_interval)]
+for name, iv in rows:
     print(f"{name:<15} [{iv.low:+.3f}, {iv.high:+.3f}]  width {iv.high - iv.low:.3f}")
-# Shuffled pairs lose the shared difficulty, so the interval is as wide as the unpaired one
+# Shuffled pairs lose the shared difficulty: the interval is as wide as the unpaired one
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {

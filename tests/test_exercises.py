@@ -172,6 +172,8 @@ def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
         picks = rng.integers(0, Q, size=Q)
     named([d[picks].mean()], "holds one mean")  # appended after the loop
     named(list(d[picks]), "holds 120 values")  # one resample's changes
+    for R in (2000, 5000):  # the loop right, but not 1,000 times
+        named(helpers.paired_bootstrap(d, n_resamples=R, rng=R), "not 1,000 of them")
 
 
 def test_1_2_the_rules_ends_and_slips_are_named():
