@@ -43,23 +43,68 @@ EXERCISES = {
 print(f"mean change: {helpers.signed(mean_change)}")''',
     },
     "1.1": {
-        "name": "share_worse", "what": "the share of section 4's resampled means below zero, a number between 0 and 1",
-        # section 4's means (seed 1) give 4,867 of 5,000; any other stream lands within about 3 Monte Carlo standard errors
-        "expected": [0.9734], "tol": 0.007,
+        "name": "boot_means", "what": "a list of your 1,000 resampled mean changes",
+        # compared by size, mean and standard deviation: any seed passes; the tolerances are about
+        # 4 Monte Carlo standard errors at R = 1,000 (0.0010 for the mean, 0.0007 for the spread)
+        "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
+        "minutes": 5,
         "slips": [
-            ([0.987], "That counts resamples with a mean change of exactly 0 (B as good as A) as B being worse: use means < 0.", 0.005),
-            ([0.013], "That is the share in which B is better (means > 0); B is worse where the mean change is below zero.", 0.005),
-            ([0.1], "That is the share of queries on which B is worse (12 of 120). The question is about the resampled means: (means < 0).mean().", 1e-9),
-            ([4867], "That is a count of resamples; divide by R = 5,000 for the share.", 40),
+            ([1000, -0.06666666666666667, 0.0], "Every mean is the observed -0.067: each resample took every query exactly once (replace=False, or a permutation). Draw with replacement: rng.integers(0, Q, size=Q).", [0, 1e-9, 1e-9]),
+            ([1000, None, 0.0], "All your means are equal: every pass drew the same positions. Create rng once, before the loop (not inside it), and draw new positions in each pass.", [0, 0, 1e-9]),
+            ([1000, -0.06666666666666667, 0.0577], "Your means spread too widely: that is what drawing A's and B's scores separately gives. Draw one set of positions per resample and take d at them, so each query's A and B travel together.", [0, 0.006, 0.006]),
+            ([1000, -8.0, 3.93], "These are sums of the drawn changes: divide by Q for each resample's mean.", [0, 0.6, 0.4]),
+            ([1000, 59.5, 3.16], "You averaged the query positions: take the changes at them, d[picks], and average those.", [0, 0.6, 0.4]),
+            ([1, None, None], "boot_means holds one mean: append each resample's mean inside the loop, 1,000 times.", 0),
+            ([120, None, None], "boot_means holds 120 values, one resample's changes: append the mean of each resample, 1,000 times.", 0),
+            ([None, -0.06666666666666667, 0.03277], "Your means look right, but there are not 1,000 of them: the exercise asks for 1,000 resamples, range(1000).", [0, 0.0045, 0.003]),
         ],
-        "solution": '''# my guess from the picture: nearly all, over 90%
-share_worse = (means < 0).mean()
-print(f"B worse in {share_worse:.1%} of the resamples")
-# Not the probability that B is worse: the resamples are of these 120 queries, so they scatter
-# around the observed change, not around the unknown true change. Like section 5's 95%, the share
-# describes the procedure's draws; a probability about the truth needs a Bayesian analysis.''',
+        "solution": """# my guess: most within about 0.06 of -0.067
+rng = np.random.default_rng(2024)  # any seed
+boot_means = []
+for _ in range(1000):
+    picks = rng.integers(0, Q, size=Q)  # Q positions, with replacement
+    boot_means.append(d[picks].mean())  # this resample's mean change
+print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
+      f"spread (standard deviation) {np.std(boot_means):.3f}")
+# They pile up around the observed -0.067; most lie within two spreads (0.066) of it.""",
     },
     "1.2": {
+        "name": "ends", "what": "the two ends (low, high) of the middle 95% of loop_means, by the example's rule",
+        # loop_means is the example's own loop (seed 7): the rule gives s[125] = -16/120, s[4875] = -1/120
+        "expected": [-0.13333333333333333, -0.008333333333333333], "tol": 5e-4,
+        "minutes": 3,
+        "slips": [
+            ([-0.175, -0.13333333333333333], "Those are s[2] and s[97]: 2.5 and 97.5 are percents, not positions. The positions are int(0.025 * R) and min(R - 1, int(0.975 * R))."),
+            ([-0.058333333333333334, -0.058333333333333334], "Those are the means at positions 125 and 4,875 before sorting: sort first, s = sorted(loop_means)."),
+            ([-0.15833333333333333, -0.09166666666666666], "Those are s[25] and s[975], the positions for R = 1,000: here R is 5,000, so the low end is s[int(0.025 * 5000)] = s[125]."),
+            ([-0.1875, -0.1438], "np.percentile takes percents: 2.5 and 97.5, not 0.025 and 0.975.", 1e-3),
+            ([-0.008333333333333333, -0.13333333333333333], "The ends are swapped: give the low end first, (low, high)."),
+        ],
+        "solution": """# my guess: it just reaches zero
+s = sorted(loop_means)
+ends = (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])  # positions 125 and 4,875
+print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
+# It stops one grid step (1/120) below zero: this interval excludes zero, just.""",
+    },
+    "1.3": {
+        "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
+        # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
+        "expected": [0.961], "tol": 5e-4,
+        "minutes": 2,
+        "slips": [
+            ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
+            ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
+            ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
+            ([0.039], "That is the share outside the ends; the question asks for the share between them."),
+            ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
+        ],
+        "solution": """# my guess: 95%, by the name
+inside = (loop_means >= low) & (loop_means <= high)
+share_inside = inside.mean()
+print(f"{share_inside:.1%} of the resampled means lie between the ends, ends included")
+# More than 95%: on a grid of 1/120, many means share each end's value.""",
+    },
+    "1.4": {
         "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
         # about 1/2 for any seed and rule (0.47 to 0.48 here): the width shrinks as 1/sqrt(Q)
         "expected": [0.5], "tol": 0.06,
@@ -68,21 +113,26 @@ print(f"B worse in {share_worse:.1%} of the resamples")
             ([2.0], "That is the old width over the new one: divide the 480-query interval's width by interval's width.", 0.25),
         ],
         "solution": '''d4 = np.tile(d, 4)  # 480 queries, the same mix of changes
-interval4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=R, rng=1))
+means4 = helpers.paired_bootstrap(d4, n_resamples=R, rng=1)
+interval4 = helpers.percentile_interval(means4)
 width_ratio = (interval4.high - interval4.low) / (interval.high - interval.low)
-print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio {width_ratio:.2f}")
+print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}]; "
+      f"width ratio {width_ratio:.2f}")
 # About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
-    "1.3": {
+    "1.5": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
         "expected": [0.21666666666666665], "tol": 5e-4,
         "slips": [([0.13333333333333333], "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
         "solution": '''b_shuffled = np.random.default_rng(0).permutation(b)
-shuffled_interval = helpers.percentile_interval(helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7))
+shuffled_means = helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7)
+shuffled_interval = helpers.percentile_interval(shuffled_means)
 shuffled_width = shuffled_interval.high - shuffled_interval.low
-for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval), ("unpaired", unpaired_interval)]:
+rows = [("real pairs", interval), ("shuffled pairs", shuffled_interval),
+        ("unpaired", unpaired_interval)]
+for name, iv in rows:
     print(f"{name:<15} [{iv.low:+.3f}, {iv.high:+.3f}]  width {iv.high - iv.low:.3f}")
-# Shuffled pairs lose the shared difficulty, so the interval is as wide as the unpaired one
+# Shuffled pairs lose the shared difficulty: the interval is as wide as the unpaired one
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {
@@ -516,7 +566,7 @@ QUIZZES = {
 "explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
 },
 "1.q1": {
-"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give [-0.133, +0.000]. What do these intervals let you say?",
+"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
 "options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
 "answer": 3,
 "explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],

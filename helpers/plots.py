@@ -26,6 +26,7 @@ __all__ = [
     "plot_picked_queries",
     "plot_null_distribution",
     "plot_bootstrap_beside_null",
+    "plot_sampling_vs_bootstrap",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -757,4 +758,65 @@ def plot_bootstrap_beside_null(
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
+
+
+# --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------
+
+
+def plot_sampling_vs_bootstrap(
+    sample_means: ArrayLike,
+    bootstrap_means: ArrayLike,
+    *,
+    truth: float,
+    observed: float,
+    lattice: float | None = None,
+    title: str = "Fresh samples from the world, and one sample's resamples",
+    xlabel: str = "Mean change, B - A",
+):
+    """Two histograms on one x axis: above, the means of many fresh samples from a known world
+    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
+    (centred near that sample's mean ``observed``). Each panel names its spread (standard
+    deviation); the truth is marked in both. Returns the two axes, top first.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
+    ...                                          truth=-0.05, observed=0.05)
+    >>> top.get_title(), bottom.get_xlabel()
+    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
+    """
+    import matplotlib.pyplot as plt
+
+    fresh = _checks.scores(sample_means, "sample_means")
+    boot = _checks.scores(bootstrap_means, "bootstrap_means")
+    _checks.number(truth, "truth")
+    _checks.number(observed, "observed")
+    both = np.concatenate([fresh, boot])
+    if lattice:
+        k = np.round(both / lattice).astype(int)
+        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
+    else:
+        edges = np.histogram_bin_edges(both, bins=40)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
+    panels = (
+        (top, fresh, PALETTE["neutral"], "fresh samples", None),
+        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
+    )
+    for ax, values, colour, what, centre in panels:
+        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
+        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}")
+        if centre is not None:
+            ax.axvline(
+                centre,
+                color=PALETTE["accent"],
+                linestyle="--",
+                linewidth=2,
+                label=f"this sample's mean {centre:+.3f}",
+            )
+        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
+        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
+        ax.set_ylabel("Count")
+        ax.legend(ncol=2, **_LEGEND)
+    bottom.set_xlabel(xlabel)
+    fig.suptitle(title)
     return top, bottom

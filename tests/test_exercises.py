@@ -109,45 +109,125 @@ def test_0_1_slips():
 
 
 def chapter_1_means(seed=1):
-    """Section 4's 5,000 resampled means of chapter 1 (its own generator, seed 1)."""
+    """Section 9's 5,000 resampled means of chapter 1 (numpy's generator, seed 1)."""
     _, _, d = learner_changes()
     idx = np.random.default_rng(seed).integers(0, d.size, size=(5000, d.size))
     return d, d[idx].mean(axis=1)
 
 
-def test_1_1_share_worse_any_stream_passes_and_slips_are_named():
-    d, means = chapter_1_means()
-    assert check("1.1", (means < 0).mean()).correct
-    for seed in (2, 7, 2024):  # another stream, or the example's own loop, passes too
-        assert check(
-            "1.1", (helpers.paired_bootstrap(d, n_resamples=5000, rng=seed) < 0).mean()
-        ).correct
-    assert "exactly 0" in check("1.1", (means <= 0).mean()).message
-    assert "B is better" in check("1.1", (means > 0).mean()).message
-    assert "share of queries" in check("1.1", (d < 0).mean()).message
-    assert "count of resamples" in check("1.1", int((means < 0).sum())).message
+def example_loop_means():
+    """The example's own loop, written out: random.Random(7) after the data's 240 draws."""
+    import random
+
+    stream = random.Random(7)
+    a = [1 if stream.random() < 0.70 else 0 for _ in range(120)]
+    b = [hit if stream.random() < 0.9 else 1 - hit for hit in a]
+    changes = [y - x for x, y in zip(a, b, strict=True)]
+    means = []
+    for _ in range(5000):
+        picks = [stream.randrange(120) for _ in range(120)]
+        means.append(sum(changes[i] for i in picks) / 120)
+    return np.array(means)
 
 
-def test_1_2_width_ratio_any_seed_passes_and_slips_are_named():
+def learner_loop(d, rng, draw):
+    """Exercise 1.1's loop, with one pass's draw as the learner wrote it."""
+    return [draw(d, rng) for _ in range(1000)]
+
+
+def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
+    a, b, d = learner_changes()
+    Q = d.size
+    right = lambda d, rng: d[rng.integers(0, Q, size=Q)].mean()  # noqa: E731
+    for seed in (0, 1, 2, 7, 2024, 12345):  # any seed passes: the tolerance is Monte Carlo error
+        assert check("1.1", learner_loop(d, np.random.default_rng(seed), right)).correct
+    assert check("1.1", helpers.paired_bootstrap(d, n_resamples=1000, rng=3)).correct
+    assert check("1.1", np.array(learner_loop(d, np.random.default_rng(5), right))).correct
+    assert check("1.1", helpers.example_loop_means(n_resamples=1000)).correct  # random.Random
+
+    def named(answer, words):
+        result = check("1.1", answer)
+        assert result.status == "slip" and words in result.message, result.message
+
+    no_replace = lambda d, rng: rng.choice(d, size=Q, replace=False).mean()  # noqa: E731
+    named(learner_loop(d, np.random.default_rng(1), no_replace), "exactly once")
+    rng = np.random.default_rng(1)
+    named([d[rng.permutation(Q)].mean() for _ in range(1000)], "exactly once")
+    # the generator made inside the loop: the same positions in every pass
+    same = [d[np.random.default_rng(4).integers(0, Q, size=Q)].mean() for _ in range(1000)]
+    named(same, "every pass drew the same positions")
+    for seed in (1, 2, 3):
+        rng = np.random.default_rng(seed)
+        unpaired = [
+            b[rng.integers(0, Q, size=Q)].mean() - a[rng.integers(0, Q, size=Q)].mean()
+            for _ in range(1000)
+        ]
+        named(unpaired, "A's and B's scores separately")
+        rng = np.random.default_rng(seed)
+        named(learner_loop(d, rng, lambda d, rng: d[rng.integers(0, Q, size=Q)].sum()), "sums")
+        rng = np.random.default_rng(seed)
+        named(learner_loop(d, rng, lambda d, rng: rng.integers(0, Q, size=Q).mean()), "positions")
+    rng = np.random.default_rng(1)
+    for _ in range(1000):
+        picks = rng.integers(0, Q, size=Q)
+    named([d[picks].mean()], "holds one mean")  # appended after the loop
+    named(list(d[picks]), "holds 120 values")  # one resample's changes
+    for R in (2000, 5000):  # the loop right, but not 1,000 times
+        named(helpers.paired_bootstrap(d, n_resamples=R, rng=R), "not 1,000 of them")
+
+
+def test_1_2_the_rules_ends_and_slips_are_named():
+    means = example_loop_means()
+    assert np.array_equal(means, helpers.example_loop_means())  # the helper is the example's loop
+    R, s = means.size, sorted(means)
+    assert check("1.2", (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])).correct
+    assert check("1.2", helpers.percentile_interval(means)).correct
+    assert check("1.2", np.percentile(means, [2.5, 97.5])).correct  # the same two, here
+    assert check("1.2", (s[int(0.025 * R) - 1], s[int(0.975 * R) + 1])).correct  # ties: same
+    assert "percents, not positions" in check("1.2", (s[2], s[97])).message
+    assert "percents, not positions" in check("1.2", (s[int(2.5)], s[int(97.5)])).message
+    assert "before sorting" in check("1.2", (means[125], means[4875])).message
+    assert "R = 1,000" in check("1.2", (s[25], s[975])).message
+    assert "takes percents" in check("1.2", np.percentile(means, [0.025, 0.975])).message
+    assert "swapped" in check("1.2", (s[4875], s[125])).message
+
+
+def test_1_3_share_between_the_ends_and_slips_are_named():
+    means = example_loop_means()
+    low, high = helpers.percentile_interval(means)
+    assert (low, high) == (-16 / 120, -1 / 120)
+    inside = (means >= low) & (means <= high)
+    assert check("1.3", inside.mean()).correct
+    assert check("1.3", sum(low <= m <= high for m in means) / 5000).correct
+    assert check("1.3", 1 - (means < low).mean() - (means > high).mean()).correct
+    assert "equal to an end" in check("1.3", ((means > low) & (means < high)).mean()).message
+    rounded = ((means >= -0.133) & (means <= -0.008)).mean()
+    assert "rounded ends" in check("1.3", rounded).message
+    assert "the level" in check("1.3", 0.95).message
+    assert "outside the ends" in check("1.3", 1 - inside.mean()).message
+    assert "count of resamples" in check("1.3", int(inside.sum())).message
+
+
+def test_1_4_width_ratio_any_seed_passes_and_slips_are_named():
     d, means = chapter_1_means()
     interval = helpers.percentile_interval(means)
     width = interval.high - interval.low
     d4 = np.tile(d, 4)
     for seed in (1, 7, 99):
         iv4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=5000, rng=seed))
-        assert check("1.2", (iv4.high - iv4.low) / width).correct
-        assert "old width over the new" in check("1.2", width / (iv4.high - iv4.low)).message
+        assert check("1.4", (iv4.high - iv4.low) / width).correct
+        assert "old width over the new" in check("1.4", width / (iv4.high - iv4.low)).message
     ends = np.percentile(
         d4[np.random.default_rng(1).integers(0, 480, size=(5000, 480))].mean(1), [2.5, 97.5]
     )
-    assert check("1.2", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
+    assert check("1.4", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
     Q = d.size  # the slip: Q positions from the first Q of the 480 queries
     same = d4[np.random.default_rng(1).integers(0, Q, size=(5000, Q))].mean(axis=1)
     iv = helpers.percentile_interval(same)
-    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    assert "draw len(d4) = 480 positions" in check("1.4", (iv.high - iv.low) / width).message
     few = d4[np.random.default_rng(1).integers(0, 480, size=(5000, Q))].mean(axis=1)
     iv = helpers.percentile_interval(few)
-    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    assert "draw len(d4) = 480 positions" in check("1.4", (iv.high - iv.low) / width).message
 
 
 def test_2_1_draws_that_leave_out_q3_and_slips():

@@ -56,10 +56,10 @@ def expect_no_error_output(panel) -> None:
 TYPED = {
     "00_start_here": ("0.1", "mean_change = -d.mean()", "A minus B", "mean_change = d.mean()"),
     "01_paired_bootstrap": (
-        "1.1",
-        "share_worse = (means <= 0).mean()",
-        "exactly 0",
-        "share_worse = (means < 0).mean()",
+        "1.3",
+        "share_inside = ((loop_means > low) & (loop_means < high)).mean()",
+        "equal to an end",
+        "share_inside = ((loop_means >= low) & (loop_means <= high)).mean()",
     ),
     "02_all_256_resamples": ("2.1", "no_q3 = 175", "include q3", "no_q3 = 81"),
     "03_exact_bootstrap": (
