@@ -70,6 +70,9 @@ def test_an_unexplained_wrong_answer_is_shown_and_the_prompt_restated_not_contra
     fn = next(k for k in KEYS if "calls" in EXERCISES[k] and not EXERCISES[k].get("summary"))
     message = check(fn, lambda *args: 12345.0).message
     assert "your function gives 1.234e+04" in message and EXERCISES[fn]["what"] in message
+    moments = next(k for k in KEYS if EXERCISES[k].get("summary") == "moments")
+    message = check(moments, [5.0, 7.0]).message
+    assert "(size, mean and standard deviation 2, 6, 1) is not the expected one" in message
 
 
 def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
