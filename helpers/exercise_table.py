@@ -97,6 +97,8 @@ for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval)
             ([256, 0.1, 0.11445523142259598], "Those are the sums of the four picked changes; divide each sum by 4 for its mean."),
         ],
         "solution": """# my guess: +0.025, the observed mean, since every query is picked equally often
+import itertools
+
 all_means = []
 for draw in itertools.product(range(4), repeat=4):  # (0, 0, 0, 0), (0, 0, 0, 1), ...
     all_means.append(sum(d[i] for i in draw) / 4)  # i is a query index, 0 for q1

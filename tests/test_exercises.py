@@ -182,7 +182,8 @@ def test_2_2_exact_interval_from_the_sorted_means_and_slips():
     assert "percentages" in check("2.2", pct).message
     distinct = np.unique(np.round(means, 12))  # 24 values, each counted once
     n = distinct.size
-    assert "whole range" in check("2.2", (distinct[int(0.025 * n)], distinct[int(0.975 * n)])).message
+    ends = (distinct[int(0.025 * n)], distinct[int(0.975 * n)])
+    assert "whole range" in check("2.2", ends).message
     multisets = sorted(
         np.mean(d[list(t)]) for t in itertools.combinations_with_replacement(range(4), 4)
     )
