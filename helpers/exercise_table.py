@@ -117,12 +117,12 @@ print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")
         ],
         "solution": """# my guess: it contains zero, since one of the four changes is a loss
 s = sorted(means)  # or sorted(all_means): the same 256 numbers
-exact_interval = (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])  # positions 6, 249
+exact_interval = (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])  # 6 and 249
 low, high = exact_interval
 print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
-# Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off by
-# one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random means
-# it would not.""",
+# Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off
+# by one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random
+# means it would not.""",
     },
     "2.3": {
         "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
@@ -135,9 +135,9 @@ print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
         ],
         "solution": '''# my guess: each position avoids q3 with chance 3/4, so (3/4)^4 of 256
 no_q3 = int(np.sum(~(draws == 2).any(axis=1)))  # rows with no index 2 (q3)
-print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4) ** 4:.3f}")
-# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37% for large Q:
-# chapter 1's one resample left out 46 of its 120 queries.''',
+print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4")
+# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37%
+# for large Q: chapter 1's one resample left out 46 of its 120 queries.''',
     },
     "2.4": {
         "name": "five_interval", "what": "the exact 95% interval (low, high) of the five changes, or the Interval itself",
@@ -149,17 +149,20 @@ print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4
         "solution": '''d5 = np.append(d, 0.0)  # q5: an unchanged query
 means5 = d5[helpers.enumerate_resamples(5)].mean(axis=1)
 five_interval = helpers.percentile_interval(means5)
-print(f"{means5.size:,} ordered resamples; exact interval [{helpers.signed(five_interval.low)}, {helpers.signed(five_interval.high)}]")
-# Narrower: each mean now averages five changes, one of them 0, so the means sit closer together.''',
+low, high = five_interval
+print(f"{means5.size:,} ordered resamples; exact interval [{low:+.3f}, {high:+.3f}]")
+# Narrower: each mean now averages five changes, one of them 0, so the means sit closer.''',
     },
     "2.5": {
         "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
         "expected": [-0.14, 0.08], "tol": 5e-4,
         "slips": [([-0.035, 0.08], "That is the interval of the original changes: set q3's change to -0.20 first.")],
         "solution": '''d_bad = np.array([0.10, 0.02, -0.20, 0.04])
-bad_interval = helpers.percentile_interval(d_bad[helpers.enumerate_resamples(4)].mean(axis=1))
-print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.signed(bad_interval.low)}, {helpers.signed(bad_interval.high)}]")
-# The low end falls: resamples that draw q3 two or three times now have much lower means.
+bad_means = d_bad[helpers.enumerate_resamples(4)].mean(axis=1)
+bad_interval = helpers.percentile_interval(bad_means)
+low, high = bad_interval
+print(f"mean change {d_bad.mean():+.3f}, exact interval [{low:+.3f}, {high:+.3f}]")
+# The low end falls: resamples that draw q3 two or three times now have far lower means.
 # The high end comes from resamples without q3 (mostly q1), so it does not move.''',
     },
     "3.1": {
