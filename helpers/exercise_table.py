@@ -33,7 +33,7 @@ _ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.
 
 EXERCISES = {
     "0.1": {
-        "name": "mean_change", "what": "the mean change, a number",
+        "name": "mean_change", "what": "the mean change, a number", "minutes": 3,
         "expected": [0.025], "tol": 5e-4,
         "slips": [
             ([-0.025], "That is A minus B: the change is d_q = m_B(q) - m_A(q), B minus A."),
@@ -136,6 +136,45 @@ for name, iv in rows:
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {
+        "name": "all_means", "what": "the 256 resampled means, a list or array (checked by its size, mean and spread)",
+        "summary": "moments", "minutes": 4,
+        "expected": [256, 0.025, 0.028613807855648994], "tol": 1e-9,
+        "slips": [
+            ([35, 0.025, 0.03619392214170771], "Those are the 35 multisets (combinations_with_replacement), each counted once. Ordered draws with replacement come from itertools.product(range(4), repeat=4)."),
+            ([24, 0.025, 0.0], "Those are the 24 orderings without replacement (permutations): each holds every query once, so every mean is +0.025. A resample draws with replacement: itertools.product(range(4), repeat=4)."),
+            ([1, 0.025, 0.0], "That is one mean (the original sample's, or the one combination of four queries out of four); give all 256 means, one per draw."),
+            ([64, 0.025, 0.03304037933599835], "Those are the 64 draws of three positions (repeat=3); a resample of four queries has four positions: repeat=4."),
+            ([256, 0.1, 0.11445523142259598], "Those are the sums of the four picked changes; divide each sum by 4 for its mean."),
+        ],
+        "solution": """# my guess: +0.025, the observed mean, since every query is picked equally often
+import itertools
+
+all_means = []
+for draw in itertools.product(range(4), repeat=4):  # (0, 0, 0, 0), (0, 0, 0, 1), ...
+    all_means.append(sum(d[i] for i in draw) / 4)  # i is a query index, 0 for q1
+print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")""",
+    },
+    "2.2": {
+        "name": "exact_interval", "what": "the exact 95% interval as (low, high), read from the 256 sorted means",
+        "minutes": 3,
+        "expected": [-0.035, 0.08], "tol": 5e-4,
+        "slips": [
+            ([0.04, 0.01], "Those are positions 6 and 249 of the means in draw order: sort them first."),
+            ([0.08, -0.035], "Those are the right ends the wrong way round: give (low, high), the smaller first."),
+            ([-0.02, 0.07], "That is a 90% interval: for 95%, positions int(0.025 * 256) and int(0.975 * 256) of the sorted means, counting from 0."),
+            ([-0.058725, -0.04], "np.percentile takes percentages (2.5 and 97.5), not shares (0.025 and 0.975); or read positions int(0.025 * 256) and int(0.975 * 256) of the sorted means."),
+            ([-0.06, 0.1], "That is the whole range, lowest mean to highest (the 24 distinct means, each counted once, give it too). Keep all 256 means, repeats included, so that each value counts as often as the draws that give it."),
+        ],
+        "solution": """# my guess: it contains zero, since one of the four changes is a loss
+s = sorted(means)  # or sorted(all_means): the same 256 numbers
+exact_interval = (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])  # 6 and 249
+low, high = exact_interval
+print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
+# Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off
+# by one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random
+# means it would not.""",
+    },
+    "2.3": {
         "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
         "expected": [81], "tol": 1e-9,
         "slips": [
@@ -146,11 +185,11 @@ for name, iv in rows:
         ],
         "solution": '''# my guess: each position avoids q3 with chance 3/4, so (3/4)^4 of 256
 no_q3 = int(np.sum(~(draws == 2).any(axis=1)))  # rows with no index 2 (q3)
-print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4) ** 4:.3f}")
-# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37% for large Q:
-# chapter 1's one resample left out 46 of its 120 queries.''',
+print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4")
+# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37%
+# for large Q: chapter 1's one resample left out 46 of its 120 queries.''',
     },
-    "2.2": {
+    "2.4": {
         "name": "five_interval", "what": "the exact 95% interval (low, high) of the five changes, or the Interval itself",
         "expected": [-0.028, 0.068], "tol": 5e-4,
         "slips": [
@@ -160,17 +199,20 @@ print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4
         "solution": '''d5 = np.append(d, 0.0)  # q5: an unchanged query
 means5 = d5[helpers.enumerate_resamples(5)].mean(axis=1)
 five_interval = helpers.percentile_interval(means5)
-print(f"{means5.size:,} ordered resamples; exact interval [{helpers.signed(five_interval.low)}, {helpers.signed(five_interval.high)}]")
-# Narrower: each mean now averages five changes, one of them 0, so the means sit closer together.''',
+low, high = five_interval
+print(f"{means5.size:,} ordered resamples; exact interval [{low:+.3f}, {high:+.3f}]")
+# Narrower: each mean now averages five changes, one of them 0, so the means sit closer.''',
     },
-    "2.3": {
+    "2.5": {
         "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
         "expected": [-0.14, 0.08], "tol": 5e-4,
         "slips": [([-0.035, 0.08], "That is the interval of the original changes: set q3's change to -0.20 first.")],
         "solution": '''d_bad = np.array([0.10, 0.02, -0.20, 0.04])
-bad_interval = helpers.percentile_interval(d_bad[helpers.enumerate_resamples(4)].mean(axis=1))
-print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.signed(bad_interval.low)}, {helpers.signed(bad_interval.high)}]")
-# The low end falls: resamples that draw q3 two or three times now have much lower means.
+bad_means = d_bad[helpers.enumerate_resamples(4)].mean(axis=1)
+bad_interval = helpers.percentile_interval(bad_means)
+low, high = bad_interval
+print(f"mean change {d_bad.mean():+.3f}, exact interval [{low:+.3f}, {high:+.3f}]")
+# The low end falls: resamples that draw q3 two or three times now have far lower means.
 # The high end comes from resamples without q3 (mostly q1), so it does not move.''',
     },
     "3.1": {
@@ -581,7 +623,7 @@ QUIZZES = {
 "prompt": 'All 256 resamples were enumerated, so there is no Monte Carlo error. Why is the 95% interval still not trustworthy?',
 "options": ['256 resamples are too few; 10,000 random ones would make it trustworthy.', 'The order of the draws was ignored, though order changes the mean.', 'Four queries say little about all queries; enumeration cannot fix that.', 'nDCG changes cannot be averaged, so the mean change is not defined.'],
 "answer": 2,
-"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
+"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean: the draws q1, q1, q3, q4 and q3, q4, q1, q1 have the same mean.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
 },
 "3.q1": {
 "prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',

@@ -233,29 +233,81 @@ def test_1_4_width_ratio_any_seed_passes_and_slips_are_named():
     assert "draw len(d4) = 480 positions" in check("1.4", (iv.high - iv.low) / width).message
 
 
-def test_2_1_draws_that_leave_out_q3_and_slips():
+FOUR = np.array(helpers.FOUR_PAIR_CHANGES)
+
+
+def test_2_1_all_256_means_and_slips():
+    """Each way of listing the draws, written as a learner would, on chapter 2's changes."""
+    d = FOUR
+
+    def means_of(draws):
+        return [sum(d[i] for i in draw) / 4 for draw in draws]
+
+    right = means_of(itertools.product(range(4), repeat=4))
+    assert check("2.1", right).correct
+    assert check("2.1", np.array(right)).correct  # a list or an array
+    assert check("2.1", [sum(t) / 4 for t in itertools.product(d, repeat=4)]).correct  # values
+    assert check("2.1", d[helpers.enumerate_resamples(4)].mean(axis=1)).correct
+    multisets = means_of(itertools.combinations_with_replacement(range(4), 4))
+    assert "35 multisets" in check("2.1", multisets).message
+    without = means_of(itertools.permutations(range(4)))
+    assert "without replacement" in check("2.1", without).message
+    assert "one mean" in check("2.1", means_of(itertools.combinations(range(4), 4))).message
+    assert "one mean" in check("2.1", [float(np.mean(right))]).message  # the mean of the means
+    three = [np.mean([d[i] for i in t]) for t in itertools.product(range(4), repeat=3)]
+    assert "repeat=4" in check("2.1", three).message
+    sums = [sum(d[i] for i in draw) for draw in itertools.product(range(4), repeat=4)]
+    assert "sums" in check("2.1", sums).message
+
+
+def test_2_2_exact_interval_from_the_sorted_means_and_slips():
+    d = FOUR
+    means = [sum(d[i] for i in t) / 4 for t in itertools.product(range(4), repeat=4)]
+    s = sorted(means)
+    assert check("2.2", (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])).correct
+    assert check("2.2", helpers.percentile_interval(means)).correct
+    assert check("2.2", np.percentile(means, [2.5, 97.5])).correct
+    # off-by-one positions land in the same tied blocks here, so they are right too
+    assert check("2.2", (s[5], s[248])).correct and check("2.2", (s[6], s[250])).correct
+    assert "sort them first" in check("2.2", (means[6], means[249])).message
+    assert "wrong way round" in check("2.2", (s[249], s[6])).message
+    assert "90% interval" in check("2.2", (s[int(0.05 * 256)], s[int(0.95 * 256)])).message
+    pct = np.percentile(means, [0.025, 0.975])  # shares where np.percentile wants percentages
+    assert "percentages" in check("2.2", pct).message
+    distinct = np.unique(np.round(means, 12))  # 24 values, each counted once
+    n = distinct.size
+    ends = (distinct[int(0.025 * n)], distinct[int(0.975 * n)])
+    assert "whole range" in check("2.2", ends).message
+    multisets = sorted(
+        np.mean(d[list(t)]) for t in itertools.combinations_with_replacement(range(4), 4)
+    )
+    assert "whole range" in check("2.2", (multisets[int(0.025 * 35)], multisets[34])).message
+    assert "whole range" in check("2.2", (min(means), max(means))).message
+
+
+def test_2_3_draws_that_leave_out_q3_and_slips():
     draws = helpers.enumerate_resamples(4)
     has_q3 = (draws == 2).any(axis=1)
-    assert check("2.1", int((~has_q3).sum())).correct
-    assert check("2.1", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
-    assert "include q3" in check("2.1", int(has_q3.sum())).message
-    assert "3^3" in check("2.1", 3**3).message
-    assert "4^3" in check("2.1", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
-    assert "share" in check("2.1", (~has_q3).mean()).message
+    assert check("2.3", int((~has_q3).sum())).correct
+    assert check("2.3", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
+    assert "include q3" in check("2.3", int(has_q3.sum())).message
+    assert "3^3" in check("2.3", 3**3).message
+    assert "4^3" in check("2.3", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
+    assert "share" in check("2.3", (~has_q3).mean()).message
 
 
-def test_2_2_five_queries_and_slips():
+def test_2_4_five_queries_and_slips():
     d5 = np.append(helpers.FOUR_PAIR_CHANGES, 0.0)
     five = helpers.percentile_interval(d5[helpers.enumerate_resamples(5)].mean(axis=1))
-    assert check("2.2", five).correct and check("2.2", (five.low, five.high)).correct
+    assert check("2.4", five).correct and check("2.4", (five.low, five.high)).correct
     means = [sum(d5[i] for i in t) / 5 for t in itertools.product(range(5), repeat=5)]
     s = sorted(means)
-    assert check("2.2", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
+    assert check("2.4", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
     four = np.array(helpers.FOUR_PAIR_CHANGES)
     original = helpers.percentile_interval(four[helpers.enumerate_resamples(4)].mean(axis=1))
-    assert "add q5" in check("2.2", original).message
+    assert "add q5" in check("2.4", original).message
     short = [np.mean([d5[i] for i in t]) for t in itertools.product(range(5), repeat=4)]
-    assert "5^5 = 3,125" in check("2.2", helpers.percentile_interval(short)).message
+    assert "5^5 = 3,125" in check("2.4", helpers.percentile_interval(short)).message
 
 
 def test_3_3_slips():
