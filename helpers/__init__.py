@@ -24,13 +24,16 @@ from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .scoring import *  # noqa: F403
 from .significance import *  # noqa: F403
+from .studies import *  # noqa: F403
 from .widgets import *  # noqa: F403
 
 __all__ = [
     "FOUR_PAIR_CHANGES",
     "PALETTE",
     "align_runs",
+    "best_of_k_study",
     "check",
+    "comparison_example",
     "cluster_bootstrap",
     "cluster_totals",
     "collapse_to_multisets",
@@ -54,6 +57,7 @@ __all__ = [
     "load_many_record",
     "load_record",
     "make_record",
+    "many_tests_study",
     "mean_difference",
     "order_statistic_indices",
     "paired_bootstrap",
@@ -62,6 +66,7 @@ __all__ = [
     "percentile_interval",
     "plot_bootstrap_distribution",
     "plot_coverage",
+    "plot_decision",
     "plot_exact_distribution",
     "plot_intervals",
     "plot_intervals_vs_truth",
