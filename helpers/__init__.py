@@ -83,7 +83,6 @@ __all__ = [
     "recompute_interval",
     "recompute_many",
     "relative_change",
-    "resample",
     "resample_explorer",
     "save_record",
     "set_style",

@@ -676,7 +676,7 @@ def plot_decision(
         ax.set_ylim(-1, 1.4)  # the legend above the bar
         ax.set_yticks([])
         ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
-        ax.legend(loc="upper center", ncol=4, fontsize=9, frameon=False)
+        ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
     fig.suptitle(title)
     fig.tight_layout()
     return axes

@@ -43,10 +43,12 @@ class BestOfK:
     gain_held: float
     gain_validation: float
     n_studies: int
+    n_queries: int
 
     def __str__(self) -> str:
         lines = [
             f"false claims (the 95% interval excludes zero), in {self.n_studies:,} studies",
+            f"(each: {self.n_queries} test and {self.n_queries} validation queries)",
             "   k   chosen and measured on test   chosen on validation, measured on held-out",
         ]
         for k, same, held in zip(self.ks, self.same, self.held, strict=True):
@@ -145,6 +147,7 @@ def best_of_k_study(
         float(test[studies, chosen].mean()),
         float(validation[studies, chosen].mean()),
         n_studies,
+        n_queries,
     )
 
 
@@ -165,11 +168,15 @@ class ManyTests:
     any_holm: tuple[float, ...]
     pvalues: np.ndarray
     alpha: float
+    n_queries: int
+    n_flips: int
 
     def __str__(self) -> str:
         a = self.alpha
         lines = [
             f"studies with a false alarm (some p <= {a:g}), of {self.pvalues.shape[0]:,}",
+            f"(each: {self.pvalues.shape[1]} tests of {self.n_queries} queries, "
+            f"{self.n_flips} random sign assignments per test)",
             f"   m   no correction   after Holm   1 - {1 - a:g}^m",
         ]
         for m, raw, adj in zip(self.ms, self.any_raw, self.any_holm, strict=True):
@@ -229,7 +236,7 @@ def many_tests_study(
     any_holm = tuple(
         float(np.mean([holm(row[:m], alpha=alpha).rejected.any() for row in p])) for m in ms
     )
-    return ManyTests(ms, any_raw, any_holm, p, alpha)
+    return ManyTests(ms, any_raw, any_holm, p, alpha, n_queries, n_flips)
 
 
 # --- the example comparison ---------------------------------------------------------------------
