@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from . import _checks
-from .intervals import order_statistic_indices
-from .significance import holm
+from .intervals import _order_statistic_indices
+from .significance import _holm
 
 __all__ = ["BestOfK", "best_of_k_study", "ManyTests", "many_tests_study", "comparison_example"]
 
@@ -76,9 +77,9 @@ def _null_configs(
 
 
 def _row_intervals(
-    rows: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float = 0.95
+    rows: np.ndarray, n_resamples: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A paired bootstrap percentile interval for each row of changes, on shared resamples.
+    """A 95% paired bootstrap percentile interval for each row of changes, on shared resamples.
 
     The draws are those :func:`helpers.paired_bootstrap` makes from the same generator:
     counts[b, q] is how often query q is drawn in resample b, so rows @ counts.T / Q
@@ -90,7 +91,7 @@ def _row_intervals(
     counts = np.bincount(cells, minlength=n_resamples * n_queries)
     counts = counts.reshape(n_resamples, n_queries).astype(float)
     means = np.sort(rows @ counts.T / n_queries, axis=1)
-    low_i, high_i = order_statistic_indices(n_resamples, level)
+    low_i, high_i = _order_statistic_indices(n_resamples, Fraction(1, 40))
     return means[:, low_i], means[:, high_i]
 
 
@@ -233,9 +234,7 @@ def many_tests_study(
     p = _sign_flip_pvalues(slices.reshape(-1, n_queries), n_flips, np.random.default_rng(seed + 1))
     p = p.reshape(n_studies, m_max)
     any_raw = tuple(float((p[:, :m] <= alpha).any(axis=1).mean()) for m in ms)
-    any_holm = tuple(
-        float(np.mean([holm(row[:m], alpha=alpha).rejected.any() for row in p])) for m in ms
-    )
+    any_holm = tuple(float(np.mean([(_holm(row[:m]) <= alpha).any() for row in p])) for m in ms)
     return ManyTests(ms, any_raw, any_holm, p, alpha, n_queries, n_flips)
 
 
