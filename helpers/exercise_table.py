@@ -345,7 +345,7 @@ assert list(survives) == list(helpers.holm(p).rejected)
 print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.05")
 # 0.004 and 0.015 survive. 0.027 fails 0.05/2 = 0.025, and Holm stops there, so 0.035 is
 # kept as well, although it is below 0.05/1: once one test fails, no larger p can be rejected.
-# Bonferroni (every p against 0.0125) would keep 0.015 too.''',
+# Bonferroni (every p against 0.0125) would reject only 0.004.''',
     },
     "6.2": {
         "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
