@@ -458,28 +458,54 @@ print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
 # instead of ceil, gives 17,725 to 17,768: the check accepts all of them.''',
     },
     "6.1": {
-        "name": "holm_adjusted", "what": "the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
-        "expected": [0.036, 0.052, 0.016, 0.052], "tol": 5e-4,
+        "name": "survives", "what": "one True/False per p-value, in the order given: does it survive Holm at 5%?",
+        "expected": [0, 1, 0, 1], "tol": 0, "minutes": 6,
         "slips": [
-            ([0.048, 0.12, 0.016, 0.104], "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, 2, 1."),
-            ([0.016, 0.036, 0.052, 0.052], "Those are in sorted order; give each adjusted p-value in the place of its own p-value."),
-            ([0.036, 0.03, 0.016, 0.052], "Take the running maximum: an adjusted p-value may never be smaller than the one before it in sorted order."),
-            ([0.012, 0.030, 0.004, 0.026], "Those are the p-values as given: multiply the j-th smallest by m - j + 1 = 4, 3, 2, 1 first."),
+            ([0, 1, 0, 0], "That is Bonferroni: every p against 0.05/4. Holm relaxes the threshold as it goes: the j-th smallest p is compared with 0.05/(4 - j + 1), that is 0.05/4, 0.05/3, 0.05/2, 0.05/1."),
+            ([0, 1, 1, 1], "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept, even one that would pass its own threshold."),
+            ([1, 1, 1, 1], "Each p was compared with 0.05 itself: that is no correction at all. Holm compares the j-th smallest with 0.05/(4 - j + 1)."),
+            ([1, 1, 0, 0], "Those are in sorted order; give each answer in the place of its own p-value, in the order given."),
         ],
-        "solution": '''p = np.array([0.012, 0.030, 0.004, 0.026])
-order = np.argsort(p)  # smallest first
-holm_adjusted = np.empty(4)
-running = 0.0
-for j, i in enumerate(order):
-    running = max(running, min(1.0, (4 - j) * p[i]))
-    holm_adjusted[i] = running
-print(f"adjusted: {np.round(holm_adjusted, 4).tolist()}; same as helpers.holm: {np.allclose(holm_adjusted, helpers.holm(p).adjusted)}")
-print(f"rejected at 0.05 after Holm: {(holm_adjusted <= 0.05).tolist()}; with no correction: {(p <= 0.05).tolist()}")
-# Sorted: 0.004 x 4 = 0.016 and 0.012 x 3 = 0.036 pass; 0.026 x 2 = 0.052 fails, and the procedure stops:
-# 0.030 is kept too, although 0.030 x 1 would pass on its own (its adjusted value is the running maximum 0.052).
-# Uncorrected, all four would be "significant"; after Holm, two are.''',
+        "solution": '''p = np.array([0.027, 0.004, 0.035, 0.015])
+survives = np.zeros(4, dtype=bool)
+for j, i in enumerate(np.argsort(p)):  # j = 0 for the smallest p
+    threshold = 0.05 / (4 - j)  # 0.05/4, 0.05/3, 0.05/2, 0.05/1
+    print(f"p = {p[i]:.3f} against 0.05/{4 - j} = {threshold:.4f}")
+    if p[i] > threshold:
+        break  # the first failure: it and every larger p-value are kept
+    survives[i] = True
+assert list(survives) == list(helpers.holm(p).rejected)
+print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.05")
+# 0.004 and 0.015 survive. 0.027 fails 0.05/2 = 0.025, and Holm stops there, so 0.035 is
+# kept as well, although it is below 0.05/1: once one test fails, no larger p can be rejected.
+# Bonferroni (every p against 0.0125) would reject only 0.004.''',
     },
     "6.2": {
+        "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
+        "expected": [0, -1, 0], "tol": 0, "minutes": 5,
+        "slips": [
+            ([1, -1, 0], "The primary was compared with zero. The plan asks for a useful gain: the whole interval above +0.01."),
+            ([1, -1, -1], "Those are the point estimates against the limits. A verdict reads the interval: shown when all of it is on the good side, ruled out when all of it is on the bad side."),
+            ([1, -1, 1], "Only the favourable end was read. A limit is shown to hold when the whole interval is on its good side: the lower end for a gain, the upper end for latency."),
+            ([-1, -1, -1], "Not shown is not ruled out: an interval across its limit gives neither verdict (0). Ruled out needs the whole interval on the bad side."),
+        ],
+        "solution": '''def verdict(low, high, limit, better):
+    if better == "above":
+        return 1 if low > limit else (-1 if high < limit else 0)
+    return 1 if high < limit else (-1 if low > limit else 0)
+
+
+verdicts = (
+    verdict(*primary_iv, USEFUL, "above"),
+    verdict(*latency_iv, LATENCY_MAX, "below"),
+    verdict(*tail_iv, TAIL_MIN, "above"),
+)
+print(f"useful gain {verdicts[0]:+d}, latency guardrail {verdicts[1]:+d}, tail {verdicts[2]:+d}")
+# A gain is shown (above zero), but not a useful one: the interval crosses +0.01.
+# Latency is broken: the whole interval lies above +25 ms.
+# The tail guardrail is not shown to hold: its interval crosses -0.05. Not broken either.''',
+    },
+    "6.3": {
         "name": "claims", "what": "two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
         "expected": [0, 3], "tol": 0.01,
         "slips": [
@@ -500,7 +526,7 @@ claims = tuple(claims)
 # and confirmed on new queries before anyone acts on it. (b) Holm: 0.001 x 3 = 0.003 and 0.02 x 2 = 0.04
 # pass, 0.6 does not: the primary, head and tail.''',
     },
-    "6.3": {
+    "6.4": {
         "name": "holm_reject", "what": "a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), in the given order",
         "calls": [(p,) for p in _HOLM], "tol": 0,
         "expected": [1, 0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1],
@@ -520,7 +546,8 @@ claims = tuple(claims)
 
 
 mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
-print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 6's one family: {np.array_equal(mine, holm_all_four)}")''',
+assert np.array_equal(mine, holm_all_four)  # the same studies as section 6's one family
+print(f"any rejection, my function: {mine.mean():.1%} of studies")''',
     },
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
@@ -659,7 +686,7 @@ QUIZZES = {
 "prompt": "You tried 20 rankers on the same 200 test queries. The best one's 95% paired bootstrap interval is [+0.004, +0.031]. What can you conclude?",
 "options": ['B is better than A with 95% confidence, since its interval excludes zero.', 'The interval is too wide: rerun the bootstrap with more resamples.', 'Apply Holm to this one interval, and the selection effect goes away.', 'Little: it won partly by luck; test it once on held-out queries.'],
 "answer": 3,
-"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
+"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
 },
 "7.q1": {
 "prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter

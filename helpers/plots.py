@@ -27,6 +27,7 @@ __all__ = [
     "plot_null_distribution",
     "plot_bootstrap_beside_null",
     "plot_sampling_vs_bootstrap",
+    "plot_decision",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -820,3 +821,87 @@ def plot_sampling_vs_bootstrap(
     bottom.set_xlabel(xlabel)
     fig.suptitle(title)
     return top, bottom
+
+
+# --- chapter 6: the decision, drawn ---------------------------------------------------------------
+
+
+def _verdict(low: float, high: float, limit: float, better: str) -> str:
+    """Where an interval lies against its limit: wholly on the good side, wholly on the bad side,
+    or across it."""
+    good, bad = (low > limit, high < limit) if better == "above" else (high < limit, low > limit)
+    return "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
+
+
+def plot_decision(
+    labels: Sequence[str],
+    estimates: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    limits: Sequence[float],
+    *,
+    better: Sequence[str],
+    xlabels: Sequence[str],
+    limit_labels: Sequence[str],
+    title: str = "The decision: each interval against its limit",
+    fig=None,
+):
+    """One panel per quantity of a plan: its estimate (dot) and interval (bar), its limit (the
+    smallest useful change or a guardrail's bound, dashed vermillion) and zero (dotted grey).
+
+    ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good. Each panel's
+    title says whether the interval shows the good side, rules it out, or neither. Returns
+    the panels' axes.
+
+    >>> from matplotlib.figure import Figure
+    >>> axes = plot_decision(["gain"], [0.014], [(0.003, 0.026)], [0.01], better=["above"],
+    ...                      xlabels=["change"], limit_labels=["useful"], fig=Figure())
+    >>> axes[0].get_title()
+    'gain · useful: neither shown nor ruled out'
+    """
+    n = len(labels)
+    sizes = [len(x) for x in (estimates, intervals, limits, better, xlabels, limit_labels)]
+    if n == 0 or any(s != n for s in sizes):
+        raise ValueError(
+            "labels, estimates, intervals, limits, better, xlabels and limit_labels must have "
+            f"the same, non-zero length; got {[n, *sizes]}."
+        )
+    est = _checks.scores(estimates, "estimates")
+    lim = _checks.scores(limits, "limits")
+    if any(np.ndim(iv) != 1 or len(iv) != 2 for iv in intervals):
+        raise ValueError("intervals must be (low, high) pairs, one per row.")
+    ivs = _checks.scores([v for iv in intervals for v in iv], "intervals").reshape(n, 2)
+    if np.any(ivs[:, 0] > ivs[:, 1]):
+        raise ValueError("intervals must be (low, high) pairs with low <= high.")
+    for side in better:
+        if side not in ("above", "below"):
+            raise ValueError(f"better must be 'above' or 'below' for each row; got {side!r}.")
+    if fig is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(7.5, 0.6 + 1.7 * n))
+    axes = fig.subplots(n, 1, squeeze=False)[:, 0]
+    for ax, label, e, (low, high), limit, side, xl, ll in zip(
+        axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True
+    ):
+        ax.plot(
+            [low, high],
+            [-0.5, -0.5],
+            color=PALETTE["diff"],
+            linewidth=8,
+            solid_capstyle="butt",
+            label="95% interval",
+        )
+        ax.plot(
+            [e], [-0.5], marker="o", color="black", markersize=7, linestyle="none", label="estimate"
+        )
+        ax.axvline(limit, color=PALETTE["accent"], linestyle="--", linewidth=2, label=ll)
+        ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5, label="zero")
+        span = max(high, limit, 0) - min(low, limit, 0)
+        ax.set_xlim(min(low, limit, 0) - 0.12 * span, max(high, limit, 0) + 0.12 * span)
+        ax.set_ylim(-1, 1.4)  # the legend above the bar
+        ax.set_yticks([])
+        ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
+        ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return axes

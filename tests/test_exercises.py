@@ -535,17 +535,96 @@ def test_5_5_every_fair_reading_is_right_and_slips_are_named():
     assert "square the 0.002" in check("5.5", math.ceil(exact * (1 - exact) / 0.002)).message
 
 
+def _holm_by_hand(p, *, threshold="holm", stop=True, order="given"):
+    """Holm at 0.05 as a learner writes it, with the slips: Bonferroni's or no correction's
+    threshold, not stopping at the first failure, answers left in sorted order."""
+    p = np.asarray(p, dtype=float)
+    m = len(p)
+    out = np.zeros(m, bool)
+    for j, i in enumerate(np.argsort(p, kind="stable")):
+        limit = {"holm": 0.05 / (m - j), "bonferroni": 0.05 / m, "alpha": 0.05}[threshold]
+        if p[i] > limit:
+            if stop:
+                break
+            continue
+        out[i] = True
+    return np.sort(out)[::-1] if order == "sorted" else out
+
+
 def test_6_1_slips():
-    p = np.array([0.012, 0.030, 0.004, 0.026])
-    order = np.argsort(p)
-    scaled = np.minimum(1, (4 - np.arange(4)) * p[order])
-    adjusted, no_max = np.empty(4), np.empty(4)
-    adjusted[order], no_max[order] = np.maximum.accumulate(scaled), scaled
-    assert check("6.1", adjusted).correct
-    assert "Bonferroni" in check("6.1", np.minimum(1, 4 * p)).message
-    assert "sorted order" in check("6.1", np.maximum.accumulate(scaled)).message
-    assert "running maximum" in check("6.1", no_max).message
-    assert "as given" in check("6.1", p).message
+    p = [0.027, 0.004, 0.035, 0.015]
+    assert check("6.1", _holm_by_hand(p)).correct
+    assert check("6.1", helpers.holm(p).rejected).correct
+    assert "Bonferroni" in check("6.1", _holm_by_hand(p, threshold="bonferroni")).message
+    assert "stops at the first" in check("6.1", _holm_by_hand(p, stop=False)).message
+    assert "no correction" in check("6.1", _holm_by_hand(p, threshold="alpha")).message
+    assert "sorted order" in check("6.1", _holm_by_hand(p, order="sorted")).message
+    slips = [tuple(x) for x, _ in EXERCISES["6.1"]["slips"]]
+    assert len(set(slips)) == len(slips) and tuple(EXERCISES["6.1"]["expected"]) not in slips
+
+
+def _verdicts(ivs, *, read="interval", useful=0.01):
+    """The three verdicts (+1 shown, -1 ruled out, 0 neither), and the slips: the primary
+    against zero, the point estimates, the favourable end only, "not shown" read as broken."""
+    out = []
+    for (est, low, high), limit, better in zip(
+        ivs, [useful, 25.0, -0.05], ["above", "below", "above"], strict=True
+    ):
+        if better == "below":  # read "lower is better" as "higher is better" on the negatives
+            est, low, high, limit = -est, -high, -low, -limit
+        if read == "estimate":
+            out.append(1 if est > limit else -1)
+        elif read == "favourable end":
+            out.append(1 if high > limit else -1)
+        elif read == "two-state":
+            out.append(1 if low > limit else -1)
+        else:
+            out.append(1 if low > limit else (-1 if high < limit else 0))
+    return out
+
+
+def test_6_2_slips_made_on_the_chapters_intervals():
+    ex = helpers.comparison_example()
+    d, tail = ex.ndcg_b - ex.ndcg_a, ex.query_type == "tail"
+    p95 = helpers.quantile_difference(0.95)
+    ivs = [
+        (d.mean(), *helpers.percentile_interval(helpers.paired_bootstrap(d, rng=72))),
+        (
+            p95(ex.latency_a, ex.latency_b),
+            *helpers.percentile_interval(
+                helpers.paired_bootstrap_statistic(ex.latency_a, ex.latency_b, p95, rng=73)
+            ),
+        ),
+        (d[tail].mean(), *helpers.percentile_interval(helpers.paired_bootstrap(d[tail], rng=74))),
+    ]
+    assert check("6.2", tuple(_verdicts(ivs))).correct
+    assert "compared with zero" in check("6.2", _verdicts(ivs, useful=0.0)).message
+    assert "point estimates" in check("6.2", _verdicts(ivs, read="estimate")).message
+    assert "favourable end" in check("6.2", _verdicts(ivs, read="favourable end")).message
+    assert "Not shown is not ruled out" in check("6.2", _verdicts(ivs, read="two-state")).message
+
+
+def test_6_3_slips():
+    secondary = [0.001, 0.6, 0.02]
+
+    def claims(gate=True, method=helpers.holm):
+        out = []
+        for p_primary in (0.08, 0.01):
+            primary = p_primary <= 0.05
+            secondaries = int(method(secondary))
+            out.append(primary + secondaries if primary or not gate else 0)
+        return out
+
+    def holm(p):
+        return helpers.holm(p).rejected.sum()
+
+    def bonferroni(p):
+        return sum(x <= 0.05 / len(p) for x in p)
+
+    assert check("6.3", claims(method=holm)).correct
+    assert "naive rule" in check("6.3", claims(gate=False, method=holm)).message
+    assert "Bonferroni" in check("6.3", claims(method=bonferroni)).message
+    assert "Once the primary succeeds" in check("6.3", claims(method=lambda p: 0)).message
 
 
 def _holm(p, *, stop=True, bonferroni=False):
@@ -563,12 +642,12 @@ def _holm(p, *, stop=True, bonferroni=False):
     return out
 
 
-def test_6_3_slips():
-    assert check("6.3", _holm).correct
-    assert check("6.3", helpers.holm).status == "wrong"  # not one True/False per p-value
-    assert "Bonferroni" in check("6.3", lambda p: _holm(p, bonferroni=True)).message
-    assert "stops at the first" in check("6.3", lambda p: _holm(p, stop=False)).message
-    assert check("6.3", lambda p: [True]).status == "wrong"  # wrong length
+def test_6_4_slips():
+    assert check("6.4", _holm).correct
+    assert check("6.4", helpers.holm).status == "wrong"  # not one True/False per p-value
+    assert "Bonferroni" in check("6.4", lambda p: _holm(p, bonferroni=True)).message
+    assert "stops at the first" in check("6.4", lambda p: _holm(p, stop=False)).message
+    assert check("6.4", lambda p: [True]).status == "wrong"  # wrong length
 
 
 def test_7_1_slips_made_on_the_chapters_runs():

@@ -462,3 +462,46 @@ def test_plot_sampling_vs_bootstrap_iv():
         h.plot_sampling_vs_bootstrap(**good | {"truth": float("inf")})
     with pytest.raises(ValueError, match=r"^observed must be a finite number"):
         h.plot_sampling_vs_bootstrap(**good | {"observed": None})
+
+
+def _decision(**kw):
+    args = dict(
+        labels=["gain", "latency", "tail"],
+        estimates=[0.014, 68.5, -0.064],
+        intervals=[(0.003, 0.026), (32.1, 86.4), (-0.095, -0.035)],
+        limits=[0.01, 25.0, -0.05],
+        better=["above", "below", "above"],
+        xlabels=["nDCG@10", "ms", "nDCG@10"],
+        limit_labels=["useful", "at most +25 ms", "at least -0.05"],
+        fig=Figure(),
+    )
+    return h.plot_decision(**args | kw)
+
+
+def test_plot_decision_draws_each_interval_against_its_limit_and_names_the_verdict():
+    axes = _decision()
+    assert [ax.get_title() for ax in axes] == [
+        "gain · useful: neither shown nor ruled out",
+        "latency · at most +25 ms: ruled out",
+        "tail · at least -0.05: neither shown nor ruled out",
+    ]
+    for ax, limit in zip(axes, [0.01, 25.0, -0.05], strict=True):
+        xs = [line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert xs == [limit] and ax.get_xlabel()
+        low, high = ax.get_xlim()
+        assert low < min(0, limit) and high > max(0, limit)
+    shown = _decision(intervals=[(0.02, 0.03), (1.0, 2.0), (-0.01, 0.0)])
+    assert [ax.get_title().rsplit(" ", 1)[-1] for ax in shown] == ["shown"] * 3
+
+
+def test_plot_decision_iv():
+    with pytest.raises(ValueError, match="same, non-zero length"):
+        _decision(limits=[0.01, 25.0])
+    with pytest.raises(ValueError, match=r"\(low, high\) pairs"):
+        _decision(intervals=[(0.1, 0.2, 0.3), (1, 2), (3, 4)])
+    with pytest.raises(ValueError, match="low <= high"):
+        _decision(intervals=[(0.2, 0.1), (1, 2), (3, 4)])
+    with pytest.raises(ValueError, match="'above' or 'below'"):
+        _decision(better=["up", "below", "above"])
+    with pytest.raises(ValueError, match="estimates contain NaN"):
+        _decision(estimates=[float("nan"), 1.0, 2.0])
