@@ -549,6 +549,24 @@ mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
 assert np.array_equal(mine, holm_all_four)  # the same studies as section 6's one family
 print(f"any rejection, my function: {mine.mean():.1%} of studies")''',
     },
+    "6.5": {
+        "name": "queries_for_plan", "what": "the number of judged queries, a whole number", "minutes": 4,
+        # helpers.queries_needed(d, smallest_useful=0.02, power=0.9): the t method, exact
+        "expected": [216], "tol": 0,
+        "slips": [
+            ([176], "That plans a one-sided test (alternative='greater'); the plan's test is two-sided, the default."),
+            ([162], "That is power 0.8, the default: this plan asks for power=0.9."),
+            ([1437], "That uses the spread of A's scores; the paired comparison's noise is the spread of the changes d = B - A."),
+            ([1535], "That uses the spread of B's scores; the paired comparison's noise is the spread of the changes d = B - A."),
+            ([2], "Power and alpha are swapped: power=0.9 is the chance of detecting the gain, alpha=0.05 the false-alarm rate."),
+            ([11], "That asks for power 0.1 (the miss rate, 1 - 0.9); pass power=0.9."),
+        ],
+        "solution": '''plan = helpers.queries_needed(d, smallest_useful=0.02, power=0.9)  # alpha 0.05, two-sided
+queries_for_plan = plan.queries
+print(f"{queries_for_plan} queries (power {plan.power:.3f}; the pilot's SD {plan.sd:.4f})")
+# Fewer than for +0.01: the queries needed shrink with the square of the change, so twice the
+# change needs about a quarter of the queries (at power 0.8: 162 against 641).''',
+    },
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
         # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')

@@ -650,6 +650,27 @@ def test_6_4_slips():
     assert check("6.4", lambda p: [True]).status == "wrong"  # wrong length
 
 
+def test_6_5_slips_made_on_the_chapters_pilot():
+    ex = helpers.comparison_example()
+    d = ex.ndcg_b - ex.ndcg_a
+
+    def needed(pilot=d, **kw):
+        return helpers.queries_needed(pilot, smallest_useful=0.02, **kw).queries
+
+    assert check("6.5", needed(power=0.9)).correct
+    for answer, words in [
+        (needed(power=0.9, alternative="greater"), "one-sided"),
+        (needed(), "power 0.8"),
+        (needed(ex.ndcg_a, power=0.9), "A's scores"),
+        (needed(ex.ndcg_b, power=0.9), "B's scores"),
+        (needed(power=0.05, alpha=0.9), "swapped"),
+        (needed(power=0.1), "miss rate"),
+    ]:
+        assert words in check("6.5", answer).message, (answer, words)
+    # twice the change, about a quarter of the queries (the solution's comment)
+    assert (needed(), helpers.queries_needed(d, smallest_useful=0.01).queries) == (162, 641)
+
+
 def test_7_1_slips_made_on_the_chapters_runs():
     data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
     qrels = helpers.read_qrels(data / "simulated.qrels.txt")
