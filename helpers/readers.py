@@ -42,6 +42,9 @@ class RunScores:
     #: Set by :func:`evaluate`: topics of the qrels that the run retrieved nothing
     #: for, scored 0 (as ``trec_eval -c`` does). None when the scores were read from a file.
     unretrieved: list[str] | None = None
+    #: Set by :func:`evaluate`: the run's topics that the qrels do not judge, left out (as
+    #: trec_eval does). None when the scores were read from a file.
+    unjudged: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
