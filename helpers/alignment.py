@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _checks
-from .readers import Qrels, RunScores
+from .readers import Qrels, Run, RunScores
 
 __all__ = ["AlignedRuns", "align_runs", "MISSING_POLICIES"]
 
@@ -136,6 +136,14 @@ def _align_runs_iv(
         )
     checked = []
     for side, run in zip("AB", (a, b), strict=True):
+        if isinstance(run, (Run, Qrels)):
+            what = "a run file's rankings" if isinstance(run, Run) else "qrels (judgments)"
+            raise ValueError(
+                f"run {side} is {type(run).__name__} ({what}), not per-query scores. Score each "
+                "run against the qrels first with helpers.evaluate(qrels, run, measure), e.g. "
+                f"{side.lower()} = helpers.evaluate(qrels, run_{side.lower()}, 'ndcg_cut_10'); "
+                "then compare the scores."
+            )
         if not isinstance(run, (RunScores, Mapping)):
             raise ValueError(
                 f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "

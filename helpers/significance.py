@@ -298,6 +298,10 @@ def randomization_test(
       ``fallback_resamples`` if ``rng`` is given (``method`` says why).
     * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
 
+    An exact p is never 0 either (the observed assignment and its mirror count): far
+    out it is computed by exponential tilting, and one below the smallest double is
+    given as that double, 5e-324, with ``method`` saying how small it is.
+
     ``clusters`` (one label per query) flips each user's total change instead;
     ``max_elements`` bounds the signs held at once (the result does not depend
     on it).
