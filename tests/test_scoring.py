@@ -497,21 +497,26 @@ def _renamed(source: Path, folder: Path, rename) -> Path:
         (lambda q: "0" + q, r"leading zeros added or removed \(e\.g\. '0301' in the run, '301'"),
         (lambda q: "q" + q, r"carry a prefix 'q' that the qrels' lack \(e\.g\. 'q301' in the run"),
         (lambda q: q + "-en", r"carry a suffix '-en' that the qrels' lack"),
-        (str.upper, None),  # the same topics, in case only: trec_eval's numbers have no case
     ],
 )
 def test_a_run_whose_topics_are_spelt_otherwise_is_refused(tmp_path, rename, expected):
     qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
     run = read_run(_renamed(TREC_EVAL_TEST / "results.test", tmp_path, rename))
-    if expected is None:  # upper case leaves 301, 302, 303 as they are
-        assert evaluate(qrels, run, "map").unjudged == []
-        return
     with pytest.raises(ValueError, match=expected) as err:
         evaluate(qrels, run, "map")
     message = str(err.value)
     assert "results.test against" in message and "qrels.test" in message
     assert "the qrels judge 3, 3 of them not in the run (e.g. '301', '302', '303')" in message
     assert "pass check_topics=False" in message
+
+
+def test_a_run_whose_topics_differ_in_case_is_refused(fixture_files, tmp_path):
+    # trec_eval's topics are numbers; the hand-written fixture's are t1, t2, ...: T1, T2, ...
+    qrels = read_qrels(fixture_files[0])
+    (tmp_path / "upper").mkdir()
+    run = read_run(_renamed(fixture_files[1], tmp_path / "upper", str.upper))
+    with pytest.raises(ValueError, match=r"judged topics with their letters in another case"):
+        evaluate(qrels, run, "P_5")
 
 
 @needs_trec_eval_test
