@@ -212,6 +212,8 @@ def evaluate(
     score = measure_function(measure)
     level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
     max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
+    if not isinstance(check_topics, bool):
+        raise ValueError(f"check_topics must be True or False; got {check_topics!r}.")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (
@@ -226,8 +228,6 @@ def evaluate(
                         f"text IDs and {expected}. Read the files with read_qrels(path) and "
                         "read_run(path)."
                     )
-    if not isinstance(check_topics, bool):
-        raise ValueError(f"check_topics must be True or False; got {check_topics!r}.")
     if check_topics and (problem := _topic_mismatch(set(run.rankings), set(qrels.judgments))):
         raise ValueError(
             f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Fix "
