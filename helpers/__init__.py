@@ -17,6 +17,7 @@ from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .many_runs import *  # noqa: F403
+from .planning import *  # noqa: F403
 from .plots import *  # noqa: F403
 from .readers import *  # noqa: F403
 from .records import *  # noqa: F403
@@ -61,6 +62,7 @@ __all__ = [
     "paired_differences",
     "percentile_interval",
     "plot_bootstrap_distribution",
+    "plot_power_curve",
     "plot_coverage",
     "plot_exact_distribution",
     "plot_intervals",
@@ -68,7 +70,9 @@ __all__ = [
     "plot_sign_assignments",
     "plot_sorted_changes",
     "plot_error_rates",
+    "power_curve",
     "quantile_difference",
+    "queries_needed",
     "quiz",
     "randomization_test",
     "read_qrels",

@@ -26,10 +26,10 @@ import itertools
 
 _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
-_SIGN_FLIP = [[0.10, 0.02, -0.06, 0.04], [0.10, 0.20, -0.30, 0.30, 0.10], [1.0, 1.0, -1.0, 1.0, 0.0, 1.0]]
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed) - 1e-12."
-_ROUNDING = "Ties decided by floating point: two sums that are equal on paper, such as +0.10 + 0.20 and -0.30 + 0.30 + ..., can differ in the last digit, so a plain >= drops some ties at random. Allow a tolerance: abs(mean) >= abs(observed) - 1e-12."
+_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
+_ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
 EXERCISES = {
     "0.1": {
@@ -125,17 +125,18 @@ print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.sig
     },
     "3.1": {
         "name": "interval_90", "what": "the exact 90% interval as (low, high)",
+        "minutes": 5,
         "expected": [-0.125, -0.016666666666666666], "tol": 5e-4,
         "slips": [
             ([-0.13333333333333333, 0.0], "That is the 95% interval; the question asks for 90% (level=0.90)."),
             ([-0.13333333333333333, -0.025], "Both ends are one grid step (1/120) too low: an off-by-one order statistic. The rule takes the smallest v with F(v) > 0.05 (and > 0.95), the first value past the level."),
         ],
         "solution": '''iv90 = helpers.percentile_interval(exact.values, 0.90, weights=exact.probabilities)
-print(f"exact 90% interval: [{iv90.low:+.3f}, {iv90.high:+.3f}], excludes zero: {iv90.excludes(0)}")
+print(f"exact 90% interval: [{iv90.low:+.3f}, {iv90.high:+.3f}]")
 for k in (-3, -2, -1):
     print(f"F({k}/120) = {exact.cdf(k / Q):.4f}")
-# At 90% the threshold is 0.95. F(-3/120) is below it and F(-2/120) above, so the upper end is
-# -2/120: the exact 90% interval excludes zero, by two grid steps.
+# At 90% the threshold is 0.95. F(-3/120) is below it and F(-2/120) above, so the upper
+# end is -2/120: the exact 90% interval excludes zero, by two grid steps.
 interval_90 = (iv90.low, iv90.high)''',
     },
     "3.2": {
@@ -148,11 +149,13 @@ interval_90 = (iv90.low, iv90.high)''',
         "solution": '''smallest_R = None
 for n in (100_000, 200_000, 300_000, 400_000, 500_000):
     e = helpers.endpoint_distribution(exact.values, exact.probabilities, n_resamples=n)
-    print(f"R = {n:>7,}: P(upper end is 0) = {e.high[np.isclose(e.values, 0)].sum():.4f}")
-    if smallest_R is None and e.high[np.isclose(e.values, 0)].sum() >= 0.99:
+    p_zero = e.high[np.isclose(e.values, 0)].sum()
+    print(f"R = {n:>7,}: P(upper end is 0) = {p_zero:.4f}")
+    if smallest_R is None and p_zero >= 0.99:
         smallest_R = n
 gap = 0.975 - F_below
-print(f"binomial approximation: R = 2.33^2 F (1 - F) / gap^2 = {2.33**2 * F_below * (1 - F_below) / gap**2:,.0f}")
+R_approx = 2.33**2 * F_below * (1 - F_below) / gap**2
+print(f"binomial approximation: R = 2.33^2 F (1 - F) / gap^2 = {R_approx:,.0f}")
 print(f"smallest R on the grid: {smallest_R:,}")''',
     },
     "3.3": {
@@ -171,18 +174,41 @@ def exact_mean_distribution(changes):
     n = len(changes)
     total = Counter()
     for m in itertools.combinations_with_replacement(range(n), n):
-        ways = math.factorial(n) // math.prod(math.factorial(c) for c in Counter(m).values())
+        counts = Counter(m).values()  # how often each position occurs
+        ways = math.factorial(n) // math.prod(math.factorial(c) for c in counts)
         total[round(float(changes[list(m)].mean()), 12)] += ways
     values = np.array(sorted(total))
     return values, np.array([total[v] for v in values]) / n**n
 
 
 values4, probs4 = exact_mean_distribution(helpers.FOUR_PAIR_CHANGES)
-print(f"{len(values4)} distinct means; exact 95% interval {tuple(helpers.percentile_interval(values4, weights=probs4))}")
+iv4 = helpers.percentile_interval(values4, weights=probs4)
+print(f"{len(values4)} distinct means; exact 95% interval "
+      f"[{iv4.low:+.3f}, {iv4.high:+.3f}]")
 my_exact = exact_mean_distribution''',
     },
     "4.1": {
+        "name": "resample_mean", "what": "the mean change of the resample U1, U3, U3, a number",
+        "minutes": 4,
+        "expected": [0.05], "tol": 5e-4,
+        "slips": [
+            ([0.046666666666666676], "That is the average of the three drawn users' means; the resample's mean change is over its query rows: the total change of the rows divided by their number."),
+            ([0.05333333333333334], "U3 was drawn twice, so U3's query q4 comes twice: the resample has four rows, not three."),
+            ([-0.006666666666666669], "That draws the queries at positions 0, 2, 2 (q1, q3, q3). A user resample draws users and brings all of each drawn user's queries: U1 brings q1 and q2, U3 brings q4."),
+            ([0.025], "That is the original sample's mean change; take the mean over the resample's rows."),
+        ],
+        "solution": '''# my guess: four rows (U1 brings two queries, U3 one, twice); above +0.025, without U2
+drawn = ["U1", "U3", "U3"]
+rows = [q for u in drawn for q in range(len(d)) if users[q] == u]  # each one's queries
+print(f"rows: {[ex['query_ids'][q] for q in rows]}")
+resample_mean = d[rows].mean()
+print(f"mean change of this resample: {resample_mean:+.4f}")
+# (0.10 + 0.02 + 0.04 + 0.04) / 4 = +0.05: four rows from three users. A user drawn
+# twice brings all of their queries twice: the number of rows varies from draw to draw.''',
+    },
+    "4.2": {
         "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
+        "minutes": 5,
         "expected": [169, 188], "tol": 0.5,
         "slips": [
             ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
@@ -192,13 +218,16 @@ my_exact = exact_mean_distribution''',
         ],
         "solution": '''above = int(np.sum(query_iv[:, 0] > TRUTH))  # the whole interval lies above the truth
 below = int(np.sum(query_iv[:, 1] < TRUTH))  # the whole interval lies below it
-print(f"query-level intervals that miss: {above} above the truth, {below} below it ({above + below} of {N_STUDIES:,})")
-print(f"user-cluster intervals that miss: {int(np.sum(user_iv[:, 0] > TRUTH))} above, {int(np.sum(user_iv[:, 1] < TRUTH))} below")
-# The misses fall on both sides in about equal numbers: the query-level intervals are centred
-# well but too narrow. Resampling users widens them; it does not shift them.
+print(f"query-level intervals that miss: {above} above the truth, {below} below it "
+      f"({above + below} of {N_STUDIES:,})")
+user_above = int(np.sum(user_iv[:, 0] > TRUTH))
+user_below = int(np.sum(user_iv[:, 1] < TRUTH))
+print(f"user-cluster intervals that miss: {user_above} above, {user_below} below")
+# The misses fall on both sides in about equal numbers: the query-level intervals are
+# centred well but too narrow. Resampling users widens them; it does not shift them.
 misses_above_below = (above, below)''',
     },
-    "4.2": {
+    "4.3": {
         "name": "my_user_means", "what": "a function user_means(d, users, idx) returning one query-weighted mean per row of idx",
         "calls": [([0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"], _ALL_27), ([0.1, -0.2, 0.3, 0.0, 0.05, -0.1], ["u1", "u1", "u1", "u2", "u3", "u3"], _ALL_27)],
         "summary": "moments", "expected": [27, 0.0205925925925926, 0.029915427201303482, 27, 0.02072971781305114, 0.0271047848675352], "tol": 1e-12,
@@ -213,49 +242,79 @@ misses_above_below = (above, below)''',
 
 
 all_27 = user_means(d, users, helpers.enumerate_resamples(3))
-print(f"all 27 draws agree with section 2 within 1e-12: {np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)}")
+assert np.allclose(all_27, exact.query_weighted, rtol=0, atol=1e-12)  # section 2's
 my_user_means = user_means''',
     },
-    "4.3": {
+    "4.4": {
         "name": "coverages_no_user_effect", "what": "the two coverages as (query-level, user-cluster)",
         "expected": [0.9566666666666667, 0.94], "tol": 1e-3,
         "slips": [
             ([0.94, 0.9566666666666667], "The order is swapped: give the query-level coverage first, then the user-cluster one."),
             ([0.643, 0.941], "Those are section 4's coverages, with user effects on: pass user_sd=0.0."),
         ],
-        "solution": '''no_effect = report(*coverage_run(300, np.random.default_rng(5), n_resamples=500, user_sd=0.0))
+        "solution": '''runs = coverage_run(300, np.random.default_rng(5), n_resamples=500, user_sd=0.0)
+no_effect = report(*runs)
 coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
-# Without user effects the queries really are independent: the two intervals have about the
-# same width and about the same coverage (with 300 studies the standard errors are about 0.013).
+# Without user effects the queries really are independent: the two intervals have about
+# the same width and about the same coverage (with 300 studies the standard errors are
+# about 0.013).
 # Resampling users costs little when it is not needed, and saves you when it is.''',
     },
     "5.1": {
-        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
-        "expected": [0.5625, 8, 0.3125], "tol": 1e-9,
+        "name": "p_four", "what": "the exact two-sided p-value of the four pairs, a number between 0 and 1",
+        "expected": [0.625], "tol": 1e-9, "minutes": 4,
         "slips": [
-            ([0.375, None, None], _TIES), ([0.3125, None, None], _TIES), ([0.5, None, None], _ROUNDING),
-            ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
-            ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
-            ([None, 4, None], "Ties found with ==: two sums equal on paper can differ in the last digit, so == misses some. Count abs(abs(mean) - abs(observed)) <= 1e-12."),
-            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
-            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
-            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
-            ([None, None, 0.375], "Some ties counted as more extreme: two sums equal on paper can differ in the last digit, so a plain > counts some of them. Compare abs(mean) > abs(observed) + 1e-12."),
+            ([0.375], _TIES),
+            ([0.3125], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
+            ([10], "That is a count of assignments; divide by 16 (= 2**4, all of them) for the p-value.", 1e-9),
+            ([0.5625], _OBSERVED), ([0.6], _OBSERVED),
+            ([11 / 17], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
         ],
-        "solution": '''five = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
-far = abs(five.mean())
-means = np.array([np.mean(np.array(signs) * five) for signs in itertools.product((+1, -1), repeat=5)])
-ties = int(np.sum(np.abs(np.abs(means) - far) <= 1e-12))  # exactly as far from zero, within a tolerance
-more = int(np.sum(np.abs(means) > far + 1e-12))  # strictly farther from zero
-five_test = ((more + ties) / 32, ties, more / 32)
-print(f"{more} more extreme + {ties} ties = {more + ties} of 32: p = {five_test[0]:.4f}; "
-      f"ties not counted: {more}/32 = {five_test[2]:.4f}")
-helpers.plot_sign_assignments(means, five.mean(), numbered=True, title="Five changes: all 32 sign assignments")
-plt.show()
-# The observed signs (assignment 1) and their mirror image (32) tie, and so do six others, such as
-# flipping -0.30 and +0.30 together. Leaving the ties out would drop 8 of the 18 extreme assignments.''',
+        "solution": '''# my guess: more than half, since +2.5 points is small beside changes of 10 and 6 points
+far = abs(four.mean())  # the observed mean, +2.5 points
+extreme = 0
+for signs in itertools.product((+1, -1), repeat=4):
+    flipped = np.array(signs) * four  # one sign assignment, in points
+    extreme += abs(flipped.mean()) >= far  # ties count: >=, not >
+p_four = extreme / 16
+print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
+# The changes are whole points, so every sum is a whole number: ties are exact.''',
     },
     "5.2": {
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
+        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 4,
+        "slips": [
+            ([0.3125, None, None], _TIES),
+            ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
+            ([18, None, None], "That is a count; divide by 32 (= 2**5, all the assignments) for the p-value.", 1e-9),
+            ([0.53125, None, None], _OBSERVED),
+            ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+            ([0.5, None, None], _ROUNDING), ([0.375, None, None], _ROUNDING),
+            ([None, 4, None], _ROUNDING),
+            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
+            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
+            ([None, None, 10], "That is a count of the assignments strictly farther from zero; divide by 32 for the p-value.", 1e-9),
+            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([None, None, 0.375], _ROUNDING),
+        ],
+        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers, so ties are exact
+far = abs(five.mean())
+signs = np.array(list(itertools.product((+1, -1), repeat=5)))  # 32 rows of signs
+means = (signs * five).mean(axis=1)
+ties = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
+beyond = int(np.sum(np.abs(means) > far))  # strictly farther from zero
+five_test = ((beyond + ties) / 32, ties, beyond / 32)
+print(f"{beyond} more extreme + {ties} ties = {beyond + ties} of 32: "
+      f"p = {five_test[0]:.4f}; ties not counted: {beyond}/32 = {five_test[2]:.4f}")
+helpers.plot_sign_assignments(means, five.mean(), numbered=True,
+                              title="Five changes: all 32 sign assignments",
+                              xlabel="Mean change B - A under the null (points)")
+plt.show()
+# The observed signs (assignment 1) and their mirror image (32) tie, and so do six
+# others, such as flipping -30 and +30 together. Leaving the ties out drops 8 of the
+# 18 extreme assignments.''',
+    },
+    "5.3": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
         "expected": [0.0384063720703125], "tol": 5e-4,
         "slips": [
@@ -263,13 +322,13 @@ plt.show()
             ([0.9893646240234375], "That is alternative='greater' (is B better?); the worry was that B is worse: alternative='less'."),
         ],
         "solution": '''p_less = helpers.randomization_test(d, alternative="less").pvalue
-print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; "
-      f"two-sided / one-sided = 2 within 1e-12: {abs(res.pvalue / p_less - 2) < 1e-12}")
+assert abs(res.pvalue / p_less - 2) < 1e-12  # two-sided = twice the one-sided
+print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}")
 # The null distribution is symmetric, so the one-sided p is half the two-sided one.
 # Choosing the side after seeing that B scored lower would quietly halve every p-value:
 # the test would then reject a true null hypothesis twice as often as it claims.''',
     },
-    "5.3": {
+    "5.4": {
         "name": "more", "what": "two numbers: the mean change over the 1,120 queries, then the exact two-sided p-value",
         "expected": [-0.007142857142857143, 0.076812744140625], "tol": [5e-5, 5e-4],
         "slips": [
@@ -280,13 +339,13 @@ print(f"one-sided (B worse): p = {p_less:.4f}; two-sided: p = {res.pvalue:.4f}; 
         "solution": '''d_more = np.concatenate([d, np.zeros(1000)])  # 1,000 unchanged queries
 res_more = helpers.randomization_test(d_more)
 more = (res_more.statistic, res_more.pvalue)
-print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.statistic:+.4f}), "
-      f"p = {res_more.pvalue:.4f} (was {res.pvalue:.4f})")
-# The mean change shrinks about ninefold, but p does not move: unchanged queries cannot flip, so
-# the same 2**16 assignments decide it. A p-value measures how consistent the data are with "no
-# difference", not how large or important the difference is.''',
+print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} "
+      f"(was {res.statistic:+.4f}), p = {res_more.pvalue:.4f} (was {res.pvalue:.4f})")
+# The mean change shrinks about ninefold, but p does not move: unchanged queries cannot
+# flip, so the same 2**16 assignments decide it. A p-value measures how consistent the
+# data are with "no difference", not how large or important the difference is.''',
     },
-    "5.4": {
+    "5.5": {
         "name": "R_needed", "what": "the number of random sign vectors R, a whole number",
         # any p read from the printed 0.0768 to the prompt's 0.077, with ceil, round or int:
         # 17,725 to 17,768 (17,729 from res.pvalue and ceil)
@@ -299,30 +358,12 @@ print(f"Q = {len(d_more):,}: mean change {res_more.statistic:+.4f} (was {res.sta
         "solution": '''p = res.pvalue
 R_needed = math.ceil(p * (1 - p) / 0.002**2)
 mc = helpers.randomization_test(d, n_resamples=R_needed, rng=3)
+se = math.sqrt(p * (1 - p) / R_needed)
 print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
-      f"difference {mc.pvalue - p:+.4f} (standard error {math.sqrt(p * (1 - p) / R_needed):.4f})")
-# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four times as many draws.
-# Reading p as the printed 0.0768 or as 0.077, or rounding R instead of ceil, gives 17,725 to 17,768:
-# the check accepts all of them, since the question only asks for the size of R.''',
-    },
-    "5.5": {
-        "name": "sign_flip_p", "what": "a function sign_flip_p(changes) returning the exact two-sided p-value",
-        "calls": [(x,) for x in _SIGN_FLIP], "expected": [0.625, 0.5625, 0.375], "tol": 1e-9,
-        "slips": [
-            ([0.375, 0.375, 0.0625], _TIES), ([0.375, 0.3125, 0.0625], _TIES), ([0.625, 0.5, 0.375], _ROUNDING),
-            ([0.3125, 0.28125, 0.1875], "Your function gives the one-sided p (mean >= observed); two-sided compares |mean| >= |observed|."),
-            ([11 / 17, 19 / 33, 25 / 65], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is enumerated, p = count / 2**n."),
-        ],
-        "solution": '''def sign_flip_p(changes):
-    changes = np.asarray(changes, dtype=float)
-    observed = abs(changes.mean())
-    count = 0
-    for signs in itertools.product((+1, -1), repeat=len(changes)):
-        count += abs(np.mean(np.array(signs) * changes)) >= observed - 1e-12
-    return count / 2 ** len(changes)
-
-
-print(f"four pairs: p = {sign_flip_p(four):.4f}; helpers.randomization_test: {res_four.pvalue:.4f}")''',
+      f"difference {mc.pvalue - p:+.4f} (standard error {se:.4f})")
+# The standard error sqrt(p(1 - p)/R) falls like 1/sqrt(R): halving it takes four
+# times as many draws. Reading p as the printed 0.0768 or as 0.077, or rounding R
+# instead of ceil, gives 17,725 to 17,768: the check accepts all of them.''',
     },
     "6.1": {
         "name": "holm_adjusted", "what": "the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
@@ -517,25 +558,25 @@ QUIZZES = {
 "prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
 "options": ['B is better than A with probability 95%, as the interval excludes zero.', 'Less than it seems: at ten queries it covers under 95%; judge more.', 'The true mean change certainly lies between +0.004 and +0.051.', 'Nothing about a gain can be said until the interval reaches zero.'],
 "answer": 1,
-"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'Right: at n = 10 the percentile interval covered about 85% of the time in section 5, so the evidence is weaker than it looks. Compute the t interval too.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 5).', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
+"explanations": ['An interval is not a probability that B is better; and at ten queries it is not even a reliable 95% interval.', 'At n = 10 the percentile interval covered 0.850 of the time in section 5, so the evidence is weaker than it looks. Compute the t interval too.', 'No interval makes that certain; and at small n the percentile interval misses more often than it claims (section 5).', 'An interval that excludes zero is evidence of a change; the problem here is that this one is too narrow for ten queries.'],
 },
 "3.q2": {
 "prompt": 'Two 5,000-resample paired bootstraps of the same 120 queries give upper ends -0.008 and 0.000. What settles which one is right?',
 "options": ['Keep the seed of the original analysis, since it came first.', 'Average the two upper ends; an average of two seeds is more stable.', "Switch to BCa, which corrects the percentile interval's bias.", 'Compute the exact distribution and read the same rule off it.'],
 "answer": 3,
-"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two grid points is not a value of the distribution, and more seeds would give other averages.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too (section 6).', 'Right: the disagreement is Monte Carlo error; the exact distribution (sections 2 and 3) has none, and a very large R approaches it.'],
+"explanations": ["A seed is not evidence: the first analysis's seed is as random as any other.", 'An average of two grid points is not a value of the distribution, and more seeds would give other averages.', 'BCa is a different rule, not a cure for Monte Carlo error: its ends move with the seed too (section 6).', 'The disagreement is Monte Carlo error; the exact distribution (sections 2 and 3) has none, and a very large R approaches it.'],
 },
 "4.q1": {
 "prompt": 'A team reports the average of the user means instead of the mean over queries. What did that choice change?',
 "options": ['What is estimated: each user counts once, not each query.', 'How the data must be resampled: users, not single queries.', 'Nothing: the two averages are equal whenever users are independent.', "It removes the dependence between one user's several queries."],
 "answer": 0,
-"explanations": ['Right: it changes what is being estimated, the experience of the average user rather than of the average search.', 'The resampling unit follows from how the data were sampled (users, each with a block of queries), not from which average is reported.', 'They differ whenever users send different numbers of queries and B helps them differently: +0.0250 and +0.0133 here.', 'The dependence is in the data; a different average does not remove it. Resampling whole users accounts for it.'],
+"explanations": ['It changes what is being estimated: the experience of the average user rather than of the average search.', 'The resampling unit follows from how the data were sampled (users, each with a block of queries), not from which average is reported.', 'They differ whenever users send different numbers of queries and B helps them differently: +0.0250 and +0.0133 here.', 'The dependence is in the data; a different average does not remove it. Resampling whole users accounts for it.'],
 },
 "4.q2": {
 "prompt": 'A study has 2,000 judged queries from 40 users, about 50 each, and B helps some users much more than others. What should the bootstrap resample to give an honest interval for the mean change?',
 "options": ['Queries: 2,000 of them give a precise answer.', "A's and B's scores separately.", 'Users, each with all of their queries.', 'It does not matter with 2,000 queries.'],
 "answer": 2,
-"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'Right: a repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
+"explanations": ["The 2,000 queries are not 2,000 independent draws: each user's 50 share that user's effect, so the interval would be far too narrow.", 'That breaks the pairing of chapter 1, and still treats queries as independent.', 'A repeat of the study would bring 40 new users, so the 40 users are the independent units; their queries travel together.', 'Size does not remove the dependence: with 40 users the evidence is closer to 40 units than to 2,000.'],
 },
 "5.q1": {
 "prompt": 'The exact randomization test on the 120 queries gives p of about 0.077. Which statement is right?',

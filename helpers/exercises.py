@@ -152,9 +152,19 @@ def check(key: str, answer: object) -> CheckResult:
     for value, message, *tol in ex.get("slips", ()):
         if _matches(got, value, tol[0] if tol else ex["tol"]):
             return CheckResult(key, "slip", f"not quite. {message}")
-    return CheckResult(
-        key, "wrong", f"not quite. Look again at the prompt: the answer is {ex['what']}."
+    return CheckResult(key, "wrong", _unknown_slip(ex, got))
+
+
+def _unknown_slip(ex: dict, got: np.ndarray) -> str:
+    """A wrong answer no listed slip explains: what was given, and what the prompt asks for
+    (without saying that the answer has the wrong form: it may well have the right one)."""
+    shown = ", ".join(f"{x:.4g}" for x in got[:4]) + (", ..." if got.size > 4 else "")
+    given = (
+        f"your function gives {shown} on the check's inputs"
+        if "calls" in ex
+        else f"your answer, {shown}, is not the expected value"
     )
+    return f"not quite: {given}. The exercise asks for {ex['what']}; go through each step again."
 
 
 SUMMARY = "Solution (click to open it; try the exercise first)"

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import _checks
+from . import report as _report
 from .alignment import MISSING_POLICIES, _query_set
 from .data import signed
 from .intervals import Interval
@@ -33,16 +34,8 @@ from .records import save_record
 from .report import _compare_runs_iv, _enough_queries, _query_interval, _test_and_counts
 from .significance import _holm
 
-__all__ = [
-    "FAMILIES",
-    "CORRECTIONS",
-    "RunComparison",
-    "ManyRunsTable",
-    "compare_many",
-    "ManyRunsRecord",
-    "load_many_record",
-    "recompute_many",
-]
+__all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
+           "ManyRunsRecord", "load_many_record", "recompute_many"]  # fmt: skip
 
 #: Which cells are corrected together: all of them, each measure's, or the primary measure's
 #: first and the rest only if every primary cell is marked (chapter 6's gatekeeping plan).
@@ -53,6 +46,7 @@ CORRECTIONS = ("holm", "bonferroni")
 RECORD_FORMAT = "did-search-improve/many-runs"
 RECORD_VERSION = 1
 _MARK = "*"
+_EXACT = ("interval_exact", "pvalue_exact")
 
 
 @dataclass(frozen=True)
@@ -142,14 +136,10 @@ class ManyRunsTable:
         Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
 0.05; Holm marks every cell Bonferroni marks, and may mark more
         """
-        family = self.family if family is None else _checks.one_of(family, "family", FAMILIES)
-        correction = (
-            self.correction
-            if correction is None
-            else _checks.one_of(correction, "correction", CORRECTIONS)
-        )
-        if alpha is None:
-            alpha = self.alpha
+        family = _checks.one_of(self.family if family is None else family, "family", FAMILIES)
+        correction = self.correction if correction is None else correction
+        correction = _checks.one_of(correction, "correction", CORRECTIONS)
+        alpha = self.alpha if alpha is None else alpha
         _checks.level(alpha, "alpha", "0.05")
         marks = _marks(
             [(c.run, c.measure) for c in self.cells],
@@ -188,21 +178,18 @@ class ManyRunsTable:
 
     def legend(self) -> list[str]:
         """The legend's lines: what a mark means, what it does not, how each column was made."""
-        exact_iv = all(c.interval_exact for c in self.cells)
-        exact_p = all(c.pvalue_exact for c in self.cells)
-        iv = (
-            "exact (no random numbers)"
-            if exact_iv
-            else (
-                f"exact on the score grid where possible, else Monte Carlo "
-                f"(R = {self.n_resamples:,}, seed {self.seed})"
-            )
-        )
+        exact_iv, exact_p = (all(getattr(c, k) for c in self.cells) for k in _EXACT)
+        iv = "exact (no random numbers)" if exact_iv else (
+            f"exact on the score grid where possible, else Monte Carlo "
+            f"(R = {self.n_resamples:,}, seed {self.seed})"
+        )  # fmt: skip
         p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
         lines = [
             f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
             "A mark is not a probability that the run is better than the baseline; a cell "
-            "without a mark shows no detected change, not no change.",
+            "without a mark shows no detected change, not no change. Each interval, like p, is "
+            "for its cell alone, not adjusted for the family: an unmarked cell's interval may "
+            "exclude 0.",
             f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
             f"bootstrap percentile interval, {iv}; p: paired randomization test, "
             f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
@@ -222,47 +209,26 @@ class ManyRunsTable:
             lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
         return lines
 
+    def title(self) -> str:
+        """The line that names the baseline, above the table in every medium."""
+        return f"{self.baseline} (baseline) against {len(self.runs)} runs"
+
     def _rows(self) -> tuple[list[str], list[list[str]]]:
         head = ["measure", "run", "queries", "baseline", "run mean", "change"]
         head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
-        rows = []
-        for c in self.cells:
-            interval = f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]"
-            rows.append(
-                [
-                    c.measure,
-                    c.run,
-                    str(c.n_queries),
-                    f"{c.baseline_mean:.4f}",
-                    f"{c.run_mean:.4f}",
-                    signed(c.change, 4),
-                    interval,
-                    _p_text(c.pvalue),
-                    _p_text(c.adjusted),
-                    f"{c.up}/{c.down}/{c.unchanged}",
-                    _MARK if c.marked else "",
-                ]
-            )
+        rows = [
+            [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
+             signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
+             _p_text(c.pvalue), _p_text(c.adjusted), f"{c.up}/{c.down}/{c.unchanged}",
+             _MARK if c.marked else ""]
+            for c in self.cells
+        ]  # fmt: skip
         return head, rows
 
     def to_text(self) -> str:
-        """The table as aligned plain text, a rule between measures, then the legend."""
-        head, rows = self._rows()
-        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-
-        def line(r: list[str]) -> str:
-            return "  ".join(
-                x.ljust(w) if i in (0, 1, 6, 10) else x.rjust(w)
-                for i, (x, w) in enumerate(zip(r, widths, strict=True))
-            ).rstrip()
-
-        rule = "  ".join("-" * w for w in widths)
-        out = [f"{self.baseline} (baseline) against {len(self.runs)} runs", line(head), rule]
-        for i, r in enumerate(rows):
-            if i and r[0] != rows[i - 1][0]:
-                out.append(rule)
-            out.append(line(r))
-        return "\n".join([*out, rule, *self.legend()])
+        """The table as plain text, at most 88 characters a line: a block per measure, then the
+        legend."""
+        return _text(self)
 
     __str__ = to_text
 
@@ -274,56 +240,18 @@ class ManyRunsTable:
         )
 
     def _repr_html_(self) -> str:
-        head, rows = self._rows()
-        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-        body = []
-        for i, r in enumerate(rows):
-            top = " style='border-top:1px solid'" if i and r[0] != rows[i - 1][0] else ""
-            tds = "".join(f"<td>{html.escape(x)}</td>" for x in r)
-            body.append(f"<tr{top}>{tds}</tr>")
-        caption = f"{html.escape(self.baseline)} (baseline) against {len(self.runs)} runs"
-        legend = "".join(f"<p><small>{html.escape(t)}</small></p>" for t in self.legend())
-        return (
-            f"<table><caption>{caption}</caption><thead><tr>{th}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table>{legend}"
-        )
+        return _html(self)
 
     def to_markdown(self) -> str:
-        """The table in Markdown (a pipe table), then the legend."""
-        head, rows = self._rows()
-        align = ["---", "---", *["---:"] * 8, ":---:"]
-        esc = [[x.replace("|", "\\|").replace("*", "\\*") for x in r] for r in [head, *rows]]
-        lines = ["| " + " | ".join(r) + " |" for r in esc]
-        lines.insert(1, "| " + " | ".join(align) + " |")
-        legend = [t.replace("*", "\\*", 1) if t.startswith(_MARK) else t for t in self.legend()]
-        legend = [legend[0].replace("<=", "≤", 1), *legend[1:]]
-        return "\n".join(lines) + "\n\n" + "\n\n".join(legend) + "\n"
+        """The table in Markdown (a pipe table) under a line naming the baseline, then the
+        legend."""
+        return _markdown(self)
 
     def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` with booktabs rules, then the legend (needs
-        ``\\usepackage{booktabs}``); put it in a ``table`` float with your caption."""
-        head, rows = self._rows()
-
-        def tex(x: str) -> str:
-            for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
-                x = x.replace(a, b)
-            # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
-            return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
-
-        out = [r"\begin{tabular}{llrrrrlrrrl}", r"\toprule"]
-        out.append(" & ".join(tex(h) for h in head) + r" \\")
-        out.append(r"\midrule")
-        for i, r in enumerate(rows):
-            if i and r[0] != rows[i - 1][0]:
-                out.append(r"\midrule")
-            cells = [tex(x) for x in r]
-            cells[-1] = r"$^{*}$" if r[-1] else ""
-            out.append(" & ".join(cells) + r" \\")
-        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
-        legend = self.legend()
-        out.append(r"$^{*}$" + tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
-        out += [tex(t) + r"\\" for t in legend[1:-1]] + [tex(legend[-1]) + "}"]
-        return "\n".join(out) + "\n"
+        """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
+        baseline, then the legend (needs ``\\usepackage{booktabs}``); put it in a ``table``
+        float with your caption."""
+        return _latex(self)
 
     def plot(self, ax=None, *, title: str | None = None):
         """The forest plot: each run's change and interval per measure, zero marked
@@ -368,6 +296,87 @@ class ManyRunsTable:
 
 def _p_text(p: float) -> str:
     return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+# --- Rendering: the same cells as text, HTML, Markdown and LaTeX ------------------
+
+
+def _text(t: ManyRunsTable) -> str:
+    """Plain text of at most WIDTH characters a line: under the title, one block per measure
+    headed by its queries and the baseline's mean; a run name too long for its column stands
+    on a line of its own above its numbers; the legend wrapped by meaning."""
+    head, rows = t._rows()
+    head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
+    room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
+    widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
+
+    def line(r: list[str]) -> str:  # the run and the interval to the left
+        return _report._line(r, widths, (0, 3))
+
+    rule = "  ".join("-" * w for w in widths[:-1])
+    out = [*_report._wrap(t.title()), line(head), rule]
+    for i, (c, r) in enumerate(zip(t.cells, rows, strict=True)):
+        if not i or c.measure != t.cells[i - 1].measure:
+            about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
+            out += [rule] * bool(i) + _report._wrap(about)
+        if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
+            out, r = out + _report._wrap(r[0]), ["", *r[1:]]
+        out.append(line(r))
+    legend = [x for text in t.legend() for x in _report._wrap(text, indent="  ")]
+    return "\n".join([*out, rule, *legend])
+
+
+def _html(t: ManyRunsTable) -> str:
+    head, rows = t._rows()
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = []
+    for i, r in enumerate(rows):
+        top = " style='border-top:1px solid'" if i and r[0] != rows[i - 1][0] else ""
+        tds = "".join(f"<td>{html.escape(x)}</td>" for x in r)
+        body.append(f"<tr{top}>{tds}</tr>")
+    legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in t.legend())
+    return (
+        f"<table><caption>{html.escape(t.title())}</caption><thead><tr>{th}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>{legend}"
+    )
+
+
+def _markdown(t: ManyRunsTable) -> str:
+    head, rows = t._rows()
+    align = ["---", "---", *["---:"] * 8, ":---:"]
+    esc = [[x.replace("|", "\\|").replace("*", "\\*") for x in r] for r in [head, *rows]]
+    lines = ["| " + " | ".join(r) + " |" for r in esc]
+    lines.insert(1, "| " + " | ".join(align) + " |")
+    title = t.title().replace("|", "\\|").replace("*", "\\*")
+    legend = [x.replace("*", "\\*", 1) if x.startswith(_MARK) else x for x in t.legend()]
+    legend = [legend[0].replace("<=", "≤", 1), *legend[1:]]
+    return f"**{title}**\n\n" + "\n".join(lines) + "\n\n" + "\n\n".join(legend) + "\n"
+
+
+def _tex(x: str) -> str:
+    """Text for LaTeX's text mode."""
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
+        x = x.replace(a, b)
+    # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
+    return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+
+
+def _latex(t: ManyRunsTable) -> str:
+    head, rows = t._rows()
+    out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{_tex(t.title())}}} \\"]
+    out += [r"\toprule", " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
+    for i, r in enumerate(rows):
+        if i and r[0] != rows[i - 1][0]:
+            out.append(r"\midrule")
+        cells = [_tex(x) for x in r]
+        cells[-1] = r"$^{*}$" if r[-1] else ""
+        out.append(" & ".join(cells) + r" \\")
+    out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
+    legend = t.legend()
+    out.append(r"$^{*}$" + _tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
+    out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
+    return "\n".join(out) + "\n"
 
 
 def _settings(t: ManyRunsTable) -> dict[str, Any]:
@@ -619,14 +628,10 @@ def _align_many(
 
 
 def _table(
-    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]],
-    baseline: str,
-    candidates: tuple[str, ...],
-    measures: tuple[str, ...],
-    settings: dict[str, Any],
-    gaps: dict[str, dict[str, list[str]]],
-    workers: int,
-) -> ManyRunsTable:
+    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]], baseline: str,
+    candidates: tuple[str, ...], measures: tuple[str, ...], settings: dict[str, Any],
+    gaps: dict[str, dict[str, list[str]]], workers: int,
+) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
     half_alpha = (1 - _checks.level(settings["level"])) / 2
     jobs = [(r, m) for m in measures for r in candidates]
@@ -650,15 +655,11 @@ def _table(
         for (run, m), f, mark in zip(jobs, found, marks, strict=True)
     )
     return ManyRunsTable(
-        cells=cells,
-        baseline=baseline,
-        runs=candidates,
-        measures=measures,
+        cells=cells, baseline=baseline, runs=candidates, measures=measures,
         query_ids={m: aligned[m][0] for m in measures},
         scores={m: dict(aligned[m][1]) for m in measures},
-        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())},
-        **settings,
-    )
+        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())}, **settings,
+    )  # fmt: skip
 
 
 def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) -> dict[str, Any]:
@@ -672,30 +673,18 @@ def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) ->
         d, None, seed, settings["alternative"], settings["n_resamples"], null=False
     )  # null=False: only the p-value is kept
     return dict(
-        n_queries=int(d.size),
-        baseline_mean=float(a.mean()),
-        run_mean=float(b.mean()),
-        change=float(d.mean()),
-        interval=interval,
-        interval_method=method,
-        interval_exact=exact is not None,
-        pvalue=float(test.pvalue),
-        pvalue_exact=bool(test.exact),
-        test_method=test.method,
-        up=up,
-        down=down,
-        unchanged=unchanged,
-    )
+        n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
+        change=float(d.mean()), interval=interval, interval_method=method,
+        interval_exact=exact is not None, pvalue=float(test.pvalue),
+        pvalue_exact=bool(test.exact), test_method=test.method,
+        up=up, down=down, unchanged=unchanged,
+    )  # fmt: skip
 
 
 def _marks(
-    jobs: list[tuple[str, str]],
-    p: np.ndarray,
-    family: str,
-    correction: str,
-    alpha: float,
+    jobs: list[tuple[str, str]], p: np.ndarray, family: str, correction: str, alpha: float,
     primary: str,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, Any]]:  # fmt: skip
     """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
     with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
     labels = _family_labels(jobs, family, primary)

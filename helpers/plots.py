@@ -22,7 +22,10 @@ __all__ = [
     "plot_intervals_vs_truth",
     "plot_coverage",
     "plot_forest",
+    "plot_power_curve",
     "plot_picked_queries",
+    "plot_null_distribution",
+    "plot_bootstrap_beside_null",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -549,6 +552,48 @@ def plot_forest(
     return ax
 
 
+# --- planning: power against the number of queries ------------------------------------------
+
+
+def plot_power_curve(
+    queries: ArrayLike,
+    power: ArrayLike,
+    *,
+    target: float = 0.8,
+    needed: int | None = None,
+    label: str = "power",
+    color: str | None = None,
+    marker: str | None = None,
+    ax=None,
+    title: str = "How often a change of the smallest useful size is detected",
+):
+    """Power (the share of studies that detect the change) against the number of queries,
+    with the target power as a dotted line and, if given, the queries ``needed`` marked.
+    Call it again on the same ``ax`` to add a second curve (another method or pilot).
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
+    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
+    ('Judged queries Q', [0.0, 1.0])
+    """
+    n = _checks.scores(queries, "queries")
+    p = _checks.scores(power, "power")
+    if n.size != p.size:
+        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("power must lie between 0 and 1 (a share of studies).")
+    target = float(_checks.level(target, "target", "0.8"))
+    ax = _axes(ax)
+    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
+    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    if needed is not None:
+        q = _checks.integer(needed, "needed")
+        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
+    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
+    ax.legend(loc="lower right", fontsize=10)
+    return ax
+
+
 # --- chapter 2: which queries a resample picked (the resample explorer's left panel) --------
 
 
@@ -595,3 +640,121 @@ def plot_picked_queries(
     ax.set_title(title)
     ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
     return ax
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+# A null distribution as bars, and the bootstrap means beside it.
+
+
+def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> np.ndarray:
+    """Bars of the share of ``values`` at each distinct value; with ``extreme_from``, those at
+    least as far from zero (two-sided) in the accent colour. Returns the shares."""
+    points, counts = np.unique(np.round(values, 10), return_counts=True)
+    share = counts / values.size
+    width = 0.8 * float(np.diff(points).min()) if points.size > 1 else 0.01
+    if extreme_from is None:
+        ax.bar(points, share, width=width, color=color, label="resampled means")
+        return share
+    extreme = np.abs(points) >= extreme_from - 1e-10
+    tail = int(counts[extreme].sum()) / values.size
+    ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
+    ax.bar(
+        points[extreme],
+        share[extreme],
+        width=width,
+        color=PALETTE["accent"],
+        label=f"at least as extreme: {tail:.4f}",
+    )
+    return share
+
+
+def plot_null_distribution(
+    null: Sequence[float],
+    observed: float,
+    *,
+    ax=None,
+    color: str = PALETTE["diff"],
+    title: str = "Null distribution of the mean change",
+    xlabel: str = "Mean change B - A under the null",
+):
+    """Bar chart of a null distribution (one value per equally likely assignment): the share of
+    each distinct value, those at least as far from zero as ``observed`` (two-sided: the p-value)
+    in the accent colour, the observed value (solid), its mirror image (dashed) and zero marked.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_null_distribution([2.0, 1.0, -1.0, -2.0], 2.0, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()][-2:]
+    ['less extreme', 'at least as extreme: 0.5000']
+    """
+    v = _checks.scores(null, "null")
+    far = abs(_checks.number(observed, "observed"))
+    ax = _axes(ax)
+    share = _value_bars(ax, v, far, color)
+    top = share.max() * 1.1  # reference lines stop below the legend
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label="its mirror")
+    ax.vlines(
+        0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero", zorder=5
+    )
+    ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
+    ax.set(xlabel=xlabel, ylabel="Probability", title=title)
+    ax.legend(ncol=3, **_LEGEND)
+    return ax
+
+
+def plot_bootstrap_beside_null(
+    bootstrap: Sequence[float],
+    null: Sequence[float],
+    observed: float,
+    *,
+    axes=None,
+    xlabel: str = "Mean change B - A",
+):
+    """Two panels on one x axis: the bootstrap means (top), which scatter around the observed
+    change, and the null distribution (bottom), centred on zero with the p-value's tails in the
+    accent colour. Each panel marks its own centre (the mean of its values) with a triangle.
+
+    ``axes`` is a pair of axes (top, bottom); a new figure is made when it is omitted.
+
+    >>> from matplotlib.figure import Figure
+    >>> top, bottom = plot_bootstrap_beside_null(
+    ...     [0.1, 0.2, 0.2, 0.3], [0.2, -0.2, 0.0, 0.0], 0.2, axes=Figure().subplots(2, 1))
+    >>> [t.get_text() for t in bottom.get_legend().get_texts()][:2]
+    ['observed +0.200', 'centre +0.000']
+    """
+    boot = _checks.scores(bootstrap, "bootstrap")
+    v = _checks.scores(null, "null")
+    far = abs(_checks.number(observed, "observed"))
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
+    top, bottom = axes
+    panels = (
+        (top, boot, None, PALETTE["diff"], "Bootstrap: the means of resampled queries"),
+        (bottom, v, far, PALETTE["neutral"], "Null: every sign assignment equally likely"),
+    )
+    for ax, values, tail_from, color, title in panels:
+        share = _value_bars(ax, values, tail_from, color)
+        height = share.max() * 1.1
+        ax.vlines(
+            observed, 0, height, color="black", linewidth=1.5, label=f"observed {signed(observed)}"
+        )
+        ax.vlines(0, 0, height, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
+        centre = float(values.mean())
+        ax.plot(
+            [centre],
+            [0],
+            marker="^",
+            markersize=11,
+            color="black",
+            linestyle="none",
+            clip_on=False,
+            zorder=6,
+            label=f"centre {signed(centre)}",
+        )
+        ax.set_ylim(0, share.max() * 1.55)
+        ax.set(ylabel="Share", title=title)
+        ax.legend(ncol=2, **_LEGEND)
+    bottom.set_xlabel(xlabel)
+    return top, bottom

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 import os
+import re
+import textwrap
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,20 +31,18 @@ from .resampling import (
 )
 from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
 
-__all__ = [
-    "SliceRow",
-    "SliceSummary",
-    "slice_summary",
-    "QueryChange",
-    "largest_regressions",
-    "ComparisonReport",
-    "compare_runs",
-]
+__all__ = ["SliceRow", "SliceSummary", "slice_summary", "QueryChange", "largest_regressions",
+           "ComparisonReport", "compare_runs"]  # fmt: skip
 
 #: The overall row's label and the note under a slice table; what a record keeps of the test.
 OVERALL = "all queries"
 _NOTE = "Paired bootstrap percentile intervals, B = {:,} resamples of each row's queries."
 _TEST_KEYS = ("method", "alternative", "pvalue", "exact", "n_resamples")
+#: The longest line of a printed report: it fits a notebook at 1280 px with the file browser open.
+WIDTH = 88
+#: One run has no result for "many more" compared queries than the other when the gap is at
+#: least this many queries and this share of them (a few topics without results are normal).
+LOPSIDED = (5, 0.05)
 
 
 class SliceRow(NamedTuple):
@@ -99,13 +99,7 @@ class SliceSummary:
         """The table as aligned plain text, with a line saying how the intervals were computed."""
         cells = self._cells()
         widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
-        head, overall, *rest = (
-            "  ".join(
-                c.ljust(w) if i in (0, 5) else c.rjust(w)  # the slice and interval to the left
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-            for row in cells
-        )
+        head, overall, *rest = (_line(row, widths, (0, 5)) for row in cells)  # slice, interval left
         rule = "  ".join("-" * w for w in widths)
         return "\n".join([head, rule, overall, rule, *rest, _NOTE.format(self.n_resamples)])
 
@@ -122,6 +116,12 @@ class SliceSummary:
         return f"{table}<p>{html.escape(_NOTE.format(self.n_resamples))}</p>"
 
 
+def _line(cells: list[str], widths: list[int], left: tuple[int, ...]) -> str:
+    """One row of aligned columns, two spaces apart: the ``left`` ones to the left."""
+    pairs = enumerate(zip(cells, widths, strict=True))
+    return "  ".join(x.ljust(w) if i in left else x.rjust(w) for i, (x, w) in pairs).rstrip()
+
+
 def slice_summary(
     a: Sequence[float],
     b: Sequence[float],
@@ -135,10 +135,9 @@ def slice_summary(
 ) -> SliceSummary:
     """Per-slice counts, means, mean change and paired bootstrap interval, overall row first.
 
-    Each row bootstraps its own queries, from one generator in table order.
-    ``slices`` gives each query's slice; ``order`` the slices' order (default:
-    sorted). Slices under ``min_queries`` queries get no interval (too little
-    spread would look like certainty).
+    Each row bootstraps its own queries, from one generator in table order. ``slices`` gives
+    each query's slice; ``order`` the slices' order (default: sorted). Slices under
+    ``min_queries`` queries get no interval (too little spread would look like certainty).
 
     >>> a = [0.5, 0.6, 0.7, 0.4, 0.5, 0.6, 0.3]
     >>> b = [0.6, 0.6, 0.8, 0.5, 0.4, 0.5, 0.2]
@@ -302,10 +301,19 @@ class ComparisonReport:
         rows.append(("settings", settings + (exact if self.interval_exact else "")))
         return rows
 
+    @property
+    def warning(self) -> str:
+        """What to check first, or "": one run has no result for many more compared queries."""
+        return _lopsided(self.runs)
+
     def __str__(self) -> str:
         rows = self._rows()
-        width = max(len(k) for k, _ in rows)
-        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+        pad = max(len(k) for k, _ in rows) + 2  # values wrap in their column, by meaning
+        out = [*_wrap(self.warning, indent="  "), ""] if self.warning else []
+        for k, v in rows:
+            first, *rest = _wrap(v, WIDTH - pad)
+            out += [k.ljust(pad) + first, *(" " * pad + line for line in rest)]
+        return "\n".join(out)
 
     def _repr_html_(self) -> str:
         body = "".join(
@@ -313,35 +321,76 @@ class ComparisonReport:
             f"style='text-align:left'>{html.escape(v)}</td></tr>"
             for k, v in self._rows()
         )
-        return f"<table>{body}</table>"
+        warning = f"<p><b>{html.escape(self.warning)}</b></p>" if self.warning else ""
+        return f"{warning}<table>{body}</table>"
 
     def to_record(self) -> ComparisonRecord:
         """The comparison as a JSON-ready record: scores, users, seed, B, level and settings."""
-        config = {
-            "measure": self.measure,
-            **self.config,
-            "interval_method": self.interval_method,
-            "test": {k: getattr(self.test, k) for k in _TEST_KEYS},
-        }
-        clusters = self.runs.clusters
+        config = {"measure": self.measure, **self.config, "interval_method": self.interval_method}
+        config["test"] = {k: getattr(self.test, k) for k in _TEST_KEYS}
+        users, runs = self.runs.clusters, self.runs
         method = METHOD_EXACT if self.interval_exact else METHOD
         return ComparisonRecord(
-            query_ids=list(self.runs.query_ids),
-            scores_a=self.runs.a.tolist(),
-            scores_b=self.runs.b.tolist(),
-            seed=self.seed,
-            n_resamples=self.n_resamples,
-            level=self.level,
-            interval=(self.interval.low, self.interval.high),
-            metric=self.measure,
-            method=method if clusters is None else METHOD_CLUSTER,
-            clusters=None if clusters is None else [str(c) for c in clusters],
-            config=config,
-        )
+            query_ids=list(runs.query_ids), scores_a=runs.a.tolist(), scores_b=runs.b.tolist(),
+            seed=self.seed, n_resamples=self.n_resamples, level=self.level,
+            interval=(self.interval.low, self.interval.high), metric=self.measure,
+            method=method if users is None else METHOD_CLUSTER,
+            clusters=None if users is None else [str(c) for c in users], config=config,
+        )  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
+
+
+def _lopsided(runs: AlignedRuns) -> str:
+    """:attr:`ComparisonReport.warning`: said when one run has no result (it retrieved nothing,
+    or missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
+    ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
+    lack_a, lack_b = (x + runs.in_neither if zero else [] for x in (runs.only_in_b, runs.only_in_a))
+    none = {"A": ids & {*runs.unretrieved_a, *lack_a}, "B": ids & {*runs.unretrieved_b, *lack_b}}
+    worse, other = sorted(none, key=lambda side: -len(none[side]))
+    if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * len(ids)):
+        return ""
+    return (
+        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {len(ids)} compared "
+        f"queries, run {other} for {len(none[other])}. Each of these scored 0 (retrieved nothing, "
+        "or missing='zero' gave it 0), so the change below may measure that gap, not the search. "
+        "Check that the runs' topic IDs match the qrels' (q1 against q001, 0303 against 303), that "
+        "no run file is truncated, and the missing= policy ('drop' compares only the queries both "
+        f"runs scored). {worse}'s: {_checks.name_some(none[worse], 5)}."
+    )
+
+
+def _glued(text: str, nested: bool = False) -> str:
+    """``text`` with NUL for each space a line may not break at: inside brackets (parentheses
+    only if not ``nested``), around " = ", before a number not after punctuation, before "(" after
+    a number, in "Monte Carlo". So "scored 0", "p = 0.03" or "q136 (-0.5001)" stay whole."""
+    out = list(text)
+    for m in re.finditer(r" +", text):
+        before, after = text[: m.start()], text[m.end() :]
+        inside = before.count("[") > before.count("]")
+        inside |= not nested and before.count("(") > before.count(")")
+        number = bool(re.match(r"[-+]?\d", after)) and not before.endswith((",", ";", ":"))
+        number |= after[:1] == "(" and re.search(r"\d\S*$", before) is not None
+        if inside or number or before.endswith((" =", "Monte")) or after[:1] == "=":
+            out[m.start() : m.end()] = "\0" * len(m.group())
+    return "".join(out)
+
+
+def _wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` characters, the later ones after ``indent``,
+    broken where :func:`_glued` allows (or, if a line would still be too long, in parentheses).
+
+    >>> _wrap("worst: q121 (-1.0000), q095 (-0.6255), q136 (-0.5001)", 36, "  ")
+    ['worst: q121 (-1.0000),', '  q095 (-0.6255), q136 (-0.5001)']
+    """
+    for nested in (False, True):
+        lines = textwrap.wrap(_glued(text, nested), width, subsequent_indent=indent,
+                              break_long_words=False, break_on_hyphens=False)  # fmt: skip
+        if max(map(len, lines), default=0) <= width:
+            break
+    return [line.replace("\0", " ") for line in lines] or [""]
 
 
 def _test_line(test: SignificanceResult) -> str:
@@ -370,14 +419,14 @@ def compare_runs(
 ) -> ComparisonReport:
     """Compare run B with run A on their queries, in one call.
 
-    Line the runs up by query ID (:func:`align_runs`), refuse fewer than
-    ``min_queries``, take the changes, read the interval (exact when the scores
-    allow, :func:`exact_bootstrap_interval`; with ``clusters``, a user-cluster
-    bootstrap), run the randomization test and list the ``top`` regressions.
-    ``rng`` is an int seed, kept so the report can be saved and recomputed; a
-    Monte Carlo test draws from a stream spawned from it. ``report.bootstrap``
-    holds R draws for plots (from the exact distribution when the interval is
-    exact, unless ``monte_carlo_bootstrap=True``).
+    Line the runs up by query ID (:func:`align_runs`), refuse fewer than ``min_queries``, take
+    the changes, read the interval (exact when the scores allow, :func:`exact_bootstrap_interval`;
+    with ``clusters``, a user-cluster bootstrap), run the randomization test and list the ``top``
+    regressions. ``rng`` is an int seed, kept so the report can be saved and recomputed; a Monte
+    Carlo test draws from a stream spawned from it. ``report.bootstrap`` holds R draws for plots
+    (from the exact distribution when the interval is exact, unless ``monte_carlo_bootstrap``).
+    When one run has no result for many more compared queries than the other (5 more and 5% of
+    them, ``LOPSIDED``), the report says so first (``report.warning``), with what to check.
 
     >>> a = {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55}
     >>> b = {"q1": 0.60, "q2": 0.72, "q3": 0.59, "q4": 0.59}
@@ -403,34 +452,20 @@ def compare_runs(
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
-        mean_a=float(runs.a.mean()),
-        mean_b=float(runs.b.mean()),
-        mean_change=float(d.mean()),
-        interval=interval,
-        interval_method=method,
-        test=test,
-        bootstrap=boot,
-        wins=wins,
-        losses=losses,
-        unchanged=unchanged,
+        mean_a=float(runs.a.mean()), mean_b=float(runs.b.mean()), mean_change=float(d.mean()),
+        interval=interval, interval_method=method, test=test, bootstrap=boot,
+        wins=wins, losses=losses, unchanged=unchanged,
         largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
-        seed=seed,
-        n_resamples=n_resamples,
-        level=float(level),
-        config=_config(runs, a, b, qrels, min_queries),
-        interval_exact=exact,
+        seed=seed, n_resamples=n_resamples, level=float(level),
+        config=_config(runs, a, b, qrels, min_queries), interval_exact=exact,
         bootstrap_source=source,
-    )
+    )  # fmt: skip
 
 
 def _test_and_counts(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    seed: int,
-    alternative: str,
-    n_resamples: int,
+    d: np.ndarray, totals: ClusterTotals | None, seed: int, alternative: str, n_resamples: int,
     null: bool = True,
-) -> tuple[SignificanceResult, int, int, int]:
+) -> tuple[SignificanceResult, int, int, int]:  # fmt: skip
     """The randomization test of the changes ``d``, and how many went up, down and stayed the
     same: as :func:`compare_runs` reports them and each cell of :func:`compare_many` repeats
     them. The test draws (when Monte Carlo) from its own stream, spawned from the seed (the
@@ -473,14 +508,9 @@ def _enough_queries(q: int, min_queries: int) -> None:
 
 
 def _interval(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    n_resamples: int,
-    seed: int,
-    level: float,
-    half_alpha: Fraction,
-    monte_carlo_bootstrap: bool,
-) -> tuple[np.ndarray, Interval, str, bool, str]:
+    d: np.ndarray, totals: ClusterTotals | None, n_resamples: int, seed: int, level: float,
+    half_alpha: Fraction, monte_carlo_bootstrap: bool,
+) -> tuple[np.ndarray, Interval, str, bool, str]:  # fmt: skip
     """The values for the plot, the interval, how it was computed, whether it is exact, and what
     the values for the plot are."""
     rng = np.random.default_rng(seed)
@@ -520,13 +550,10 @@ def _query_interval(
 
 def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_queries: int) -> dict:
     """The settings a saved report keeps: the missing-query policy and what it did, the sources."""
-    config = {
-        "missing_policy": runs.missing_policy,
-        "only_in_a": runs.only_in_a,
-        "only_in_b": runs.only_in_b,
-        "sources": [r.source for r in (a, b) if isinstance(r, RunScores)],
-        "min_queries": int(min_queries),
-    }
+    sources = [r.source for r in (a, b) if isinstance(r, RunScores)]
+    config = {"missing_policy": runs.missing_policy, "only_in_a": runs.only_in_a,
+              "only_in_b": runs.only_in_b, "sources": sources,
+              "min_queries": int(min_queries)}  # fmt: skip
     if qrels is not None:
         config.update(
             qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither

@@ -61,6 +61,17 @@ def test_result_renders_as_text_and_html():
     assert UNANSWERED in repr(check("0.1", ...))
 
 
+def test_an_unexplained_wrong_answer_is_shown_and_the_prompt_restated_not_contradicted():
+    """A learner who typed 0.9 for 'a share between 0 and 1' is not told the answer is a share
+    between 0 and 1 (issue 37): the message shows what was given and restates the question."""
+    message = check("0.1", 0.9).message
+    assert message.startswith("not quite: your answer, 0.9, is not the expected value.")
+    assert EXERCISES["0.1"]["what"] in message and "the answer is" not in message
+    fn = next(k for k in KEYS if "calls" in EXERCISES[k] and not EXERCISES[k].get("summary"))
+    message = check(fn, lambda *args: 12345.0).message
+    assert "your function gives 1.234e+04" in message and EXERCISES[fn]["what"] in message
+
+
 def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
     """The engine and the table import nothing of the rest of helpers; the engine stays small
     (the table is data, and grows by one entry per exercise)."""
@@ -186,7 +197,24 @@ def test_3_3_slips():
     assert "different lengths" in check("3.3", lambda c: ([0.1, 0.2], [1.0])).message
 
 
-def test_4_1_slips_on_the_chapters_coverage_study():
+def test_4_1_one_user_resample_and_slips():
+    """The resample U1, U3, U3 of the three-user example, gathered the way a learner would."""
+    ex = helpers.four_pair_example()
+    d, users = np.asarray(ex["changes"]), list(ex["users"])
+    drawn = ["U1", "U3", "U3"]
+    rows = [q for u in drawn for q in range(len(d)) if users[q] == u]
+    assert [ex["query_ids"][q] for q in rows] == ["q1", "q2", "q4", "q4"]
+    assert check("4.1", d[rows].mean()).correct
+    user_means = {u: d[[q for q in range(len(d)) if users[q] == u]].mean() for u in set(users)}
+    assert "drawn users' means" in check("4.1", np.mean([user_means[u] for u in drawn])).message
+    once = [q for q in range(len(d)) if users[q] in set(drawn)]  # each drawn user once
+    assert "drawn twice" in check("4.1", d[once].mean()).message
+    positions = [["U1", "U2", "U3"].index(u) for u in drawn]  # user positions read as queries
+    assert "positions 0, 2, 2" in check("4.1", d[positions].mean()).message
+    assert "original sample" in check("4.1", d.mean()).message
+
+
+def test_4_2_slips_on_the_chapters_coverage_study():
     """Chapter 4's 1,000 studies, drawn as its coverage cell draws them; each slip made on them."""
     truth, query_iv, user_iv = 0.02, np.empty((1000, 2)), np.empty((1000, 2))
     rng = np.random.default_rng(4)
@@ -203,15 +231,15 @@ def test_4_1_slips_on_the_chapters_coverage_study():
         return int(np.sum(iv[:, 0] > truth)), int(np.sum(iv[:, 1] < truth))
 
     above, below = counts(query_iv)
-    assert check("4.1", (above, below)).correct
-    assert "swapped" in check("4.1", (below, above)).message
-    assert "user-cluster intervals" in check("4.1", counts(user_iv)).message
-    assert "40 studies of the figure" in check("4.1", counts(query_iv[:40])).message
+    assert check("4.2", (above, below)).correct
+    assert "swapped" in check("4.2", (below, above)).message
+    assert "user-cluster intervals" in check("4.2", counts(user_iv)).message
+    assert "40 studies of the figure" in check("4.2", counts(query_iv[:40])).message
     reach = (int(np.sum(query_iv[:, 1] > truth)), int(np.sum(query_iv[:, 0] < truth)))
-    assert "reach past the truth" in check("4.1", reach).message
+    assert "reach past the truth" in check("4.2", reach).message
 
 
-def test_4_2_slips():
+def test_4_3_slips():
     def right(d, users, idx):
         t = helpers.cluster_totals(d, users)
         return t.sums[idx].sum(axis=1) / t.counts[idx].sum(axis=1)
@@ -222,113 +250,136 @@ def test_4_2_slips():
     def per_user(d, users, idx):
         return helpers.cluster_totals(d, users).sums[idx].sum(axis=1) / idx.shape[1]
 
-    assert check("4.2", right).correct
-    assert "average of the drawn users' means" in check("4.2", user_weighted).message
-    assert "number of users drawn" in check("4.2", per_user).message
+    assert check("4.3", right).correct
+    assert "average of the drawn users' means" in check("4.3", user_weighted).message
+    assert "number of users drawn" in check("4.3", per_user).message
 
 
-def _sign_flip_p(changes, *, compare="tolerance", side="two-sided", plus_one=False):
-    x = np.asarray(changes, dtype=float)
+def _sign_flip_p(changes, *, compare=">=", side="two-sided", plus_one=False, skip_first=False):
+    """The exact p-value as a learner writes the loop, with one slip at a time: compare ">"
+    (ties left out), side "greater" (one-sided), plus_one ((count + 1) / (R + 1)), skip_first
+    (the observed signs left out of the count), or share=False (the count itself)."""
+    x = np.asarray(changes)
     observed, count = x.mean(), 0
-    for signs in itertools.product((1, -1), repeat=len(x)):
+    for k, signs in enumerate(itertools.product((1, -1), repeat=len(x))):
         m = np.mean(np.array(signs) * x)
+        if skip_first and k == 0:
+            continue
         if side == "greater":
-            count += m >= observed - 1e-12
+            count += m >= observed
         elif compare == ">":
             count += abs(m) > abs(observed)
-        elif compare == ">=":
-            count += abs(m) >= abs(observed)
         else:
-            count += abs(m) >= abs(observed) - 1e-12
+            count += abs(m) >= abs(observed)
     n = 2 ** len(x)
     return (count + 1) / (n + 1) if plus_one else count / n
 
 
-FIVE = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
-#: The p-value's slips in 5.1 and 5.5, as _sign_flip_p's options, and words of their messages.
+FOUR_POINTS = np.array([10, 2, -6, 4])
+FIVE = np.array([10, 20, -30, 30, 10])
+FIVE_DECIMALS = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
+#: The p-value's slips in 5.1 and 5.2, as _sign_flip_p's options, and words of their messages.
 P_SLIPS = [
     ({"compare": ">"}, "Ties must count"),
-    ({"compare": ">="}, "Allow a tolerance"),
     ({"side": "greater"}, "one-sided"),
     ({"plus_one": True}, "Monte Carlo"),
+    ({"skip_first": True}, "count them too"),
 ]
 
 
-def test_5_5_sign_flip_p_value_slips():
-    """5.5 (a function): > and >= without a tolerance get their own message."""
-
-    def given(**kw):
-        return lambda x: _sign_flip_p(x, **kw)
-
-    assert check("5.5", given()).correct
+def test_5_1_four_pairs_in_points_and_slips():
+    """5.1: the loop over 16 sign assignments of the four changes in points; each slip made the
+    way a learner makes it, and the same p-value from the changes as decimals."""
+    assert _sign_flip_p(FOUR_POINTS) == 0.625
+    assert _sign_flip_p(np.array(helpers.FOUR_PAIR_CHANGES)) == 0.625
+    assert check("5.1", _sign_flip_p(FOUR_POINTS)).correct
     for kw, words in P_SLIPS:
-        assert words in check("5.5", given(**kw)).message, kw
+        assert words in check("5.1", _sign_flip_p(FOUR_POINTS, **kw)).message, kw
+    assert "That is a count" in check("5.1", _sign_flip_p(FOUR_POINTS) * 16).message
+    skipped_and_shrunk = 9 / 15  # the loop skips the observed signs and divides by 15
+    assert _sign_flip_p(FOUR_POINTS, skip_first=True) * 16 / 15 == skipped_and_shrunk
+    assert "count them too" in check("5.1", skipped_and_shrunk).message
 
 
-def _five_test(*, ties="tolerance", strict="tolerance", denominator="all", **p_kw):
-    """5.1 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
-    far = abs(FIVE.mean())
-    signs = list(itertools.product((1, -1), repeat=5))
-    means = [np.mean(np.array(s) * FIVE) for s in signs]
-    if ties == "==":
-        n_ties = sum(abs(m) == far for m in means)
-    else:  # "not itself": the loop skips the observed signs; "not the pair": and their mirror
-        skip = {"tolerance": 0, "not itself": 1, "not the pair": 2}[ties]
-        kept = means[1:-1] if skip == 2 else means[skip:]
-        n_ties = sum(abs(abs(m) - far) <= 1e-12 for m in kept)
-    more = sum((abs(m) > far + 1e-12) if strict == "tolerance" else (abs(m) > far) for m in means)
+def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, **p_kw):
+    """5.2 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
+    far = abs(changes.mean())
+    means = [np.mean(np.array(s) * changes) for s in itertools.product((1, -1), repeat=5)]
+    # "not itself": the loop skips the observed signs; "not the pair": and their mirror
+    kept = {"all": means, "not itself": means[1:], "not the pair": means[1:-1]}[ties]
+    n_ties = sum(abs(m) == far for m in kept)
+    more = sum(abs(m) > far for m in means)
     n = 32 if denominator == "all" else 32 - n_ties
-    return (_sign_flip_p(FIVE, **p_kw), int(n_ties), more / n)
-
-
-def test_5_1_slips():
-    """The p-value's slips (> and >= without a tolerance...), then the tie count's and the
-    third number's, each made the way a learner makes it."""
-    assert _five_test() == (0.5625, 8, 0.3125)
-    assert check("5.1", _five_test()).correct
-    for kw, words in P_SLIPS + [
-        ({"ties": "=="}, "Ties found with =="),
-        ({"ties": "not itself"}, "ties with itself"),
-        ({"ties": "not the pair"}, "its mirror image"),
-        ({"denominator": "without ties"}, "divide by 32"),
-        ({"strict": "no tolerance"}, "Some ties counted as more extreme"),
-    ]:
-        assert words in check("5.1", _five_test(**kw)).message, kw
-
-
-def test_5_5_a_tie_in_the_hidden_data_catches_a_strict_comparison():
-    """On the four pairs alone a strict > may agree; the hidden data include exact ties."""
-    assert any(
-        _sign_flip_p(x, compare=">") != _sign_flip_p(x) for (x,) in EXERCISES["5.5"]["calls"]
-    )
-    assert check("5.5", 0.625).status == "wrong"  # a number, not a function
-
-    def broken(x):
-        raise RuntimeError("oops")
-
-    assert "raised RuntimeError" in check("5.5", broken).message
+    return (_sign_flip_p(changes, **p_kw), int(n_ties), more / n if share else more)
 
 
 def test_5_2_slips():
-    d = learner_changes()[2]
-    assert check("5.2", helpers.randomization_test(d, alternative="less").pvalue).correct
-    assert "two-sided" in check("5.2", helpers.randomization_test(d).pvalue).message
-    greater = helpers.randomization_test(d, alternative="greater").pvalue
-    assert "alternative='greater'" in check("5.2", greater).message
+    """The p-value's slips, a count for a share, the tie count's and the third number's, each
+    made the way a learner makes it; the changes typed as decimals get "work in points"."""
+    assert _five_test() == (0.5625, 8, 0.3125)
+    assert check("5.2", _five_test()).correct
+    for kw, words in P_SLIPS + [
+        ({"ties": "not itself"}, "ties with itself"),
+        ({"ties": "not the pair"}, "its mirror image"),
+        ({"denominator": "without ties"}, "divide by 32"),
+        ({"share": False}, "That is a count of the assignments strictly farther"),
+    ]:
+        assert words in check("5.2", _five_test(**kw)).message, kw
+    p, n_ties, third = _five_test()
+    assert "That is a count" in check("5.2", (p * 32, n_ties, third)).message
+    # the same loops on 0.10, 0.20, ...: some sums equal on paper differ in the last digit
+    decimals = _five_test(FIVE_DECIMALS)
+    assert decimals == (0.5, 4, 0.375)
+    for answer in (decimals, (p, decimals[1], third), (p, n_ties, decimals[2])):
+        assert "Work in points" in check("5.2", answer).message, answer
+    assert "Work in points" in check("5.2", (0.375, n_ties, third)).message  # strict > on decimals
+    assert _sign_flip_p(FIVE_DECIMALS, compare=">") == 0.375
+
+
+def test_5_the_120_queries_p_with_and_without_ties():
+    """The chapter's 0.0768 (5,034 / 65,536) and 0.0213 (1,394 / 65,536), independently: of the
+    16 discordant queries, X favour B, X ~ Binomial(16, 1/2); the total change is 2X - 16, the
+    observed one 4 - 12 = -8; at least as extreme: |2X - 16| >= 8; strictly: > 8."""
+    import math
+
+    import nbformat
+
+    a, b, d = learner_changes()
+    n = int(np.count_nonzero(d))
+    assert n == 16 and d.sum() == -8
+    with_ties = sum(math.comb(n, x) for x in range(n + 1) if abs(2 * x - n) >= 8)
+    strictly = sum(math.comb(n, x) for x in range(n + 1) if abs(2 * x - n) > 8)
+    assert (with_ties, strictly) == (5034, 1394)
+    assert helpers.randomization_test(d).count == with_ties
+    assert f"{with_ties / 2**16:.4f}" == "0.0768" and f"{strictly / 2**16:.4f}" == "0.0213"
+    nb = nbformat.read(HELPERS.parent / "notebooks" / "05_randomization_tests.ipynb", 4)
+    printed = "".join(
+        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+    )
+    for text in ("5,034 of 65,536", "p = 0.0768", "1,394 of 65,536", "p = 0.0213"):
+        assert text in printed, text
 
 
 def test_5_3_slips():
     d = learner_changes()[2]
+    assert check("5.3", helpers.randomization_test(d, alternative="less").pvalue).correct
+    assert "two-sided" in check("5.3", helpers.randomization_test(d).pvalue).message
+    greater = helpers.randomization_test(d, alternative="greater").pvalue
+    assert "alternative='greater'" in check("5.3", greater).message
+
+
+def test_5_4_slips():
+    d = learner_changes()[2]
     d_more = np.concatenate([d, np.zeros(1000)])
     p = helpers.randomization_test(d_more).pvalue
-    assert check("5.3", (d_more.mean(), p)).correct
-    assert "mean over the 120 queries" in check("5.3", (d.mean(), p)).message
-    assert "swapped" in check("5.3", (p, d_more.mean())).message
+    assert check("5.4", (d_more.mean(), p)).correct
+    assert "mean over the 120 queries" in check("5.4", (d.mean(), p)).message
+    assert "swapped" in check("5.4", (p, d_more.mean())).message
     one_sided = helpers.randomization_test(d_more, alternative="less").pvalue
-    assert "one-sided" in check("5.3", (d_more.mean(), one_sided)).message
+    assert "one-sided" in check("5.4", (d_more.mean(), one_sided)).message
 
 
-def test_5_4_every_fair_reading_is_right_and_slips_are_named():
+def test_5_5_every_fair_reading_is_right_and_slips_are_named():
     """The exact p (res.pvalue), the printed 0.0768 or the prompt's 0.077, rounded up, to the
     nearest or down: all right (17,725 to 17,768); a wrong p or a standard error not squared
     get their own message."""
@@ -342,11 +393,11 @@ def test_5_4_every_fair_reading_is_right_and_slips_are_named():
     }
     assert min(answers) == 17725 and max(answers) == 17768 and 17729 in answers
     for answer in answers:
-        assert check("5.4", answer).correct, answer
-    assert check("5.4", 17724).status == "wrong" and check("5.4", 17769).status == "wrong"
+        assert check("5.5", answer).correct, answer
+    assert check("5.5", 17724).status == "wrong" and check("5.5", 17769).status == "wrong"
     for p, words in [(0.05, "p = 0.05"), (0.5, "worst case")]:
-        assert words in check("5.4", math.ceil(p * (1 - p) / 0.002**2)).message
-    assert "square the 0.002" in check("5.4", math.ceil(exact * (1 - exact) / 0.002)).message
+        assert words in check("5.5", math.ceil(p * (1 - p) / 0.002**2)).message
+    assert "square the 0.002" in check("5.5", math.ceil(exact * (1 - exact) / 0.002)).message
 
 
 def test_6_1_slips():

@@ -1,6 +1,7 @@
 """The static HTML edition (make html): one page per chapter with its outputs, and an index."""
 
 import html
+import json
 import re
 import runpy
 import sys
@@ -174,3 +175,30 @@ def test_pages_show_each_quiz_but_not_its_answer(site, path):
     for key, q in QUIZZES.items():
         if key.startswith(f"{int(path.name[:2])}.q"):
             assert q["explanations"][q["answer"]] not in plain, key
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_pages_widgets_work_without_a_kernel(site, path):
+    """Issue 42: each quiz and the explorer have a working static version after their picture,
+    run by the page's own script (tools/static/widgets.js); the explorer's pictures are the
+    notebook explorer's own (the first view is the picture the chapter stores)."""
+    from notebook_tools import STATIC_WIDGETS_JS
+
+    page = (site / f"{path.stem}.html").read_text()
+    nb = nbformat.read(path, as_version=4)
+    assert STATIC_WIDGETS_JS.read_text(encoding="utf-8").strip() in page
+    assert page.count('class="static-widget static-quiz"') == len(_quiz_cells(nb))
+    explorers = [c for c in nb.cells if c.cell_type == "code" and "resample_explorer(" in c.source]
+    assert page.count('class="static-widget static-explorer"') == len(explorers)
+    for cell in explorers:
+        stored = re.search(
+            r'src="(data:image/png;base64,[^"]+)"', cell.outputs[0]["data"]["text/html"]
+        )
+        data = re.search(r'class="explorer-data">(.*?)</script>', page, re.S).group(1)
+        pictures = json.loads(data)["pictures"]
+        assert len(pictures) == 35 and stored.group(1) in pictures
+
+
+def test_the_site_stays_small(site):
+    size = sum(f.stat().st_size for f in site.rglob("*") if f.is_file())
+    assert size <= 60 * 2**20, f"site/ is {size / 2**20:.1f} MiB, over 60"

@@ -20,6 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "notebooks" / "data"
 
 
+def flat(text: str) -> str:
+    """A printed table with its wrapping undone: lines and column padding as single spaces."""
+    return " ".join(text.split())
+
+
 def _runs(seed=5, q=40, continuous=False):
     """Four runs on two measures: a four-decimal measure and P@5 (or continuous scores)."""
     rng = np.random.default_rng(seed)
@@ -93,7 +98,7 @@ def test_adjusted_pvalues_equal_holm_per_family():
             assert [c.marked for c in t.cells] == (expected <= 0.05).tolist()
             bonferroni = correction == "bonferroni"
             assert ("Bonferroni" in t.family_text()) == bonferroni
-            assert f"adjusted p <= 0.05: {t.family_text()}" in str(t)
+            assert f"adjusted p <= 0.05: {t.family_text()}" in flat(str(t))
     assert np.array_equal(p_of["all"], p_of["gatekeeping"])  # the raw p-values do not change
 
 
@@ -157,7 +162,7 @@ def test_missing_queries_are_named_never_dropped_silently():
     assert zero.missing_queries == {"flat": {"ndcg": ["q03"], "P_5": []},
                                     "down": {"ndcg": ["q07"], "P_5": []}}  # fmt: skip
     assert zero.scores["ndcg"]["flat"][3] == 0.0
-    assert "flat lacks 1 on ndcg ('q03')" in str(zero) and "scored 0" in str(zero)
+    assert "flat lacks 1 on ndcg ('q03')" in flat(str(zero)) and "scored 0" in str(zero)
     drop = h.compare_many(runs, baseline="base", rng=1, missing="drop")
     assert len(drop.query_ids["ndcg"]) == 38 and len(drop.query_ids["P_5"]) == 40
     assert "dropped, missing='drop'" in drop.to_markdown()
@@ -243,10 +248,14 @@ def test_renderings_say_what_a_mark_means():
     means = "adjusted p <= 0.05: Holm's step-down over all 12 comparisons of this table"
     not_means = "A mark is not a probability that the run is better than the baseline"
     no_mark = "a cell without a mark shows no detected change, not no change"
+    per_cell = "Each interval, like p, is for its cell alone, not adjusted for the family"
     text, md, tex, page = str(t), t.to_markdown(), t.to_latex(), t._repr_html_()
-    for shown in (text, md, tex, page):
-        assert not_means in shown and no_mark in shown
-    assert means in text and means in html.unescape(page)
+    for shown in (flat(text), md, tex, page):
+        assert not_means in shown and no_mark in shown and per_cell in shown
+    # why it must be said: two unmarked cells have intervals clear of zero
+    clear = [(c.run, c.measure) for c in t.cells if not c.marked and c.interval.low > 0]
+    assert clear == [("expansion", "P_5"), ("tuned", "P_5")]
+    assert means in flat(text) and means in html.unescape(page)
     assert means.replace("<=", "≤") in md
     assert means.replace("<=", r"$\leq$") in tex
     assert tex.count(r"\toprule") == tex.count(r"\bottomrule") == 1
@@ -348,3 +357,41 @@ def test_corrected_readjusts_the_same_cells():
             assert again.cells == fresh.cells and str(again) == str(fresh)
     with pytest.raises(ValueError, match=r"^family must be one of"):
         base.corrected(family="every")
+
+
+def test_every_medium_names_the_baseline():
+    runs = _runs()
+    runs = {("BM25_base" if r == "base" else r): v for r, v in runs.items()}
+    t = h.compare_many(runs, baseline="BM25_base", rng=1)
+    title = "BM25_base (baseline) against 3 runs"
+    assert t.title() == title and str(t).splitlines()[0] == title
+    assert t.to_markdown().startswith(f"**{title}**\n\n| measure | run |")
+    tex = t.to_latex().splitlines()
+    assert tex[1:3] == [
+        r"\multicolumn{11}{l}{BM25\_base (baseline) against 3 runs} \\",
+        r"\toprule",
+    ]
+    assert f"<caption>{title}</caption>" in t._repr_html_()
+
+
+def test_the_text_fits_88_characters_with_long_names_and_long_legends():
+    runs = _runs(continuous=True)  # Monte Carlo cells: the legend names them
+    long = "bm25+rm3+monoT5-3B-reranker-2024"
+    runs = {(long if r == "up" else r): v for r, v in runs.items()}
+    del runs["flat"]["P_5"]["q03"]  # the legend names a missing query
+    for family in ("all", "per measure", "gatekeeping"):
+        t = h.compare_many(
+            runs, baseline="base", rng=1, missing="zero", family=family, correction="bonferroni"
+        )
+        text = str(t)
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 88, max(lines, key=len)
+        assert long in lines  # a name too long for its column stands on its own line
+        for c in t.cells:  # each cell's numbers on one line: never a number split
+            iv = f"[{h.signed(c.interval.low, 4)}, {h.signed(c.interval.high, 4)}]"
+            row = [f"{c.run_mean:.4f}", h.signed(c.change, 4), iv, f"{c.up}/{c.down}/{c.unchanged}"]
+            assert any(all(x in line for x in row) for line in lines), (c.run, c.measure)
+        for shown in t.legend():  # the legend whole, wrapped by meaning
+            assert flat(shown) in flat(text)
+        assert f"{t.measures[0]}: 40 queries, baseline mean" in text
+        assert text.count("  *\n") == t.n_marked

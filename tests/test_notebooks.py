@@ -321,3 +321,76 @@ def test_each_chapter_shows_a_figure_on_its_core_path_and_twelve_in_all():
     without = [name for name, n in figures.items() if n == 0 and not name.startswith("00_")]
     assert not without, f"chapters with no figure in a core cell: {without}"
     assert sum(figures.values()) >= 12, f"{sum(figures.values())} core figures in all: {figures}"
+
+
+# --- projector-ready and standing alone (issue 37) ----------------------------------------------
+
+LONGEST_CODE_LINE = 88
+GOING_DEEPER = "**Going deeper**"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_no_core_code_line_is_over_88_characters(path):
+    """Code on the core path, and the solutions of its exercises, fit a projector unwrapped."""
+    from helpers.exercise_table import EXERCISES
+
+    cells = nbformat.read(path, as_version=4).cells
+    number = int(path.name[:2])
+    sources = [c.source for c in _code_cells_of(cells) if c.metadata.get("section") == "core"]
+    core_prompts = [
+        c.source for c in cells if c.cell_type == "markdown" and c.metadata["section"] == "core"
+    ]
+    for n in (int(m) for s in core_prompts for m in EXERCISE.findall(s)):
+        sources.append(EXERCISES[f"{number}.{n}"]["solution"])
+    long = [ln for s in sources for ln in s.splitlines() if len(ln) > LONGEST_CODE_LINE]
+    assert not long, f"{len(long)} core code lines over {LONGEST_CODE_LINE} characters: {long[:3]}"
+
+
+def _code_cells_of(cells):
+    return [c for c in cells if c.cell_type == "code"]
+
+
+def test_self_checks_are_silent_asserts_not_printed_booleans(nb):
+    printed = [
+        line
+        for c in _code_cells(nb)
+        for out in c.outputs
+        if out.output_type == "stream"
+        for line in out.text.splitlines()
+        if re.search(r"\b(True|False)\.?$", line)
+    ]
+    assert not printed, f"printed self-checks (make them silent asserts): {printed[:3]}"
+
+
+def test_core_key_points_come_first_and_name_no_optional_section(nb):
+    """Key points: the core's list, then a 'Going deeper' list for the optional sections; the
+    core's never points at an optional section (an instructor reads them aloud after a core-only
+    run)."""
+    optional = {
+        int(m.group(1))
+        for c in nb.cells
+        if c.cell_type == "markdown" and (m := SECTION.search(c.source)) and m.group(2) != "core"
+    }
+    key_points = nb.cells[-2].source
+    if optional:
+        assert GOING_DEEPER in key_points, "key points: the core's list, then **Going deeper**"
+    core_part = key_points.split(GOING_DEEPER)[0]
+    named = {int(n) for n in re.findall(r"\bsections? (\d+)", core_part)}
+    named |= {int(n) for n in re.findall(r"\bsections? \d+ (?:and|or) (\d+)", core_part)}
+    assert not named & optional, f"core key points name optional sections {named & optional}"
+
+
+def test_figures_are_drawn_for_2x_screens():
+    """The median figure is at least 1,300 pixels wide (retina PNGs: set_style)."""
+    import base64
+    import statistics
+    import struct
+
+    widths = [
+        struct.unpack(">I", base64.b64decode(data["image/png"])[16:20])[0]
+        for path in NOTEBOOKS
+        for c in _code_cells(nbformat.read(path, as_version=4))
+        for out in c.outputs
+        if "image/png" in (data := out.get("data", {}))
+    ]
+    assert widths and statistics.median(widths) >= 1300, statistics.median(widths)

@@ -365,3 +365,57 @@ def test_plot_exact_distribution_names_the_highlighted_bar():
         [-0.1, 0.0, 0.1], [0.25, 0.5, 0.25], highlight=0.0, highlight_label="2 draws at", ax=_ax()
     )
     assert ax.get_legend().get_texts()[-1].get_text() == "2 draws at +0.000"
+
+
+def test_plot_null_distribution_colours_the_p_values_tails():
+    """The accent bars are the values at least as far from zero as the observed one, ties
+    included; the legend gives their share, the p-value (10 of 16 on the four pairs)."""
+    null = h.randomization_test(np.array([10, 2, -6, 4])).null_distribution
+    ax = h.plot_null_distribution(null, 2.5, ax=_ax())
+    accent = matplotlib.colors.to_rgba(h.PALETTE["accent"])
+    tails = sorted(
+        round(p.get_x() + p.get_width() / 2, 6) for p in ax.patches if p.get_facecolor() == accent
+    )
+    assert tails == [-5.5, -4.5, -3.5, -2.5, 2.5, 3.5, 4.5, 5.5]
+    assert sum(p.get_height() for p in ax.patches) == pytest.approx(1.0)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "at least as extreme: 0.6250" in texts and "observed +2.500" in texts
+    assert ax.get_xlabel() and ax.get_ylabel() == "Probability" and ax.get_title()
+
+
+def test_plot_null_distribution_iv():
+    with pytest.raises(ValueError, match=r"^null must be one-dimensional"):
+        h.plot_null_distribution(TWO_D, 0.1, ax=_ax())
+    with pytest.raises(ValueError, match=r"^null contain"):
+        h.plot_null_distribution([0.1, float("nan")], 0.1, ax=_ax())
+    with pytest.raises(ValueError, match=r"observed"):
+        h.plot_null_distribution(D4, float("nan"), ax=_ax())
+
+
+def test_plot_bootstrap_beside_null_marks_two_centres():
+    """Top: the bootstrap means, centred near the observed change, nothing in the accent
+    colour; bottom: the null, centred on zero, its tails in the accent colour."""
+    boot = [-0.2, -0.1, -0.1, 0.0]
+    null = [-0.1, 0.1, -0.3, 0.3]
+    top, bottom = h.plot_bootstrap_beside_null(boot, null, -0.1, axes=Figure().subplots(2, 1))
+    assert [t.get_text() for t in top.get_legend().get_texts()][:2] == [
+        "observed -0.100",
+        "centre -0.100",
+    ]
+    assert [t.get_text() for t in bottom.get_legend().get_texts()][1] == "centre +0.000"
+    accent = matplotlib.colors.to_rgba(h.PALETTE["accent"])
+    assert not any(p.get_facecolor() == accent for p in top.patches)
+    assert sum(p.get_facecolor() == accent for p in bottom.patches) == 4
+    assert top.get_title() != bottom.get_title() and bottom.get_xlabel()
+    for ax in (top, bottom):
+        assert sum(p.get_height() for p in ax.patches) == pytest.approx(1.0)
+
+
+def test_plot_bootstrap_beside_null_iv():
+    axes = Figure().subplots(2, 1)
+    with pytest.raises(ValueError, match=r"^bootstrap must be one-dimensional"):
+        h.plot_bootstrap_beside_null(TWO_D, D4, 0.1, axes=axes)
+    with pytest.raises(ValueError, match=r"^null contain"):
+        h.plot_bootstrap_beside_null(D4, [0.1, float("nan")], 0.1, axes=axes)
+    with pytest.raises(ValueError, match=r"observed"):
+        h.plot_bootstrap_beside_null(D4, D4, float("inf"), axes=axes)

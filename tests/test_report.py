@@ -26,9 +26,16 @@ from helpers import (
     recompute_interval,
     slice_summary,
 )
+from helpers.readers import RunScores
 from helpers.records import METHOD, METHOD_EXACT
+from helpers.report import _wrap
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+
+def flat(text: str) -> str:
+    """A printed report with its wrapping undone: lines and column padding as single spaces."""
+    return " ".join(text.split())
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +61,7 @@ def test_agrees_with_the_individual_helpers(runs):
     dist = grid_bootstrap_distribution(d)
     assert report.bootstrap.size == 3000 and np.isin(report.bootstrap, dist.values).all()
     assert report.bootstrap_source == "3,000 draws from the exact bootstrap distribution"
-    assert "the plotted bootstrap holds 3,000 draws from the exact" in str(report)
+    assert "the plotted bootstrap holds 3,000 draws from the exact" in flat(str(report))
     asked = compare_runs(a, b, n_resamples=3000, rng=5, missing="zero", monte_carlo_bootstrap=True)
     assert np.array_equal(asked.bootstrap, paired_bootstrap(d, n_resamples=3000, rng=5))
     assert asked.bootstrap_source == "3,000 Monte Carlo resamples"
@@ -108,7 +115,7 @@ def test_exact_test_when_few_queries_disagree():
 def test_renders_as_text_and_html(runs):
     a, b, _ = runs
     report = compare_runs(a, b, n_resamples=1000, rng=2, missing="drop")
-    text = str(report)
+    text = flat(str(report))
     assert "148 queries compared; 2 only in A and 0 only in B, dropped (missing='drop')" in text
     assert f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]" in text
     assert "seed 2, R = 1,000 resamples" in text
@@ -145,7 +152,7 @@ def test_off_grid_scores_fall_back_to_monte_carlo_and_say_so():
         report.test.pvalue == randomization_test(d, n_resamples=2000, rng=stream).pvalue
         and not report.test.exact
     )
-    assert "Monte Carlo, " in str(report)
+    assert "Monte Carlo, " in flat(str(report))
     rec = report.to_record()
     assert rec.method == METHOD and tuple(recompute_interval(rec)) == tuple(report.interval)
     assert rec.config["test"] == {
@@ -305,9 +312,8 @@ def test_compare_runs_iv():
         assert str(compare_runs(**good | {"a": scores})) == str(
             compare_runs(**good | {"a": as_floats})
         )
-    assert "user-cluster bootstrap, 3 users resampled whole" in str(
-        compare_runs(**good | {"clusters": dict(USERS)})
-    )
+    by_user = compare_runs(**good | {"clusters": dict(USERS)})
+    assert "user-cluster bootstrap, 3 users resampled whole" in flat(str(by_user))
     with pytest.raises(ValueError, match=r"^run A must be a mapping \{query_id: score\}"):
         compare_runs(**good | {"a": [0.5, 0.25, 0.75, 0.5, 0.0]})
     with pytest.raises(ValueError, match=r"^run B must be a mapping"):
@@ -361,3 +367,98 @@ def test_compare_runs_refuses_too_few_queries_and_says_why():
     assert report.n_queries == 5 and report.to_record().config["min_queries"] == 5
     with pytest.raises(ValueError, match="min_queries must be a positive integer"):
         compare_runs({"q1": 0.5}, {"q1": 0.6}, rng=1, min_queries=0)
+
+
+# --- the printed report: a lopsided count of empty queries first; lines that fit --------------
+
+
+def _empty_runs(q: int, empty_a: int, empty_b: int) -> tuple[RunScores, RunScores]:
+    """Runs on q queries, each listing the queries it retrieved nothing for (scored 0), as
+    evaluate gives them: A's empty queries are the first ones, B's the last ones."""
+    ids = [f"q{i:03d}" for i in range(q)]
+    rng = np.random.default_rng(q)
+    a = {x: round(float(v), 4) for x, v in zip(ids, rng.uniform(0.1, 1, q), strict=True)}
+    b = {x: min(1.0, round(v + 0.05, 4)) for x, v in a.items()}
+    none_a, none_b = ids[:empty_a], ids[q - empty_b :]
+    a |= dict.fromkeys(none_a, 0.0)
+    b |= dict.fromkeys(none_b, 0.0)
+    return RunScores(a, "P_10", unretrieved=none_a), RunScores(b, "P_10", unretrieved=none_b)
+
+
+@pytest.mark.parametrize(
+    ("q", "empty_a", "empty_b", "said"),
+    [
+        (150, 0, 7, False),  # 7 more of 150: under 5% (7.5), a few topics without results
+        (150, 0, 8, True),  # 8 more: at least 5 and at least 5% of the compared queries
+        (150, 20, 27, False),
+        (150, 28, 20, True),  # A the worse side
+        (40, 0, 4, False),  # 5% of 40 is 2: at least 5 more are needed
+        (40, 1, 6, True),
+        (150, 0, 100, True),  # chapter 7's q1 against q001: 100 of 150 topics scored 0
+    ],
+)
+def test_a_lopsided_count_of_empty_queries_is_said_first(q, empty_a, empty_b, said):
+    a, b = _empty_runs(q, empty_a, empty_b)
+    report = compare_runs(a, b, n_resamples=200, rng=1)
+    gap, worse = abs(empty_a - empty_b), "A" if empty_a > empty_b else "B"
+    assert (gap >= 5 and gap >= 0.05 * q) == said  # the rule, independently
+    assert bool(report.warning) == said
+    text, page = str(report), report._repr_html_()
+    if not said:
+        assert text.startswith("measure ") and page.startswith("<table>")
+        return
+    most, least = max(empty_a, empty_b), min(empty_a, empty_b)
+    first = f"CHECK FIRST: run {worse} has no result for {most} of the {q} compared queries"
+    assert text.startswith(first) and page.startswith(f"<p><b>{first}")
+    said_all = flat(text.split("\n\n")[0])
+    assert f"run {'B' if worse == 'A' else 'A'} for {least}." in said_all
+    for check in ("topic IDs match the qrels'", "no run file is truncated", "missing= policy"):
+        assert check in said_all
+    named = (a if worse == "A" else b).unretrieved[:3]
+    assert all(repr(x) in said_all for x in named)
+    assert max(map(len, text.splitlines())) <= 88
+
+
+def test_queries_scored_0_by_missing_zero_count_too():
+    a, b = _empty_runs(150, 0, 0)
+    lacking = {x: v for x, v in b.scores.items() if x >= "q140"}  # B lacks its last 140 - 149
+    short = RunScores({x: v for x, v in b.scores.items() if x not in lacking}, "P_10")
+    assert (
+        "run B has no result for 10 of the 150"
+        in compare_runs(a, short, n_resamples=200, rng=1, missing="zero").warning
+    )
+    # dropped, they are not compared: nothing to say
+    assert compare_runs(a, short, n_resamples=200, rng=1, missing="drop").warning == ""
+
+
+def test_the_printed_report_fits_88_characters_and_never_splits_a_number(runs):
+    a, b, users = runs
+    _, empty = _empty_runs(150, 0, 30)
+    reports = [
+        compare_runs(a, b, n_resamples=500, rng=2, missing="zero", top=40),
+        compare_runs(a, b, clusters=users, n_resamples=500, rng=2, missing="drop", top=15),
+        compare_runs(_empty_runs(150, 0, 0)[0], empty, n_resamples=500, rng=2, top=40),
+    ]
+    for report in reports:
+        lines = str(report).splitlines()
+        assert max(map(len, lines)) <= 88, max(lines, key=len)
+        # each query's change, the interval and the p-value stand whole on one line
+        whole = [f"{r.query_id} ({r.change:+.4f})" for r in report.largest_regressions]
+        whole += [f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]"]
+        whole += [f"p = {report.test.pvalue:.4f} ("]
+        assert all(any(w in line for line in lines) for w in whole)
+        # a value continues in its column, with nothing cut or lost
+        body = str(report).split("\n\n")[-1]
+        assert all(flat(v) in flat(body) for _, v in report._rows())
+        assert all(x[:1] != " " or x[:30].isspace() and x[30] != " " for x in body.splitlines())
+    assert len(reports[0].largest_regressions) == 40
+
+
+@pytest.mark.parametrize("width", range(24, 89))
+def test_wrap_breaks_only_between_whole_pieces(width):
+    items = [f"q{i:03d} ({-i / 997:+.4f})" for i in range(1, 30)]
+    text = "largest regressions " + ", ".join(items) + "; p = 0.0312 (two-sided; exact)"
+    lines = _wrap(text, width, "  ")
+    assert all(len(line) <= width for line in lines)
+    assert flat(" ".join(lines)) == text  # nothing lost, nothing added
+    assert all(any(x in line for line in lines) for x in [*items, "p = 0.0312"])

@@ -43,3 +43,23 @@ def test_its_expressions_name_matrix_keys_that_exist_and_actions_are_pinned():
 def test_the_readme_says_where_it_runs_and_that_it_has_not_run_yet():
     readme = (ROOT / "README.md").read_text()
     assert ".github/workflows/test.yml" in readme and "has not run yet" in readme
+
+
+PAGES_TEXT = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+PAGES = yaml.safe_load(PAGES_TEXT)
+
+
+def test_the_pages_workflow_publishes_make_html_s_site_from_main():
+    """Issue 42: the static edition, published; like test.yml it has not run yet."""
+    on = PAGES[True] if True in PAGES else PAGES["on"]  # YAML 1.1 reads the key 'on' as True
+    assert on["push"]["branches"] == ["main"]
+    build, deploy = PAGES["jobs"]["build"], PAGES["jobs"]["deploy"]
+    runs = [step["run"] for step in build["steps"] if "run" in step]
+    assert runs == ["python run.py env && make html SITE=site"]
+    upload = next(s for s in build["steps"] if "upload-pages-artifact" in s.get("uses", ""))
+    assert upload["with"]["path"] == "site"
+    assert deploy["needs"] == "build" and PAGES["permissions"]["pages"] == "write"
+    for step in build["steps"] + deploy["steps"]:
+        if "uses" in step:
+            assert re.fullmatch(r"actions/[a-z-]+@v\d+", step["uses"]), step["uses"]
+    assert "NOT RUN YET" in PAGES_TEXT

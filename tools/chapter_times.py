@@ -33,7 +33,23 @@ WORDS_PER_MINUTE = 110
 SECONDS_PER_CODE_LINE = 15
 MINUTES_PER_EXERCISE = 6
 MINUTES_PER_QUIZ = 2
-EXERCISE = re.compile(r"^\*\*Exercise \d+\.\*\*", re.M)
+EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
+#: In a workshop, each chapter also has a live demo and one discussion (the guide says which):
+#: the plans add these minutes to each chapter's slot; the chapters' own times leave them out.
+DEMO_MINUTES = 3
+DISCUSSION_MINUTES = 3
+
+
+def exercise_minutes(chapter: int, number: int) -> float:
+    """Exercise ``chapter.number``'s minutes: its ``"minutes"`` in the exercise table, else
+    MINUTES_PER_EXERCISE (a short "write these three lines" exercise takes less)."""
+    from helpers.exercise_table import EXERCISES
+
+    return EXERCISES.get(f"{chapter}.{number}", {}).get("minutes", MINUTES_PER_EXERCISE)
+
+
+def _chapter_number(path: Path) -> int:
+    return int(path.name[:2])
 
 
 @dataclass(frozen=True)
@@ -60,12 +76,17 @@ def _cell_counts(cell) -> tuple[int, int, int, int]:
     return 0, len([ln for ln in cell.source.splitlines() if ln.strip()]), 0, 0
 
 
-def _cell_minutes(cell) -> float:
+def _cell_minutes(cell, chapter: int) -> float:
     words, lines, exercises, quizzes = _cell_counts(cell)
+    if exercises:
+        numbers = EXERCISE.findall(cell.source)
+        exercise_time = sum(exercise_minutes(chapter, int(n)) for n in numbers)
+    else:
+        exercise_time = 0.0
     return (
         words / WORDS_PER_MINUTE
         + lines * SECONDS_PER_CODE_LINE / 60
-        + MINUTES_PER_EXERCISE * exercises
+        + exercise_time
         + MINUTES_PER_QUIZ * quizzes
     )
 
@@ -74,7 +95,7 @@ def chapter_time(path: Path) -> ChapterTime:
     nb = nbformat.read(path, as_version=4)
     core = full = 0.0
     for cell in nb.cells:
-        m = _cell_minutes(cell)
+        m = _cell_minutes(cell, _chapter_number(path))
         full += m
         if cell.metadata.get("section") == "core":
             core += m
@@ -125,8 +146,9 @@ def section_times(path: Path) -> list[SectionTime]:
             if len(marks) == 1 and None not in marks
             else ("unmarked" if marks == {None} else "mixed")
         )
-        full = sum(_cell_minutes(c) for c in cells)
-        core = sum(_cell_minutes(c) for c in cells if c.metadata.get("section") == "core")
+        chapter = _chapter_number(path)
+        full = sum(_cell_minutes(c, chapter) for c in cells)
+        core = sum(_cell_minutes(c, chapter) for c in cells if c.metadata.get("section") == "core")
         out.append(SectionTime(title, mark, core, full))
     return out
 
@@ -290,6 +312,7 @@ class Plan:
 
     ``full_if_it_fits`` lists chapters (by number) whose optional sections are
     added, in that order, while the plan still fits; the others stay core-only.
+    ``demo_and_discussion`` minutes are added to each chapter's slot.
     """
 
     name: str
@@ -301,6 +324,8 @@ class Plan:
     full_if_it_fits: tuple[int, ...] = ()
     setup: tuple[str, int] | None = None
     free: int = 0
+    #: minutes added to each chapter's slot: the live demo and the discussion
+    demo_and_discussion: int = 0
 
     @property
     def budget(self) -> float:
@@ -322,7 +347,8 @@ PLANS = (
             "runs), and every optional section, as homework or in the full day."
         ),
         setup=SETUP,
-        free=15,
+        free=30,
+        demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
     ),
     Plan(
         name="full-day",
@@ -333,6 +359,7 @@ PLANS = (
         homework="The optional sections of the chapters taught core-only above, for self-study.",
         full_if_it_fits=(1, 7, 6, 3, 5, 2, 4, 0),
         setup=SETUP,
+        demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
     ),
 )
 
@@ -347,7 +374,7 @@ def _schedule(
         at += plan.setup[1]
     for n in plan.chapters:
         t = times[n]
-        minutes = math.ceil(t.full if n in full else t.core)
+        minutes = math.ceil(t.full if n in full else t.core) + plan.demo_and_discussion
         # break before this chapter if that is closer to the break's time than after it
         while pending and at + minutes - pending[0].at > pending[0].at - at:
             b = pending.pop(0)
@@ -410,7 +437,40 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
         f"| {_clock(at)} | **End** (total {at:.0f} of {plan.hours * 60:.0f} minutes; "
         f"{free:.0f} free for questions) | | |"
     )
-    return "\n".join(rows) + f"\n\n{plan.homework}"
+    text = "\n".join(rows)
+    if plan.demo_and_discussion:
+        text += (
+            f"\n\nEach chapter's minutes include {plan.demo_and_discussion} for its live demo "
+            "and one discussion (the chapter's notes below say which)."
+        )
+    exercises = plan_exercises(plan, paths)
+    if exercises:
+        listed = "; ".join(
+            f"{n} ({minutes:g} min{', optional' if section != 'core' else ''})"
+            for n, minutes, section in exercises
+        )
+        total = sum(m for _, m, _ in exercises)
+        text += f"\n\nChecked exercises: {len(exercises)}, {total:g} minutes in all: {listed}."
+    return text + f"\n\n{plan.homework}"
+
+
+def plan_exercises(plan: Plan, paths: list[Path] | None = None) -> list[tuple[str, float, str]]:
+    """(exercise key, minutes, section) of every checked exercise the plan teaches: those in the
+    core of its core-only chapters and all of those of the chapters it teaches in full."""
+    paths = chapter_paths() if paths is None else paths
+    full = {int(what.split()[1]) for what, part, _ in plan_rows(plan, paths) if part == "full"}
+    out = []
+    for p in paths:
+        n = _chapter_number(p)
+        if n not in plan.chapters:
+            continue
+        for cell in nbformat.read(p, as_version=4).cells:
+            section = cell.metadata.get("section")
+            if cell.cell_type != "markdown" or (section != "core" and n not in full):
+                continue
+            for number in EXERCISE.findall(cell.source):
+                out.append((f"{n}.{number}", exercise_minutes(n, int(number)), section))
+    return out
 
 
 def generated_blocks(paths: list[Path] | None = None) -> dict[str, str]:

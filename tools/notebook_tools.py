@@ -7,8 +7,10 @@ execution counts 1, 2, 3..., widget state saved, no timing metadata.
 
 ``python tools/notebook_tools.py --html SITE`` (what ``make html`` runs) writes
 every chapter, with its stored outputs, as a page in SITE, plus an index page.
-Each widget appears as the static picture of its first view that the helpers
-put in its display data; each solution is the chapter's closed "Solution" block.
+Each widget works without a kernel: its quiz options answer back and the resample
+explorer follows its slider (``make_widgets_static`` and ``tools/static/widgets.js``);
+with JavaScript off it shows the static picture of its first view that the helpers put in
+its display data. Each solution is the chapter's closed "Solution" block.
 The pages need no network: MathJax is copied from the jupyter-server-mathjax
 package into SITE/mathjax/ and loaded from there.
 
@@ -217,9 +219,9 @@ MATHJAX_DIR = "mathjax"
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
 
 _PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
-{#- No script from the network: no require.js (no widget needs it, each shows its
-    static picture), no mermaid (no chapter draws a diagram), and MathJax from the
-    copy next to the pages. -#}
+{#- No script from the network: no require.js (no widget needs it: each works with the
+    page's own script below, or shows its static picture), no mermaid (no chapter draws a
+    diagram), and MathJax from the copy next to the pages. -#}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block html_head_js_mathjax -%}
@@ -246,7 +248,21 @@ details > summary { cursor: pointer; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
 div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
+.static-widget[hidden], .widget-snapshot[hidden], .quiz-feedback[hidden] {
+  display: none !important; }
+.static-quiz .quiz-option { display: block; width: 100%; text-align: left; margin: 0 0 0.4em;
+  padding: 0.35em 0.6em; font: inherit; line-height: 1.4; white-space: normal; cursor: pointer;
+  background: #f4f4f4; border: 1px solid #bbbbbb; border-radius: 4px; }
+.static-quiz .quiz-option[aria-pressed="true"] { border: 2px solid #0072B2; background: #e8f1f8; }
+.static-explorer .explorer-slider { width: 100%; margin: 0.3em 0; }
+.static-explorer label { display: flex; gap: 0.6em; align-items: center; }
+.static-explorer .explorer-preset { margin: 0 0.5em 0.4em 0; padding: 0.3em 0.7em; font: inherit; }
 </style>
+{%- if resources.static_widgets_js %}
+<script>
+{{ resources.static_widgets_js | safe }}
+</script>
+{%- endif %}
 {% endblock extra_css %}
 {% block codecell -%}
 {%- if 'solution' in cell.metadata.get('tags', []) and resources.answer_key -%}
@@ -268,6 +284,25 @@ div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin
 </div>
 {%- endblock input %}
 """
+
+#: The static pages' script for the widgets (quizzes that answer back, the resample explorer).
+STATIC_WIDGETS_JS = Path(__file__).resolve().parent / "static" / "widgets.js"
+
+
+def make_widgets_static(nb) -> int:
+    """Give each widget output of ``nb`` its static, working version after its snapshot
+    (:func:`helpers.widgets.static_widget_html`); return how many widgets it changed."""
+    from helpers.widgets import static_widget_html
+
+    changed = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            snapshot = out.get("data", {}).get("text/html")
+            if isinstance(snapshot, str) and 'class="widget-snapshot" data-static=' in snapshot:
+                out["data"]["text/html"] = static_widget_html(snapshot)
+                changed += 1
+    return changed
+
 
 #: What a page shows of an output, first match wins: a widget's static picture
 #: (text/html) before the live widget view, which needs a kernel.
@@ -349,13 +384,15 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
     resources = {
         "local_mathjax_url": f"{MATHJAX_DIR}/MathJax.js?config={MATHJAX_CONFIG}",
         "answer_key": answer_key,
+        # the answer key shows every quiz's answer already: its widgets stay pictures
+        "static_widgets_js": "" if answer_key else STATIC_WIDGETS_JS.read_text(encoding="utf-8"),
     }
     pages, items = [], []
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        nb.metadata.pop(
-            "widgets", None
-        )  # every widget has its static picture; no widget scripts needed
+        nb.metadata.pop("widgets", None)  # no widget scripts: see make_widgets_static
+        if not answer_key:
+            make_widgets_static(nb)
         title, minutes = chapter_info(nb)
         body, _ = exporter.from_notebook_node(
             nb, resources={"metadata": {"name": title}, **resources}
@@ -379,8 +416,9 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
         heading = "Did search improve?"
         intro = (
             "<p>A notebook series on comparing two search systems, A and B, on the same judged "
-            "queries. These pages show each chapter with its stored outputs; to run the code and "
-            "use the widgets, open the notebooks in JupyterLab (<code>make lab</code>). Each "
+            "queries. These pages show each chapter with its stored outputs; the quizzes and the "
+            "resample explorer work here too, with no kernel and no network. To run the code, "
+            "open the notebooks in JupyterLab (<code>make lab</code>). Each "
             "exercise's solution is closed: try the exercise first, then click "
             "<b>Solution</b> to open it.</p>\n"
         )

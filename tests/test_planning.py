@@ -1,0 +1,178 @@
+"""helpers.planning: how many queries a comparison needs, checked against a direct search with
+scipy's noncentral t, G*Power's published sample sizes, and simulation."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import helpers
+from helpers.planning import MAX_QUERIES, power_curve, queries_needed
+
+TREC_EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "trec_eval-test"
+
+
+def _direct(sd, change, power, alpha=0.05, alternative="two-sided"):
+    """The smallest n >= 2 whose paired t-test power reaches `power`, by plain linear search."""
+    for n in range(2, 100_000):
+        df, nc = n - 1, change * math.sqrt(n) / sd
+        if alternative == "two-sided":
+            c = stats.t.ppf(1 - alpha / 2, df)
+            p = stats.nct.sf(c, df, nc) + stats.nct.cdf(-c, df, nc)
+        else:
+            p = stats.nct.sf(stats.t.ppf(1 - alpha, df), df, nc)
+        if p >= power:
+            return n, p
+    raise AssertionError("not found")
+
+
+def _trec_changes(measure):
+    qrels = helpers.read_qrels(TREC_EVAL / "qrels.test")
+    a = helpers.evaluate(qrels, helpers.read_run(TREC_EVAL / "results.test"), measure).scores
+    b = helpers.evaluate(qrels, helpers.read_run(TREC_EVAL / "results.trunc"), measure).scores
+    return helpers.paired_differences(a, b)
+
+
+PILOTS = {
+    "seven": [0.1, -0.2, 0.3, 0.0, 0.25, -0.05, 0.15],
+    "hit@5": [1.0] * 4 + [-1.0] * 12 + [0.0] * 104,
+    "normal": np.random.default_rng(3).normal(0.0, 0.12, size=60),
+}
+
+
+@pytest.mark.parametrize("pilot", PILOTS)
+@pytest.mark.parametrize(
+    "change, power, alternative",
+    [
+        (0.02, 0.8, "two-sided"),
+        (0.05, 0.9, "two-sided"),
+        (0.03, 0.8, "greater"),
+    ],
+)
+def test_the_t_answer_is_the_direct_noncentral_t_search(pilot, change, power, alternative):
+    d = np.asarray(PILOTS[pilot])
+    plan = queries_needed(d, smallest_useful=change, power=power, alternative=alternative)
+    n, p = _direct(np.std(d, ddof=1), change, power, alternative=alternative)
+    assert (plan.queries, plan.method, plan.mc_error) == (n, "t", None)
+    assert plan.power == pytest.approx(p, rel=1e-12) and plan.power >= power
+    assert plan.sd == pytest.approx(np.std(d, ddof=1), rel=1e-12)
+
+
+@pytest.mark.skipif(not TREC_EVAL.is_dir(), reason="needs ../shared/trec_eval-test/")
+@pytest.mark.parametrize("measure", ["ndcg_cut_10", "map", "P_10"])
+def test_on_real_trec_per_query_changes(measure):
+    d = _trec_changes(measure)
+    for change in (0.1, 0.2):
+        n, _ = _direct(np.std(d, ddof=1), change, 0.8)
+        assert queries_needed(d, smallest_useful=change).queries == n
+
+
+@pytest.mark.parametrize(
+    "effect_size, n, alternative",
+    [
+        (0.5, 34, "two-sided"),
+        (0.2, 199, "two-sided"),
+        (0.8, 15, "two-sided"),
+        (0.5, 27, "greater"),
+    ],
+)
+def test_gpowers_published_sample_sizes_for_matched_pairs(effect_size, n, alternative):
+    """G*Power 3 (t tests, means, difference from constant: matched pairs), alpha 0.05,
+    power 0.80: dz = 0.5 needs 34 pairs (27 one-tailed), dz = 0.2 needs 199, dz = 0.8 15."""
+    pilot = [-1.0, 1.0]  # SD sqrt(2)
+    plan = queries_needed(
+        pilot, smallest_useful=effect_size * math.sqrt(2), alternative=alternative
+    )
+    assert plan.queries == n
+
+
+def test_a_pilot_by_query_id_is_read_like_its_values_and_less_plans_for_a_loss():
+    d = PILOTS["seven"]
+    by_id = {f"q{i}": v for i, v in enumerate(d)}
+    assert queries_needed(by_id, smallest_useful=0.05) == queries_needed(d, smallest_useful=0.05)
+    gain = queries_needed(d, smallest_useful=0.05, alternative="greater")
+    loss = queries_needed(d, smallest_useful=0.05, alternative="less")
+    assert (gain.queries, gain.power) == (loss.queries, pytest.approx(loss.power))
+
+
+def test_the_simulation_lands_near_the_t_answer_for_near_normal_changes():
+    """For near-normal changes the randomization test's power is the t-test's, within the
+    simulation's Monte Carlo error (4 standard errors; the fitted Q within 12%)."""
+    d = PILOTS["normal"]
+    t = queries_needed(d, smallest_useful=0.04)
+    sim = queries_needed(d, smallest_useful=0.04, method="randomization", rng=5)
+    assert sim.method == "randomization" and sim.n_studies == 1000
+    assert sim.mc_error == pytest.approx(math.sqrt(sim.power * (1 - sim.power) / 1000))
+    assert abs(sim.queries - t.queries) <= 0.12 * t.queries
+    at_t = power_curve(d, [t.queries], smallest_useful=0.04, method="randomization", rng=6)[0]
+    se = math.sqrt(t.power * (1 - t.power) / 1000)
+    assert abs(at_t - t.power) <= 4 * se + 0.01  # 0.01: the 199 random flips' own loss
+
+
+def test_for_hit_at_k_changes_the_randomization_test_falls_short_of_what_t_promises():
+    """Changes in {-1, 0, +1}, mostly 0, are far from normal: at the t answer for a change of
+    0.1 (104 queries, about 14 of them changed), the randomization test's simulated power
+    falls short of 0.8 by more than 3 of its standard errors (8,000 studies, 999 flips each)."""
+    d = PILOTS["hit@5"]
+    t = queries_needed(d, smallest_useful=0.1)
+    assert t.queries == 104
+    kw = dict(smallest_useful=0.1, method="randomization", n_studies=8000, n_flips=999)
+    at_t = power_curve(d, [t.queries], rng=1, **kw)[0]
+    assert at_t < 0.8 - 3 * math.sqrt(0.16 / 8000)
+
+
+def test_power_curve_by_t_rises_and_matches_the_plan():
+    d = PILOTS["seven"]
+    plan = queries_needed(d, smallest_useful=0.05)
+    curve = power_curve(d, [10, 50, plan.queries - 1, plan.queries], smallest_useful=0.05)
+    assert np.all(np.diff(curve) > 0) and curve[-2] < 0.8 <= curve[-1]
+    assert curve[-1] == pytest.approx(plan.power)
+
+
+def test_the_simulation_repeats_with_its_seed():
+    d = PILOTS["seven"]
+    one = queries_needed(d, smallest_useful=0.05, method="randomization", rng=2)
+    assert one == queries_needed(d, smallest_useful=0.05, method="randomization", rng=2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(smallest_useful=0), "smallest_useful must be a positive number"),
+        (dict(smallest_useful=-0.02), "alternative='less'"),
+        (dict(smallest_useful=float("nan")), "smallest_useful must be a finite number"),
+        (dict(smallest_useful=0.02, power=1.0), "power must be a number strictly between 0 and 1"),
+        (dict(smallest_useful=0.02, alpha=0), "alpha must be a number strictly between 0 and 1"),
+        (dict(smallest_useful=0.02, method="z"), "method"),
+        (dict(smallest_useful=0.02, method="randomization"), "rng is required"),
+        (dict(smallest_useful=0.02, method="randomization", rng=1, n_flips=9), "n_flips >= 19"),
+        (dict(smallest_useful=1e-9), "more than 1,000,000 queries"),
+    ],
+)
+def test_bad_arguments_say_what_to_do(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        queries_needed(PILOTS["seven"], **kwargs)
+
+
+def test_a_pilot_too_small_or_without_spread_is_refused():
+    with pytest.raises(ValueError, match="at least 2"):
+        queries_needed([0.1], smallest_useful=0.02)
+    with pytest.raises(ValueError, match="all equal"):
+        queries_needed([0.1, 0.1, 0.1], smallest_useful=0.02)
+    with pytest.raises(ValueError, match="non-numeric"):
+        queries_needed([0.1, "x"], smallest_useful=0.02)
+    assert MAX_QUERIES == 1_000_000
+
+
+def test_plot_power_curve_draws_the_curve_the_target_and_the_answer():
+    from matplotlib.figure import Figure
+
+    ax = helpers.plot_power_curve([10, 20], [0.4, 0.9], needed=15, ax=Figure().subplots())
+    assert ax.get_ylabel() == "Power" and ax.get_title()
+    assert [line.get_label() for line in ax.get_lines()][::2] == ["power", "Q = 15"]
+    with pytest.raises(ValueError, match="one per size"):
+        helpers.plot_power_curve([10, 20], [0.4], ax=Figure().subplots())
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        helpers.plot_power_curve([10], [1.4], ax=Figure().subplots())
