@@ -233,7 +233,7 @@ def evaluate(
             f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Fix "
             "the topic IDs in one file (or use the qrels of this run's topics). To score as "
             "trec_eval does anyway (unjudged topics left out, missing judged topics scored 0), "
-            "pass check_topics=False."
+            "pass check_topics=False, only for a mismatch you have understood."
         )
     scores = {}
     for q in qrels.topics:
