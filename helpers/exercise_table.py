@@ -433,7 +433,7 @@ print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies a
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
         # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
-        "expected": [0.0011174979621162758], "tol": 6e-5,
+        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 5,
         "slips": [
             ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
             ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
@@ -456,7 +456,7 @@ print(f"without q047 and q121: {helpers.signed(drop_change, 4)}")
         "calls": [({"t1": 0.5, "t2": 0.25, "t3": 0.75}, {"t1": 0.75, "t3": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"])],
-        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9,
+        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 4,
         "slips": [
             ([-1 / 12, 0.25, 0.5], "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
             ([0.0, 0.25, 0.0], "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),
