@@ -25,13 +25,16 @@ from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .scoring import *  # noqa: F403
 from .significance import *  # noqa: F403
+from .studies import *  # noqa: F403
 from .widgets import *  # noqa: F403
 
 __all__ = [
     "FOUR_PAIR_CHANGES",
     "PALETTE",
     "align_runs",
+    "best_of_k_study",
     "check",
+    "comparison_example",
     "cluster_bootstrap",
     "cluster_totals",
     "collapse_to_multisets",
@@ -46,6 +49,7 @@ __all__ = [
     "exact_bootstrap_distribution",
     "exact_bootstrap_interval",
     "exact_means",
+    "example_loop_means",
     "find_grid",
     "four_pair_example",
     "grid_bootstrap_distribution",
@@ -55,6 +59,7 @@ __all__ = [
     "load_many_record",
     "load_record",
     "make_record",
+    "many_tests_study",
     "mean_difference",
     "order_statistic_indices",
     "paired_bootstrap",
@@ -64,12 +69,14 @@ __all__ = [
     "plot_bootstrap_distribution",
     "plot_power_curve",
     "plot_coverage",
+    "plot_decision",
     "plot_exact_distribution",
     "plot_intervals",
     "plot_intervals_vs_truth",
     "plot_sign_assignments",
     "plot_sorted_changes",
     "plot_error_rates",
+    "plot_sampling_vs_bootstrap",
     "power_curve",
     "quantile_difference",
     "queries_needed",
@@ -82,7 +89,6 @@ __all__ = [
     "recompute_interval",
     "recompute_many",
     "relative_change",
-    "resample",
     "resample_explorer",
     "save_record",
     "set_style",

@@ -33,7 +33,7 @@ _ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.
 
 EXERCISES = {
     "0.1": {
-        "name": "mean_change", "what": "the mean change, a number",
+        "name": "mean_change", "what": "the mean change, a number", "minutes": 3,
         "expected": [0.025], "tol": 5e-4,
         "slips": [
             ([-0.025], "That is A minus B: the change is d_q = m_B(q) - m_A(q), B minus A."),
@@ -43,23 +43,68 @@ EXERCISES = {
 print(f"mean change: {helpers.signed(mean_change)}")''',
     },
     "1.1": {
-        "name": "share_worse", "what": "the share of section 4's resampled means below zero, a number between 0 and 1",
-        # section 4's means (seed 1) give 4,867 of 5,000; any other stream lands within about 3 Monte Carlo standard errors
-        "expected": [0.9734], "tol": 0.007,
+        "name": "boot_means", "what": "a list of your 1,000 resampled mean changes",
+        # compared by size, mean and standard deviation: any seed passes; the tolerances are about
+        # 4 Monte Carlo standard errors at R = 1,000 (0.0010 for the mean, 0.0007 for the spread)
+        "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
+        "minutes": 5,
         "slips": [
-            ([0.987], "That counts resamples with a mean change of exactly 0 (B as good as A) as B being worse: use means < 0.", 0.005),
-            ([0.013], "That is the share in which B is better (means > 0); B is worse where the mean change is below zero.", 0.005),
-            ([0.1], "That is the share of queries on which B is worse (12 of 120). The question is about the resampled means: (means < 0).mean().", 1e-9),
-            ([4867], "That is a count of resamples; divide by R = 5,000 for the share.", 40),
+            ([1000, -0.06666666666666667, 0.0], "Every mean is the observed -0.067: each resample took every query exactly once (replace=False, or a permutation). Draw with replacement: rng.integers(0, Q, size=Q).", [0, 1e-9, 1e-9]),
+            ([1000, None, 0.0], "All your means are equal: every pass drew the same positions. Create rng once, before the loop (not inside it), and draw new positions in each pass.", [0, 0, 1e-9]),
+            ([1000, -0.06666666666666667, 0.0577], "Your means spread too widely: that is what drawing A's and B's scores separately gives. Draw one set of positions per resample and take d at them, so each query's A and B travel together.", [0, 0.006, 0.006]),
+            ([1000, -8.0, 3.93], "These are sums of the drawn changes: divide by Q for each resample's mean.", [0, 0.6, 0.4]),
+            ([1000, 59.5, 3.16], "You averaged the query positions: take the changes at them, d[picks], and average those.", [0, 0.6, 0.4]),
+            ([1, None, None], "boot_means holds one mean: append each resample's mean inside the loop, 1,000 times.", 0),
+            ([120, None, None], "boot_means holds 120 values, one resample's changes: append the mean of each resample, 1,000 times.", 0),
+            ([None, -0.06666666666666667, 0.03277], "Your means look right, but there are not 1,000 of them: the exercise asks for 1,000 resamples, range(1000).", [0, 0.0045, 0.003]),
         ],
-        "solution": '''# my guess from the picture: nearly all, over 90%
-share_worse = (means < 0).mean()
-print(f"B worse in {share_worse:.1%} of the resamples")
-# Not the probability that B is worse: the resamples are of these 120 queries, so they scatter
-# around the observed change, not around the unknown true change. Like section 5's 95%, the share
-# describes the procedure's draws; a probability about the truth needs a Bayesian analysis.''',
+        "solution": """# my guess: most within about 0.06 of -0.067
+rng = np.random.default_rng(2024)  # any seed
+boot_means = []
+for _ in range(1000):
+    picks = rng.integers(0, Q, size=Q)  # Q positions, with replacement
+    boot_means.append(d[picks].mean())  # this resample's mean change
+print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
+      f"spread (standard deviation) {np.std(boot_means):.3f}")
+# They pile up around the observed -0.067; most lie within two spreads (0.066) of it.""",
     },
     "1.2": {
+        "name": "ends", "what": "the two ends (low, high) of the middle 95% of loop_means, by the example's rule",
+        # loop_means is the example's own loop (seed 7): the rule gives s[125] = -16/120, s[4875] = -1/120
+        "expected": [-0.13333333333333333, -0.008333333333333333], "tol": 5e-4,
+        "minutes": 3,
+        "slips": [
+            ([-0.175, -0.13333333333333333], "Those are s[2] and s[97]: 2.5 and 97.5 are percents, not positions. The positions are int(0.025 * R) and min(R - 1, int(0.975 * R))."),
+            ([-0.058333333333333334, -0.058333333333333334], "Those are the means at positions 125 and 4,875 before sorting: sort first, s = sorted(loop_means)."),
+            ([-0.15833333333333333, -0.09166666666666666], "Those are s[25] and s[975], the positions for R = 1,000: here R is 5,000, so the low end is s[int(0.025 * 5000)] = s[125]."),
+            ([-0.1875, -0.1438], "np.percentile takes percents: 2.5 and 97.5, not 0.025 and 0.975.", 1e-3),
+            ([-0.008333333333333333, -0.13333333333333333], "The ends are swapped: give the low end first, (low, high)."),
+        ],
+        "solution": """# my guess: it just reaches zero
+s = sorted(loop_means)
+ends = (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])  # positions 125 and 4,875
+print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
+# It stops one grid step (1/120) below zero: this interval excludes zero, just.""",
+    },
+    "1.3": {
+        "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
+        # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
+        "expected": [0.961], "tol": 5e-4,
+        "minutes": 2,
+        "slips": [
+            ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
+            ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
+            ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
+            ([0.039], "That is the share outside the ends; the question asks for the share between them."),
+            ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
+        ],
+        "solution": """# my guess: 95%, by the name
+inside = (loop_means >= low) & (loop_means <= high)
+share_inside = inside.mean()
+print(f"{share_inside:.1%} of the resampled means lie between the ends, ends included")
+# More than 95%: on a grid of 1/120, many means share each end's value.""",
+    },
+    "1.4": {
         "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
         # about 1/2 for any seed and rule (0.47 to 0.48 here): the width shrinks as 1/sqrt(Q)
         "expected": [0.5], "tol": 0.06,
@@ -68,24 +113,68 @@ print(f"B worse in {share_worse:.1%} of the resamples")
             ([2.0], "That is the old width over the new one: divide the 480-query interval's width by interval's width.", 0.25),
         ],
         "solution": '''d4 = np.tile(d, 4)  # 480 queries, the same mix of changes
-interval4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=R, rng=1))
+means4 = helpers.paired_bootstrap(d4, n_resamples=R, rng=1)
+interval4 = helpers.percentile_interval(means4)
 width_ratio = (interval4.high - interval4.low) / (interval.high - interval.low)
-print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}], width ratio {width_ratio:.2f}")
+print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}]; "
+      f"width ratio {width_ratio:.2f}")
 # About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
-    "1.3": {
+    "1.5": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
         "expected": [0.21666666666666665], "tol": 5e-4,
         "slips": [([0.13333333333333333], "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
         "solution": '''b_shuffled = np.random.default_rng(0).permutation(b)
-shuffled_interval = helpers.percentile_interval(helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7))
+shuffled_means = helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7)
+shuffled_interval = helpers.percentile_interval(shuffled_means)
 shuffled_width = shuffled_interval.high - shuffled_interval.low
-for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval), ("unpaired", unpaired_interval)]:
+rows = [("real pairs", interval), ("shuffled pairs", shuffled_interval),
+        ("unpaired", unpaired_interval)]
+for name, iv in rows:
     print(f"{name:<15} [{iv.low:+.3f}, {iv.high:+.3f}]  width {iv.high - iv.low:.3f}")
-# Shuffled pairs lose the shared difficulty, so the interval is as wide as the unpaired one
+# Shuffled pairs lose the shared difficulty: the interval is as wide as the unpaired one
 # (with hit@5 both even land on the same grid points of 1/120 here).''',
     },
     "2.1": {
+        "name": "all_means", "what": "the 256 resampled means, a list or array (checked by its size, mean and spread)",
+        "summary": "moments", "minutes": 4,
+        "expected": [256, 0.025, 0.028613807855648994], "tol": 1e-9,
+        "slips": [
+            ([35, 0.025, 0.03619392214170771], "Those are the 35 multisets (combinations_with_replacement), each counted once. Ordered draws with replacement come from itertools.product(range(4), repeat=4)."),
+            ([24, 0.025, 0.0], "Those are the 24 orderings without replacement (permutations): each holds every query once, so every mean is +0.025. A resample draws with replacement: itertools.product(range(4), repeat=4)."),
+            ([1, 0.025, 0.0], "That is one mean (the original sample's, or the one combination of four queries out of four); give all 256 means, one per draw."),
+            ([64, 0.025, 0.03304037933599835], "Those are the 64 draws of three positions (repeat=3); a resample of four queries has four positions: repeat=4."),
+            ([256, 0.1, 0.11445523142259598], "Those are the sums of the four picked changes; divide each sum by 4 for its mean."),
+        ],
+        "solution": """# my guess: +0.025, the observed mean, since every query is picked equally often
+import itertools
+
+all_means = []
+for draw in itertools.product(range(4), repeat=4):  # (0, 0, 0, 0), (0, 0, 0, 1), ...
+    all_means.append(sum(d[i] for i in draw) / 4)  # i is a query index, 0 for q1
+print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")""",
+    },
+    "2.2": {
+        "name": "exact_interval", "what": "the exact 95% interval as (low, high), read from the 256 sorted means",
+        "minutes": 3,
+        "expected": [-0.035, 0.08], "tol": 5e-4,
+        "slips": [
+            ([0.04, 0.01], "Those are positions 6 and 249 of the means in draw order: sort them first."),
+            ([0.08, -0.035], "Those are the right ends the wrong way round: give (low, high), the smaller first."),
+            ([-0.02, 0.07], "That is a 90% interval: for 95%, positions int(0.025 * 256) and int(0.975 * 256) of the sorted means, counting from 0."),
+            ([-0.058725, -0.04], "np.percentile takes percentages (2.5 and 97.5), not shares (0.025 and 0.975); or read positions int(0.025 * 256) and int(0.975 * 256) of the sorted means."),
+            ([-0.06, 0.1], "That is the whole range, lowest mean to highest (the 24 distinct means, each counted once, give it too). Keep all 256 means, repeats included, so that each value counts as often as the draws that give it."),
+        ],
+        "solution": """# my guess: it contains zero, since one of the four changes is a loss
+s = sorted(means)  # or sorted(all_means): the same 256 numbers
+exact_interval = (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])  # 6 and 249
+low, high = exact_interval
+print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
+# Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off
+# by one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random
+# means it would not.""",
+    },
+    "2.3": {
         "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
         "expected": [81], "tol": 1e-9,
         "slips": [
@@ -96,11 +185,11 @@ for name, iv in [("real pairs", interval), ("shuffled pairs", shuffled_interval)
         ],
         "solution": '''# my guess: each position avoids q3 with chance 3/4, so (3/4)^4 of 256
 no_q3 = int(np.sum(~(draws == 2).any(axis=1)))  # rows with no index 2 (q3)
-print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4) ** 4:.3f}")
-# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37% for large Q:
-# chapter 1's one resample left out 46 of its 120 queries.''',
+print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4")
+# With Q queries a resample leaves out a given query with chance (1 - 1/Q)^Q, about 37%
+# for large Q: chapter 1's one resample left out 46 of its 120 queries.''',
     },
-    "2.2": {
+    "2.4": {
         "name": "five_interval", "what": "the exact 95% interval (low, high) of the five changes, or the Interval itself",
         "expected": [-0.028, 0.068], "tol": 5e-4,
         "slips": [
@@ -110,17 +199,20 @@ print(f"{no_q3} of 256 draws leave out q3: {no_q3 / 256:.3f} = (3/4)^4 = {(3 / 4
         "solution": '''d5 = np.append(d, 0.0)  # q5: an unchanged query
 means5 = d5[helpers.enumerate_resamples(5)].mean(axis=1)
 five_interval = helpers.percentile_interval(means5)
-print(f"{means5.size:,} ordered resamples; exact interval [{helpers.signed(five_interval.low)}, {helpers.signed(five_interval.high)}]")
-# Narrower: each mean now averages five changes, one of them 0, so the means sit closer together.''',
+low, high = five_interval
+print(f"{means5.size:,} ordered resamples; exact interval [{low:+.3f}, {high:+.3f}]")
+# Narrower: each mean now averages five changes, one of them 0, so the means sit closer.''',
     },
-    "2.3": {
+    "2.5": {
         "name": "bad_interval", "what": "the exact 95% interval (low, high), or the Interval itself",
         "expected": [-0.14, 0.08], "tol": 5e-4,
         "slips": [([-0.035, 0.08], "That is the interval of the original changes: set q3's change to -0.20 first.")],
         "solution": '''d_bad = np.array([0.10, 0.02, -0.20, 0.04])
-bad_interval = helpers.percentile_interval(d_bad[helpers.enumerate_resamples(4)].mean(axis=1))
-print(f"mean change {helpers.signed(d_bad.mean())}, exact interval [{helpers.signed(bad_interval.low)}, {helpers.signed(bad_interval.high)}]")
-# The low end falls: resamples that draw q3 two or three times now have much lower means.
+bad_means = d_bad[helpers.enumerate_resamples(4)].mean(axis=1)
+bad_interval = helpers.percentile_interval(bad_means)
+low, high = bad_interval
+print(f"mean change {d_bad.mean():+.3f}, exact interval [{low:+.3f}, {high:+.3f}]")
+# The low end falls: resamples that draw q3 two or three times now have far lower means.
 # The high end comes from resamples without q3 (mostly q1), so it does not move.''',
     },
     "3.1": {
@@ -366,28 +458,54 @@ print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
 # instead of ceil, gives 17,725 to 17,768: the check accepts all of them.''',
     },
     "6.1": {
-        "name": "holm_adjusted", "what": "the four Holm-adjusted p-values, in the order of the p-values given (a list of four numbers)",
-        "expected": [0.036, 0.052, 0.016, 0.052], "tol": 5e-4,
+        "name": "survives", "what": "one True/False per p-value, in the order given: does it survive Holm at 5%?",
+        "expected": [0, 1, 0, 1], "tol": 0, "minutes": 6,
         "slips": [
-            ([0.048, 0.12, 0.016, 0.104], "That is Bonferroni (every p times 4). Holm multiplies the j-th smallest by 4, 3, 2, 1."),
-            ([0.016, 0.036, 0.052, 0.052], "Those are in sorted order; give each adjusted p-value in the place of its own p-value."),
-            ([0.036, 0.03, 0.016, 0.052], "Take the running maximum: an adjusted p-value may never be smaller than the one before it in sorted order."),
-            ([0.012, 0.030, 0.004, 0.026], "Those are the p-values as given: multiply the j-th smallest by m - j + 1 = 4, 3, 2, 1 first."),
+            ([0, 1, 0, 0], "That is Bonferroni: every p against 0.05/4. Holm relaxes the threshold as it goes: the j-th smallest p is compared with 0.05/(4 - j + 1), that is 0.05/4, 0.05/3, 0.05/2, 0.05/1."),
+            ([0, 1, 1, 1], "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept, even one that would pass its own threshold."),
+            ([1, 1, 1, 1], "Each p was compared with 0.05 itself: that is no correction at all. Holm compares the j-th smallest with 0.05/(4 - j + 1)."),
+            ([1, 1, 0, 0], "Those are in sorted order; give each answer in the place of its own p-value, in the order given."),
         ],
-        "solution": '''p = np.array([0.012, 0.030, 0.004, 0.026])
-order = np.argsort(p)  # smallest first
-holm_adjusted = np.empty(4)
-running = 0.0
-for j, i in enumerate(order):
-    running = max(running, min(1.0, (4 - j) * p[i]))
-    holm_adjusted[i] = running
-print(f"adjusted: {np.round(holm_adjusted, 4).tolist()}; same as helpers.holm: {np.allclose(holm_adjusted, helpers.holm(p).adjusted)}")
-print(f"rejected at 0.05 after Holm: {(holm_adjusted <= 0.05).tolist()}; with no correction: {(p <= 0.05).tolist()}")
-# Sorted: 0.004 x 4 = 0.016 and 0.012 x 3 = 0.036 pass; 0.026 x 2 = 0.052 fails, and the procedure stops:
-# 0.030 is kept too, although 0.030 x 1 would pass on its own (its adjusted value is the running maximum 0.052).
-# Uncorrected, all four would be "significant"; after Holm, two are.''',
+        "solution": '''p = np.array([0.027, 0.004, 0.035, 0.015])
+survives = np.zeros(4, dtype=bool)
+for j, i in enumerate(np.argsort(p)):  # j = 0 for the smallest p
+    threshold = 0.05 / (4 - j)  # 0.05/4, 0.05/3, 0.05/2, 0.05/1
+    print(f"p = {p[i]:.3f} against 0.05/{4 - j} = {threshold:.4f}")
+    if p[i] > threshold:
+        break  # the first failure: it and every larger p-value are kept
+    survives[i] = True
+assert list(survives) == list(helpers.holm(p).rejected)
+print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.05")
+# 0.004 and 0.015 survive. 0.027 fails 0.05/2 = 0.025, and Holm stops there, so 0.035 is
+# kept as well, although it is below 0.05/1: once one test fails, no larger p can be rejected.
+# Bonferroni (every p against 0.0125) would reject only 0.004.''',
     },
     "6.2": {
+        "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
+        "expected": [0, -1, 0], "tol": 0, "minutes": 5,
+        "slips": [
+            ([1, -1, 0], "The primary was compared with zero. The plan asks for a useful gain: the whole interval above +0.01."),
+            ([1, -1, -1], "Those are the point estimates against the limits. A verdict reads the interval: shown when all of it is on the good side, ruled out when all of it is on the bad side."),
+            ([1, -1, 1], "Only the favourable end was read. A limit is shown to hold when the whole interval is on its good side: the lower end for a gain, the upper end for latency."),
+            ([-1, -1, -1], "Not shown is not ruled out: an interval across its limit gives neither verdict (0). Ruled out needs the whole interval on the bad side."),
+        ],
+        "solution": '''def verdict(low, high, limit, better):
+    if better == "above":
+        return 1 if low > limit else (-1 if high < limit else 0)
+    return 1 if high < limit else (-1 if low > limit else 0)
+
+
+verdicts = (
+    verdict(*primary_iv, USEFUL, "above"),
+    verdict(*latency_iv, LATENCY_MAX, "below"),
+    verdict(*tail_iv, TAIL_MIN, "above"),
+)
+print(f"useful gain {verdicts[0]:+d}, latency guardrail {verdicts[1]:+d}, tail {verdicts[2]:+d}")
+# A gain is shown (above zero), but not a useful one: the interval crosses +0.01.
+# Latency is broken: the whole interval lies above +25 ms.
+# The tail guardrail is not shown to hold: its interval crosses -0.05. Not broken either.''',
+    },
+    "6.3": {
         "name": "claims", "what": "two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
         "expected": [0, 3], "tol": 0.01,
         "slips": [
@@ -408,7 +526,7 @@ claims = tuple(claims)
 # and confirmed on new queries before anyone acts on it. (b) Holm: 0.001 x 3 = 0.003 and 0.02 x 2 = 0.04
 # pass, 0.6 does not: the primary, head and tail.''',
     },
-    "6.3": {
+    "6.4": {
         "name": "holm_reject", "what": "a function holm_reject(pvalues) returning one True/False per p-value (Holm at 0.05), in the given order",
         "calls": [(p,) for p in _HOLM], "tol": 0,
         "expected": [1, 0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1],
@@ -428,7 +546,8 @@ claims = tuple(claims)
 
 
 mine = np.array([holm_reject(p).any() for p in p_null[:, :4]])
-print(f"any rejection, my function: {mine.mean():.1%} of studies; same studies as section 6's one family: {np.array_equal(mine, holm_all_four)}")''',
+assert np.array_equal(mine, holm_all_four)  # the same studies as section 6's one family
+print(f"any rejection, my function: {mine.mean():.1%} of studies")''',
     },
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
@@ -537,7 +656,7 @@ QUIZZES = {
 "explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
 },
 "1.q1": {
-"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give [-0.133, +0.000]. What do these intervals let you say?",
+"prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
 "options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
 "answer": 3,
 "explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],
@@ -552,7 +671,7 @@ QUIZZES = {
 "prompt": 'All 256 resamples were enumerated, so there is no Monte Carlo error. Why is the 95% interval still not trustworthy?',
 "options": ['256 resamples are too few; 10,000 random ones would make it trustworthy.', 'The order of the draws was ignored, though order changes the mean.', 'Four queries say little about all queries; enumeration cannot fix that.', 'nDCG changes cannot be averaged, so the mean change is not defined.'],
 "answer": 2,
-"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean; the 35 multisets give the same distribution as the 256 ordered draws.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
+"explanations": ['There are only 256 distinct ordered resamples; 10,000 random ones would just repeat them, with added Monte Carlo error.', 'Order does not affect a mean: the draws q1, q1, q3, q4 and q3, q4, q1, q1 have the same mean.', 'The bootstrap treats the four observed queries as the whole population; enumeration removes the error of random resampling, not the uncertainty of having judged only four.', 'They can: the mean change is the difference of the mean nDCGs, as in chapter 1.'],
 },
 "3.q1": {
 "prompt": 'Ten judged queries give a 95% percentile interval of [+0.004, +0.051] for the mean change. What may you claim?',
@@ -588,7 +707,7 @@ QUIZZES = {
 "prompt": "You tried 20 rankers on the same 200 test queries. The best one's 95% paired bootstrap interval is [+0.004, +0.031]. What can you conclude?",
 "options": ['B is better than A with 95% confidence, since its interval excludes zero.', 'The interval is too wide: rerun the bootstrap with more resamples.', 'Apply Holm to this one interval, and the selection effect goes away.', 'Little: it won partly by luck; test it once on held-out queries.'],
 "answer": 3,
-"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Yes. Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
+"explanations": ['That would hold for one configuration chosen in advance. The best of 20 has the luckiest noise, and its interval misses the truth far more often than 5%.', 'More resamples reduce Monte Carlo error, not the selection effect: the queries are the same and so is their luck.', 'Holm adjusts a family of p-values that were all reported. Here 19 comparisons were dropped silently; the remedy is held-out queries (or adjusting for all 20 tests).', 'Choosing and measuring on the same queries inflates both the estimate and the false-positive rate; fresh queries give an honest estimate.'],
 },
 "7.q1": {
 "prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter

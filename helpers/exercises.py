@@ -155,13 +155,25 @@ def check(key: str, answer: object) -> CheckResult:
     return CheckResult(key, "wrong", _unknown_slip(ex, got))
 
 
+#: How a message names the numbers a summary compares.
+_SUMMARIES = {
+    "moments": "size, mean and standard deviation",
+    "distribution": "number of values, total probability, mean and variance",
+}
+
+
 def _unknown_slip(ex: dict, got: np.ndarray) -> str:
     """A wrong answer no listed slip explains: what was given, and what the prompt asks for
     (without saying that the answer has the wrong form: it may well have the right one)."""
     shown = ", ".join(f"{x:.4g}" for x in got[:4]) + (", ..." if got.size > 4 else "")
+    what = _SUMMARIES.get(ex.get("summary"))
+    if what:
+        shown = f"{what} {shown}"
     given = (
         f"your function gives {shown} on the check's inputs"
         if "calls" in ex
+        else f"your answer ({shown}) is not the expected one"
+        if what
         else f"your answer, {shown}, is not the expected value"
     )
     return f"not quite: {given}. The exercise asks for {ex['what']}; go through each step again."

@@ -26,6 +26,8 @@ __all__ = [
     "plot_picked_queries",
     "plot_null_distribution",
     "plot_bootstrap_beside_null",
+    "plot_sampling_vs_bootstrap",
+    "plot_decision",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -757,4 +759,149 @@ def plot_bootstrap_beside_null(
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
+
+
+# --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------
+
+
+def plot_sampling_vs_bootstrap(
+    sample_means: ArrayLike,
+    bootstrap_means: ArrayLike,
+    *,
+    truth: float,
+    observed: float,
+    lattice: float | None = None,
+    title: str = "Fresh samples from the world, and one sample's resamples",
+    xlabel: str = "Mean change, B - A",
+):
+    """Two histograms on one x axis: above, the means of many fresh samples from a known world
+    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
+    (centred near that sample's mean ``observed``). Each panel names its spread (standard
+    deviation); the truth is marked in both. Returns the two axes, top first.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
+    ...                                          truth=-0.05, observed=0.05)
+    >>> top.get_title(), bottom.get_xlabel()
+    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
+    """
+    import matplotlib.pyplot as plt
+
+    fresh = _checks.scores(sample_means, "sample_means")
+    boot = _checks.scores(bootstrap_means, "bootstrap_means")
+    _checks.number(truth, "truth")
+    _checks.number(observed, "observed")
+    both = np.concatenate([fresh, boot])
+    if lattice:
+        k = np.round(both / lattice).astype(int)
+        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
+    else:
+        edges = np.histogram_bin_edges(both, bins=40)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
+    panels = (
+        (top, fresh, PALETTE["neutral"], "fresh samples", None),
+        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
+    )
+    for ax, values, colour, what, centre in panels:
+        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
+        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}")
+        if centre is not None:
+            ax.axvline(
+                centre,
+                color=PALETTE["accent"],
+                linestyle="--",
+                linewidth=2,
+                label=f"this sample's mean {centre:+.3f}",
+            )
+        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
+        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
+        ax.set_ylabel("Count")
+        ax.legend(ncol=2, **_LEGEND)
+    bottom.set_xlabel(xlabel)
+    fig.suptitle(title)
     return top, bottom
+
+
+# --- chapter 6: the decision, drawn ---------------------------------------------------------------
+
+
+def _verdict(low: float, high: float, limit: float, better: str) -> str:
+    """Where an interval lies against its limit: wholly on the good side, wholly on the bad side,
+    or across it."""
+    good, bad = (low > limit, high < limit) if better == "above" else (high < limit, low > limit)
+    return "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
+
+
+def plot_decision(
+    labels: Sequence[str],
+    estimates: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    limits: Sequence[float],
+    *,
+    better: Sequence[str],
+    xlabels: Sequence[str],
+    limit_labels: Sequence[str],
+    title: str = "The decision: each interval against its limit",
+    fig=None,
+):
+    """One panel per quantity of a plan: its estimate (dot) and interval (bar), its limit (the
+    smallest useful change or a guardrail's bound, dashed vermillion) and zero (dotted grey).
+
+    ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good. Each panel's
+    title says whether the interval shows the good side, rules it out, or neither. Returns
+    the panels' axes.
+
+    >>> from matplotlib.figure import Figure
+    >>> axes = plot_decision(["gain"], [0.014], [(0.003, 0.026)], [0.01], better=["above"],
+    ...                      xlabels=["change"], limit_labels=["useful"], fig=Figure())
+    >>> axes[0].get_title()
+    'gain · useful: neither shown nor ruled out'
+    """
+    n = len(labels)
+    sizes = [len(x) for x in (estimates, intervals, limits, better, xlabels, limit_labels)]
+    if n == 0 or any(s != n for s in sizes):
+        raise ValueError(
+            "labels, estimates, intervals, limits, better, xlabels and limit_labels must have "
+            f"the same, non-zero length; got {[n, *sizes]}."
+        )
+    est = _checks.scores(estimates, "estimates")
+    lim = _checks.scores(limits, "limits")
+    if any(np.ndim(iv) != 1 or len(iv) != 2 for iv in intervals):
+        raise ValueError("intervals must be (low, high) pairs, one per row.")
+    ivs = _checks.scores([v for iv in intervals for v in iv], "intervals").reshape(n, 2)
+    if np.any(ivs[:, 0] > ivs[:, 1]):
+        raise ValueError("intervals must be (low, high) pairs with low <= high.")
+    for side in better:
+        if side not in ("above", "below"):
+            raise ValueError(f"better must be 'above' or 'below' for each row; got {side!r}.")
+    if fig is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(7.5, 0.6 + 1.7 * n))
+    axes = fig.subplots(n, 1, squeeze=False)[:, 0]
+    for ax, label, e, (low, high), limit, side, xl, ll in zip(
+        axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True
+    ):
+        ax.plot(
+            [low, high],
+            [-0.5, -0.5],
+            color=PALETTE["diff"],
+            linewidth=8,
+            solid_capstyle="butt",
+            label="95% interval",
+        )
+        ax.plot(
+            [e], [-0.5], marker="o", color="black", markersize=7, linestyle="none", label="estimate"
+        )
+        ax.axvline(limit, color=PALETTE["accent"], linestyle="--", linewidth=2, label=ll)
+        ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5, label="zero")
+        span = max(high, limit, 0) - min(low, limit, 0)
+        ax.set_xlim(min(low, limit, 0) - 0.12 * span, max(high, limit, 0) + 0.12 * span)
+        ax.set_ylim(-1, 1.4)  # the legend above the bar
+        ax.set_yticks([])
+        ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
+        ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return axes

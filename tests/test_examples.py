@@ -103,3 +103,36 @@ def test_four_pair_example_is_consistent_with_the_source():
     assert round(ex["changes"].mean(), 3) == 0.025
     assert abs(ex["changes"].mean() / ex["a"].mean() - 0.0417) < 5e-5
     assert ((ex["a"] >= 0) & (ex["b"] <= 1)).all()
+
+
+def test_example_loop_means_is_the_sources_loop_on_the_same_stream():
+    """Written out independently: the data's 240 draws, then randrange(120) for each pick."""
+    stream = random.Random(7)
+    a = [1 if stream.random() < 0.70 else 0 for _ in range(120)]
+    b = [hit if stream.random() < 0.9 else 1 - hit for hit in a]
+    changes = [y - x for x, y in zip(a, b, strict=True)]
+    expected = []
+    for _ in range(300):
+        picks = [stream.randrange(120) for _ in range(120)]
+        expected.append(sum(changes[i] for i in picks) / 120)
+    got = helpers.example_loop_means(n_resamples=300)
+    assert got.shape == (300,) and got.tolist() == expected
+    mine = random.Random(7)  # a stream passed in is advanced, as hit_at_5_example's is
+    assert helpers.example_loop_means(n_resamples=300, rng=mine).tolist() == expected
+    assert mine.random() == stream.random()
+    s, R = sorted(helpers.example_loop_means()), 5000  # the source's figures
+    assert (round(s[int(0.025 * R)], 3), round(s[min(R - 1, int(0.975 * R))], 3)) == (
+        -0.133,
+        -0.008,
+    )
+    assert not np.array_equal(helpers.example_loop_means(n_resamples=300, rng=8), got)
+
+
+def test_example_loop_means_refuses_bad_arguments():
+    for bad in (0, -1, 2.5, "5000", None):
+        with pytest.raises(ValueError, match=r"^n_resamples must be a positive integer"):
+            helpers.example_loop_means(n_resamples=bad)
+    with pytest.raises(ValueError, match="random.Random"):
+        helpers.example_loop_means(rng=np.random.default_rng(7))
+    with pytest.raises(TypeError):
+        helpers.example_loop_means(300)  # n_resamples is keyword-only

@@ -70,6 +70,9 @@ def test_an_unexplained_wrong_answer_is_shown_and_the_prompt_restated_not_contra
     fn = next(k for k in KEYS if "calls" in EXERCISES[k] and not EXERCISES[k].get("summary"))
     message = check(fn, lambda *args: 12345.0).message
     assert "your function gives 1.234e+04" in message and EXERCISES[fn]["what"] in message
+    moments = next(k for k in KEYS if EXERCISES[k].get("summary") == "moments")
+    message = check(moments, [5.0, 7.0]).message
+    assert "(size, mean and standard deviation 2, 6, 1) is not the expected one" in message
 
 
 def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
@@ -109,70 +112,202 @@ def test_0_1_slips():
 
 
 def chapter_1_means(seed=1):
-    """Section 4's 5,000 resampled means of chapter 1 (its own generator, seed 1)."""
+    """Section 9's 5,000 resampled means of chapter 1 (numpy's generator, seed 1)."""
     _, _, d = learner_changes()
     idx = np.random.default_rng(seed).integers(0, d.size, size=(5000, d.size))
     return d, d[idx].mean(axis=1)
 
 
-def test_1_1_share_worse_any_stream_passes_and_slips_are_named():
-    d, means = chapter_1_means()
-    assert check("1.1", (means < 0).mean()).correct
-    for seed in (2, 7, 2024):  # another stream, or the example's own loop, passes too
-        assert check(
-            "1.1", (helpers.paired_bootstrap(d, n_resamples=5000, rng=seed) < 0).mean()
-        ).correct
-    assert "exactly 0" in check("1.1", (means <= 0).mean()).message
-    assert "B is better" in check("1.1", (means > 0).mean()).message
-    assert "share of queries" in check("1.1", (d < 0).mean()).message
-    assert "count of resamples" in check("1.1", int((means < 0).sum())).message
+def example_loop_means():
+    """The example's own loop, written out: random.Random(7) after the data's 240 draws."""
+    import random
+
+    stream = random.Random(7)
+    a = [1 if stream.random() < 0.70 else 0 for _ in range(120)]
+    b = [hit if stream.random() < 0.9 else 1 - hit for hit in a]
+    changes = [y - x for x, y in zip(a, b, strict=True)]
+    means = []
+    for _ in range(5000):
+        picks = [stream.randrange(120) for _ in range(120)]
+        means.append(sum(changes[i] for i in picks) / 120)
+    return np.array(means)
 
 
-def test_1_2_width_ratio_any_seed_passes_and_slips_are_named():
+def learner_loop(d, rng, draw):
+    """Exercise 1.1's loop, with one pass's draw as the learner wrote it."""
+    return [draw(d, rng) for _ in range(1000)]
+
+
+def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
+    a, b, d = learner_changes()
+    Q = d.size
+    right = lambda d, rng: d[rng.integers(0, Q, size=Q)].mean()  # noqa: E731
+    for seed in (0, 1, 2, 7, 2024, 12345):  # any seed passes: the tolerance is Monte Carlo error
+        assert check("1.1", learner_loop(d, np.random.default_rng(seed), right)).correct
+    assert check("1.1", helpers.paired_bootstrap(d, n_resamples=1000, rng=3)).correct
+    assert check("1.1", np.array(learner_loop(d, np.random.default_rng(5), right))).correct
+    assert check("1.1", helpers.example_loop_means(n_resamples=1000)).correct  # random.Random
+
+    def named(answer, words):
+        result = check("1.1", answer)
+        assert result.status == "slip" and words in result.message, result.message
+
+    no_replace = lambda d, rng: rng.choice(d, size=Q, replace=False).mean()  # noqa: E731
+    named(learner_loop(d, np.random.default_rng(1), no_replace), "exactly once")
+    rng = np.random.default_rng(1)
+    named([d[rng.permutation(Q)].mean() for _ in range(1000)], "exactly once")
+    # the generator made inside the loop: the same positions in every pass
+    same = [d[np.random.default_rng(4).integers(0, Q, size=Q)].mean() for _ in range(1000)]
+    named(same, "every pass drew the same positions")
+    for seed in (1, 2, 3):
+        rng = np.random.default_rng(seed)
+        unpaired = [
+            b[rng.integers(0, Q, size=Q)].mean() - a[rng.integers(0, Q, size=Q)].mean()
+            for _ in range(1000)
+        ]
+        named(unpaired, "A's and B's scores separately")
+        rng = np.random.default_rng(seed)
+        named(learner_loop(d, rng, lambda d, rng: d[rng.integers(0, Q, size=Q)].sum()), "sums")
+        rng = np.random.default_rng(seed)
+        named(learner_loop(d, rng, lambda d, rng: rng.integers(0, Q, size=Q).mean()), "positions")
+    rng = np.random.default_rng(1)
+    for _ in range(1000):
+        picks = rng.integers(0, Q, size=Q)
+    named([d[picks].mean()], "holds one mean")  # appended after the loop
+    named(list(d[picks]), "holds 120 values")  # one resample's changes
+    for R in (2000, 5000):  # the loop right, but not 1,000 times
+        named(helpers.paired_bootstrap(d, n_resamples=R, rng=R), "not 1,000 of them")
+
+
+def test_1_2_the_rules_ends_and_slips_are_named():
+    means = example_loop_means()
+    assert np.array_equal(means, helpers.example_loop_means())  # the helper is the example's loop
+    R, s = means.size, sorted(means)
+    assert check("1.2", (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])).correct
+    assert check("1.2", helpers.percentile_interval(means)).correct
+    assert check("1.2", np.percentile(means, [2.5, 97.5])).correct  # the same two, here
+    assert check("1.2", (s[int(0.025 * R) - 1], s[int(0.975 * R) + 1])).correct  # ties: same
+    assert "percents, not positions" in check("1.2", (s[2], s[97])).message
+    assert "percents, not positions" in check("1.2", (s[int(2.5)], s[int(97.5)])).message
+    assert "before sorting" in check("1.2", (means[125], means[4875])).message
+    assert "R = 1,000" in check("1.2", (s[25], s[975])).message
+    assert "takes percents" in check("1.2", np.percentile(means, [0.025, 0.975])).message
+    assert "swapped" in check("1.2", (s[4875], s[125])).message
+
+
+def test_1_3_share_between_the_ends_and_slips_are_named():
+    means = example_loop_means()
+    low, high = helpers.percentile_interval(means)
+    assert (low, high) == (-16 / 120, -1 / 120)
+    inside = (means >= low) & (means <= high)
+    assert check("1.3", inside.mean()).correct
+    assert check("1.3", sum(low <= m <= high for m in means) / 5000).correct
+    assert check("1.3", 1 - (means < low).mean() - (means > high).mean()).correct
+    assert "equal to an end" in check("1.3", ((means > low) & (means < high)).mean()).message
+    rounded = ((means >= -0.133) & (means <= -0.008)).mean()
+    assert "rounded ends" in check("1.3", rounded).message
+    assert "the level" in check("1.3", 0.95).message
+    assert "outside the ends" in check("1.3", 1 - inside.mean()).message
+    assert "count of resamples" in check("1.3", int(inside.sum())).message
+
+
+def test_1_4_width_ratio_any_seed_passes_and_slips_are_named():
     d, means = chapter_1_means()
     interval = helpers.percentile_interval(means)
     width = interval.high - interval.low
     d4 = np.tile(d, 4)
     for seed in (1, 7, 99):
         iv4 = helpers.percentile_interval(helpers.paired_bootstrap(d4, n_resamples=5000, rng=seed))
-        assert check("1.2", (iv4.high - iv4.low) / width).correct
-        assert "old width over the new" in check("1.2", width / (iv4.high - iv4.low)).message
+        assert check("1.4", (iv4.high - iv4.low) / width).correct
+        assert "old width over the new" in check("1.4", width / (iv4.high - iv4.low)).message
     ends = np.percentile(
         d4[np.random.default_rng(1).integers(0, 480, size=(5000, 480))].mean(1), [2.5, 97.5]
     )
-    assert check("1.2", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
+    assert check("1.4", (ends[1] - ends[0]) / width).correct  # np.percentile's ends too
     Q = d.size  # the slip: Q positions from the first Q of the 480 queries
     same = d4[np.random.default_rng(1).integers(0, Q, size=(5000, Q))].mean(axis=1)
     iv = helpers.percentile_interval(same)
-    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    assert "draw len(d4) = 480 positions" in check("1.4", (iv.high - iv.low) / width).message
     few = d4[np.random.default_rng(1).integers(0, 480, size=(5000, Q))].mean(axis=1)
     iv = helpers.percentile_interval(few)
-    assert "draw len(d4) = 480 positions" in check("1.2", (iv.high - iv.low) / width).message
+    assert "draw len(d4) = 480 positions" in check("1.4", (iv.high - iv.low) / width).message
 
 
-def test_2_1_draws_that_leave_out_q3_and_slips():
+FOUR = np.array(helpers.FOUR_PAIR_CHANGES)
+
+
+def test_2_1_all_256_means_and_slips():
+    """Each way of listing the draws, written as a learner would, on chapter 2's changes."""
+    d = FOUR
+
+    def means_of(draws):
+        return [sum(d[i] for i in draw) / 4 for draw in draws]
+
+    right = means_of(itertools.product(range(4), repeat=4))
+    assert check("2.1", right).correct
+    assert check("2.1", np.array(right)).correct  # a list or an array
+    assert check("2.1", [sum(t) / 4 for t in itertools.product(d, repeat=4)]).correct  # values
+    assert check("2.1", d[helpers.enumerate_resamples(4)].mean(axis=1)).correct
+    multisets = means_of(itertools.combinations_with_replacement(range(4), 4))
+    assert "35 multisets" in check("2.1", multisets).message
+    without = means_of(itertools.permutations(range(4)))
+    assert "without replacement" in check("2.1", without).message
+    assert "one mean" in check("2.1", means_of(itertools.combinations(range(4), 4))).message
+    assert "one mean" in check("2.1", [float(np.mean(right))]).message  # the mean of the means
+    three = [np.mean([d[i] for i in t]) for t in itertools.product(range(4), repeat=3)]
+    assert "repeat=4" in check("2.1", three).message
+    sums = [sum(d[i] for i in draw) for draw in itertools.product(range(4), repeat=4)]
+    assert "sums" in check("2.1", sums).message
+
+
+def test_2_2_exact_interval_from_the_sorted_means_and_slips():
+    d = FOUR
+    means = [sum(d[i] for i in t) / 4 for t in itertools.product(range(4), repeat=4)]
+    s = sorted(means)
+    assert check("2.2", (s[int(0.025 * 256)], s[min(255, int(0.975 * 256))])).correct
+    assert check("2.2", helpers.percentile_interval(means)).correct
+    assert check("2.2", np.percentile(means, [2.5, 97.5])).correct
+    # off-by-one positions land in the same tied blocks here, so they are right too
+    assert check("2.2", (s[5], s[248])).correct and check("2.2", (s[6], s[250])).correct
+    assert "sort them first" in check("2.2", (means[6], means[249])).message
+    assert "wrong way round" in check("2.2", (s[249], s[6])).message
+    assert "90% interval" in check("2.2", (s[int(0.05 * 256)], s[int(0.95 * 256)])).message
+    pct = np.percentile(means, [0.025, 0.975])  # shares where np.percentile wants percentages
+    assert "percentages" in check("2.2", pct).message
+    distinct = np.unique(np.round(means, 12))  # 24 values, each counted once
+    n = distinct.size
+    ends = (distinct[int(0.025 * n)], distinct[int(0.975 * n)])
+    assert "whole range" in check("2.2", ends).message
+    multisets = sorted(
+        np.mean(d[list(t)]) for t in itertools.combinations_with_replacement(range(4), 4)
+    )
+    assert "whole range" in check("2.2", (multisets[int(0.025 * 35)], multisets[34])).message
+    assert "whole range" in check("2.2", (min(means), max(means))).message
+
+
+def test_2_3_draws_that_leave_out_q3_and_slips():
     draws = helpers.enumerate_resamples(4)
     has_q3 = (draws == 2).any(axis=1)
-    assert check("2.1", int((~has_q3).sum())).correct
-    assert check("2.1", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
-    assert "include q3" in check("2.1", int(has_q3.sum())).message
-    assert "3^3" in check("2.1", 3**3).message
-    assert "4^3" in check("2.1", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
-    assert "share" in check("2.1", (~has_q3).mean()).message
+    assert check("2.3", int((~has_q3).sum())).correct
+    assert check("2.3", sum(2 not in t for t in itertools.product(range(4), repeat=4))).correct
+    assert "include q3" in check("2.3", int(has_q3.sum())).message
+    assert "3^3" in check("2.3", 3**3).message
+    assert "4^3" in check("2.3", int((draws[:, 0] != 2).sum()) // 3).message  # 4^3 = 64
+    assert "share" in check("2.3", (~has_q3).mean()).message
 
 
-def test_2_2_five_queries_and_slips():
+def test_2_4_five_queries_and_slips():
     d5 = np.append(helpers.FOUR_PAIR_CHANGES, 0.0)
     five = helpers.percentile_interval(d5[helpers.enumerate_resamples(5)].mean(axis=1))
-    assert check("2.2", five).correct and check("2.2", (five.low, five.high)).correct
+    assert check("2.4", five).correct and check("2.4", (five.low, five.high)).correct
     means = [sum(d5[i] for i in t) / 5 for t in itertools.product(range(5), repeat=5)]
     s = sorted(means)
-    assert check("2.2", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
+    assert check("2.4", (s[int(0.025 * 3125)], s[min(3124, int(0.975 * 3125))])).correct
     four = np.array(helpers.FOUR_PAIR_CHANGES)
     original = helpers.percentile_interval(four[helpers.enumerate_resamples(4)].mean(axis=1))
-    assert "add q5" in check("2.2", original).message
+    assert "add q5" in check("2.4", original).message
     short = [np.mean([d5[i] for i in t]) for t in itertools.product(range(5), repeat=4)]
-    assert "5^5 = 3,125" in check("2.2", helpers.percentile_interval(short)).message
+    assert "5^5 = 3,125" in check("2.4", helpers.percentile_interval(short)).message
 
 
 def test_3_3_slips():
@@ -400,17 +535,96 @@ def test_5_5_every_fair_reading_is_right_and_slips_are_named():
     assert "square the 0.002" in check("5.5", math.ceil(exact * (1 - exact) / 0.002)).message
 
 
+def _holm_by_hand(p, *, threshold="holm", stop=True, order="given"):
+    """Holm at 0.05 as a learner writes it, with the slips: Bonferroni's or no correction's
+    threshold, not stopping at the first failure, answers left in sorted order."""
+    p = np.asarray(p, dtype=float)
+    m = len(p)
+    out = np.zeros(m, bool)
+    for j, i in enumerate(np.argsort(p, kind="stable")):
+        limit = {"holm": 0.05 / (m - j), "bonferroni": 0.05 / m, "alpha": 0.05}[threshold]
+        if p[i] > limit:
+            if stop:
+                break
+            continue
+        out[i] = True
+    return np.sort(out)[::-1] if order == "sorted" else out
+
+
 def test_6_1_slips():
-    p = np.array([0.012, 0.030, 0.004, 0.026])
-    order = np.argsort(p)
-    scaled = np.minimum(1, (4 - np.arange(4)) * p[order])
-    adjusted, no_max = np.empty(4), np.empty(4)
-    adjusted[order], no_max[order] = np.maximum.accumulate(scaled), scaled
-    assert check("6.1", adjusted).correct
-    assert "Bonferroni" in check("6.1", np.minimum(1, 4 * p)).message
-    assert "sorted order" in check("6.1", np.maximum.accumulate(scaled)).message
-    assert "running maximum" in check("6.1", no_max).message
-    assert "as given" in check("6.1", p).message
+    p = [0.027, 0.004, 0.035, 0.015]
+    assert check("6.1", _holm_by_hand(p)).correct
+    assert check("6.1", helpers.holm(p).rejected).correct
+    assert "Bonferroni" in check("6.1", _holm_by_hand(p, threshold="bonferroni")).message
+    assert "stops at the first" in check("6.1", _holm_by_hand(p, stop=False)).message
+    assert "no correction" in check("6.1", _holm_by_hand(p, threshold="alpha")).message
+    assert "sorted order" in check("6.1", _holm_by_hand(p, order="sorted")).message
+    slips = [tuple(x) for x, _ in EXERCISES["6.1"]["slips"]]
+    assert len(set(slips)) == len(slips) and tuple(EXERCISES["6.1"]["expected"]) not in slips
+
+
+def _verdicts(ivs, *, read="interval", useful=0.01):
+    """The three verdicts (+1 shown, -1 ruled out, 0 neither), and the slips: the primary
+    against zero, the point estimates, the favourable end only, "not shown" read as broken."""
+    out = []
+    for (est, low, high), limit, better in zip(
+        ivs, [useful, 25.0, -0.05], ["above", "below", "above"], strict=True
+    ):
+        if better == "below":  # read "lower is better" as "higher is better" on the negatives
+            est, low, high, limit = -est, -high, -low, -limit
+        if read == "estimate":
+            out.append(1 if est > limit else -1)
+        elif read == "favourable end":
+            out.append(1 if high > limit else -1)
+        elif read == "two-state":
+            out.append(1 if low > limit else -1)
+        else:
+            out.append(1 if low > limit else (-1 if high < limit else 0))
+    return out
+
+
+def test_6_2_slips_made_on_the_chapters_intervals():
+    ex = helpers.comparison_example()
+    d, tail = ex.ndcg_b - ex.ndcg_a, ex.query_type == "tail"
+    p95 = helpers.quantile_difference(0.95)
+    ivs = [
+        (d.mean(), *helpers.percentile_interval(helpers.paired_bootstrap(d, rng=72))),
+        (
+            p95(ex.latency_a, ex.latency_b),
+            *helpers.percentile_interval(
+                helpers.paired_bootstrap_statistic(ex.latency_a, ex.latency_b, p95, rng=73)
+            ),
+        ),
+        (d[tail].mean(), *helpers.percentile_interval(helpers.paired_bootstrap(d[tail], rng=74))),
+    ]
+    assert check("6.2", tuple(_verdicts(ivs))).correct
+    assert "compared with zero" in check("6.2", _verdicts(ivs, useful=0.0)).message
+    assert "point estimates" in check("6.2", _verdicts(ivs, read="estimate")).message
+    assert "favourable end" in check("6.2", _verdicts(ivs, read="favourable end")).message
+    assert "Not shown is not ruled out" in check("6.2", _verdicts(ivs, read="two-state")).message
+
+
+def test_6_3_slips():
+    secondary = [0.001, 0.6, 0.02]
+
+    def claims(gate=True, method=helpers.holm):
+        out = []
+        for p_primary in (0.08, 0.01):
+            primary = p_primary <= 0.05
+            secondaries = int(method(secondary))
+            out.append(primary + secondaries if primary or not gate else 0)
+        return out
+
+    def holm(p):
+        return helpers.holm(p).rejected.sum()
+
+    def bonferroni(p):
+        return sum(x <= 0.05 / len(p) for x in p)
+
+    assert check("6.3", claims(method=holm)).correct
+    assert "naive rule" in check("6.3", claims(gate=False, method=holm)).message
+    assert "Bonferroni" in check("6.3", claims(method=bonferroni)).message
+    assert "Once the primary succeeds" in check("6.3", claims(method=lambda p: 0)).message
 
 
 def _holm(p, *, stop=True, bonferroni=False):
@@ -428,12 +642,12 @@ def _holm(p, *, stop=True, bonferroni=False):
     return out
 
 
-def test_6_3_slips():
-    assert check("6.3", _holm).correct
-    assert check("6.3", helpers.holm).status == "wrong"  # not one True/False per p-value
-    assert "Bonferroni" in check("6.3", lambda p: _holm(p, bonferroni=True)).message
-    assert "stops at the first" in check("6.3", lambda p: _holm(p, stop=False)).message
-    assert check("6.3", lambda p: [True]).status == "wrong"  # wrong length
+def test_6_4_slips():
+    assert check("6.4", _holm).correct
+    assert check("6.4", helpers.holm).status == "wrong"  # not one True/False per p-value
+    assert "Bonferroni" in check("6.4", lambda p: _holm(p, bonferroni=True)).message
+    assert "stops at the first" in check("6.4", lambda p: _holm(p, stop=False)).message
+    assert check("6.4", lambda p: [True]).status == "wrong"  # wrong length
 
 
 def test_7_1_slips_made_on_the_chapters_runs():

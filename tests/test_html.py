@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: One figure each chapter prints, which its page must show (escaped as HTML would be).
 KEY_FIGURES = {
     "00_start_here": "d_q = +0.10, +0.02, -0.06, +0.04",
-    "01_paired_bootstrap": "95% paired bootstrap interval for B - A: [-0.133, -0.008]",
-    "02_all_256_resamples": "256 resamples; exact 95% interval [-0.035, +0.080]",
+    "01_paired_bootstrap": "95% interval: [-0.133, -0.008]",
+    "02_all_256_resamples": "exact 95% interval [-0.035, +0.080]",
     "03_exact_bootstrap": "0.9743",
     "04_user_clusters": "+0.0133",
     "05_randomization_tests": "p = 0.6250 (10 of 16)",

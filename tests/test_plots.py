@@ -419,3 +419,89 @@ def test_plot_bootstrap_beside_null_iv():
         h.plot_bootstrap_beside_null(D4, [0.1, float("nan")], 0.1, axes=axes)
     with pytest.raises(ValueError, match=r"observed"):
         h.plot_bootstrap_beside_null(D4, D4, float("inf"), axes=axes)
+
+
+# --- chapter 1: the sampling distribution beside one sample's bootstrap distribution -------
+
+
+def test_plot_sampling_vs_bootstrap_names_spreads_centres_and_truth():
+    import matplotlib.pyplot as plt
+
+    fresh, boot = [-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.05, 0.1, 0.1, 0.15]
+    top, bottom = h.plot_sampling_vs_bootstrap(
+        fresh, boot, truth=-0.05, observed=0.075, lattice=0.05
+    )
+    assert top.get_title() == f"Means of 4 fresh samples: spread {np.std(fresh):.3f}"
+    assert bottom.get_title() == f"Means of 6 resamples of one sample: spread {np.std(boot):.3f}"
+    assert [t.get_text() for t in top.get_legend().get_texts()] == ["true change -0.050"]
+    assert [t.get_text() for t in bottom.get_legend().get_texts()] == [
+        "true change -0.050",
+        "this sample's mean +0.075",
+    ]
+    assert bottom.get_xlabel() and top.get_ylabel() and bottom.get_ylabel()
+    assert top.get_shared_x_axes().joined(top, bottom)
+    # the bars sit on the lattice, one bar per possible value, counted in each panel
+    heights = [round(p.get_height()) for p in top.patches if p.get_height() > 0]
+    assert heights == [1, 2, 1]
+    assert sorted(round(p.get_height()) for p in bottom.patches if p.get_height() > 0) == [
+        1,
+        1,
+        2,
+        2,
+    ]
+    plt.close("all")
+
+
+def test_plot_sampling_vs_bootstrap_iv():
+    good = {"sample_means": D4, "bootstrap_means": D4, "truth": 0.0, "observed": 0.1}
+    with pytest.raises(ValueError, match=r"^sample_means must be one-dimensional"):
+        h.plot_sampling_vs_bootstrap(**good | {"sample_means": TWO_D})
+    with pytest.raises(ValueError, match=r"^bootstrap_means contain NaN"):
+        h.plot_sampling_vs_bootstrap(**good | {"bootstrap_means": [0.1, float("nan")]})
+    with pytest.raises(ValueError, match=r"^truth must be a finite number"):
+        h.plot_sampling_vs_bootstrap(**good | {"truth": float("inf")})
+    with pytest.raises(ValueError, match=r"^observed must be a finite number"):
+        h.plot_sampling_vs_bootstrap(**good | {"observed": None})
+
+
+def _decision(**kw):
+    args = dict(
+        labels=["gain", "latency", "tail"],
+        estimates=[0.014, 68.5, -0.064],
+        intervals=[(0.003, 0.026), (32.1, 86.4), (-0.095, -0.035)],
+        limits=[0.01, 25.0, -0.05],
+        better=["above", "below", "above"],
+        xlabels=["nDCG@10", "ms", "nDCG@10"],
+        limit_labels=["useful", "at most +25 ms", "at least -0.05"],
+        fig=Figure(),
+    )
+    return h.plot_decision(**args | kw)
+
+
+def test_plot_decision_draws_each_interval_against_its_limit_and_names_the_verdict():
+    axes = _decision()
+    assert [ax.get_title() for ax in axes] == [
+        "gain · useful: neither shown nor ruled out",
+        "latency · at most +25 ms: ruled out",
+        "tail · at least -0.05: neither shown nor ruled out",
+    ]
+    for ax, limit in zip(axes, [0.01, 25.0, -0.05], strict=True):
+        xs = [line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert xs == [limit] and ax.get_xlabel()
+        low, high = ax.get_xlim()
+        assert low < min(0, limit) and high > max(0, limit)
+    shown = _decision(intervals=[(0.02, 0.03), (1.0, 2.0), (-0.01, 0.0)])
+    assert [ax.get_title().rsplit(" ", 1)[-1] for ax in shown] == ["shown"] * 3
+
+
+def test_plot_decision_iv():
+    with pytest.raises(ValueError, match="same, non-zero length"):
+        _decision(limits=[0.01, 25.0])
+    with pytest.raises(ValueError, match=r"\(low, high\) pairs"):
+        _decision(intervals=[(0.1, 0.2, 0.3), (1, 2), (3, 4)])
+    with pytest.raises(ValueError, match="low <= high"):
+        _decision(intervals=[(0.2, 0.1), (1, 2), (3, 4)])
+    with pytest.raises(ValueError, match="'above' or 'below'"):
+        _decision(better=["up", "below", "above"])
+    with pytest.raises(ValueError, match="estimates contain NaN"):
+        _decision(estimates=[float("nan"), 1.0, 2.0])
