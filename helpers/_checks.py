@@ -143,7 +143,9 @@ def scores(
             "got nested sequences of different lengths."
         ) from None
     if arr.dtype == object or arr.dtype.kind in "USV":
-        if bad := [x for x in arr.ravel().tolist() if not isinstance(x, numbers.Real)]:
+        # the values as given: in [0.5, 'x'] numpy turned 0.5 into text too
+        given = np.asarray(values, dtype=object).ravel().tolist()
+        if bad := [x for x in given if not isinstance(x, numbers.Real)]:
             hint = (
                 "; convert text to numbers first, e.g. [float(x) for x in values]"
                 if all(isinstance(x, (str, bytes)) for x in bad)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _checks
-from .readers import Qrels, RunScores
+from .readers import Qrels, Run, RunScores
 
 __all__ = ["AlignedRuns", "align_runs", "MISSING_POLICIES"]
 
@@ -36,6 +36,9 @@ class AlignedRuns:
     #: Topics each run retrieved nothing for, scored 0 by :func:`evaluate` (as trec_eval -c does).
     unretrieved_a: list[str] = field(default_factory=list)
     unretrieved_b: list[str] = field(default_factory=list)
+    #: Each run's topics that the qrels do not judge, left out by :func:`evaluate` (as trec_eval).
+    unjudged_a: list[str] = field(default_factory=list)
+    unjudged_b: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """One line saying how many queries were compared and what the missing-query policy did."""
@@ -53,7 +56,17 @@ class AlignedRuns:
                 f"; retrieved nothing, scored 0 by evaluate (as trec_eval -c): "
                 f"{len(self.unretrieved_a)} in A, {len(self.unretrieved_b)} in B"
             )
+        if self.unjudged_a or self.unjudged_b:
+            text += (
+                f"; not judged, left out by evaluate (as trec_eval): "
+                f"{_some(self.unjudged_a, 'A')}, {_some(self.unjudged_b, 'B')}"
+            )
         return text
+
+
+def _some(topics: list[str], side: str) -> str:
+    """How many topics on one side, and up to three of them: ``2 in A ('q10', 'q9')``."""
+    return f"{len(topics)} in {side}" + (f" ({_checks.name_some(topics, 3)})" if topics else "")
 
 
 def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] | None:
@@ -123,6 +136,14 @@ def _align_runs_iv(
         )
     checked = []
     for side, run in zip("AB", (a, b), strict=True):
+        if isinstance(run, (Run, Qrels)):
+            what = "a run file's rankings" if isinstance(run, Run) else "qrels (judgments)"
+            raise ValueError(
+                f"run {side} is {type(run).__name__} ({what}), not per-query scores. Score each "
+                "run against the qrels first with helpers.evaluate(qrels, run, measure), e.g. "
+                f"{side.lower()} = helpers.evaluate(qrels, run_{side.lower()}, 'ndcg_cut_10'); "
+                "then compare the scores."
+            )
         if not isinstance(run, (RunScores, Mapping)):
             raise ValueError(
                 f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
@@ -166,6 +187,8 @@ def _align_runs(
         n_topics=None if qrels is None else len(qrels.judgments),
         unretrieved_a=list(ra.unretrieved or []),
         unretrieved_b=list(rb.unretrieved or []),
+        unjudged_a=list(ra.unjudged or []),
+        unjudged_b=list(rb.unjudged or []),
     )
 
 

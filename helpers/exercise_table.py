@@ -570,19 +570,22 @@ print(f"{queries_for_plan} queries (power {plan.power:.3f}; the pilot's SD {plan
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
         # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
-        "expected": [0.0011174979621162758], "tol": 6e-5,
+        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 5,
         "slips": [
             ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
             ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
             ([-0.0011343210976436818], "You left out q121 only; B retrieved nothing for q047 too (b.unretrieved lists both).", 8e-6),
             ([-0.0056014114201798065], "You left out q047 only; B retrieved nothing for q121 too (b.unretrieved lists both)."),
         ],
-        "solution": '''keep = [i for i, q in enumerate(report.runs.query_ids) if q not in b.unretrieved]
+        "solution": '''ids = report.runs.query_ids
+keep = [i for i, q in enumerate(ids) if q not in b.unretrieved]
 drop_change = (report.runs.b[keep] - report.runs.a[keep]).mean()
-print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}; without q047 and q121: {helpers.signed(drop_change, 4)}")
-# Up: B scores 0 on both dropped queries and A does not, so both are losses for B, and leaving them
-# out turns a small loss into a small gain. The report gives the 150-query change: for a user, no
-# results is a failure. A comparison that drops queries says which, and why.''',
+print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}")
+print(f"without q047 and q121: {helpers.signed(drop_change, 4)}")
+# Up: B scores 0 on both dropped queries and A does not, so both are losses for B,
+# and leaving them out turns a small loss into a small gain. The report gives the
+# 150-query change: for a user, no results is a failure. A comparison that drops
+# queries says which, and why.''',
     },
     "7.2": {
         "name": "mean_change_c", "what": "a function mean_change_c(a, b, topics) returning a number",
@@ -590,7 +593,7 @@ print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}; w
         "calls": [({"t1": 0.5, "t2": 0.25, "t3": 0.75}, {"t1": 0.75, "t3": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"])],
-        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9,
+        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 4,
         "slips": [
             ([-1 / 12, 0.25, 0.5], "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
             ([0.0, 0.25, 0.0], "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),
@@ -599,9 +602,12 @@ print(f"mean change, all 150 queries: {helpers.signed(report.mean_change, 4)}; w
     return sum(b.get(q, 0.0) - a.get(q, 0.0) for q in topics) / len(topics)
 
 
-file_a = helpers.read_trec_eval(DATA / "simulated_A.trec_eval.txt", "ndcg_cut_10").scores
-file_b = helpers.read_trec_eval(DATA / "simulated_B.trec_eval.txt", "ndcg_cut_10").scores
-print(f"mean change over the {len(qrels.topics)} judged topics: {helpers.signed(mean_change_c(file_a, file_b, qrels.topics), 4)}")''',
+# B's scores as trec_eval -q writes them: only the queries B retrieved documents for
+retrieved_b = {q: s for q, s in b.scores.items() if q not in b.unretrieved}
+change = mean_change_c(a.scores, retrieved_b, qrels.topics)
+print(f"mean change over the {len(qrels.topics)} judged topics: "
+      f"{helpers.signed(change, 4)}")
+# the same as the report's: evaluate already scores those topics 0''',
     },
     "7.3": {
         "name": "tail_interval", "what": "the tail slice's 95% interval, two numbers (low, high)",
@@ -612,34 +618,49 @@ print(f"mean change over the {len(qrels.topics)} judged topics: {helpers.signed(
             ([-0.04234537905058106, 0.027582718285724502], "That is the interval over all queries; the question asks about the tail slice."),
         ],
         "solution": '''types = [users.slices[q] for q in report.runs.query_ids]
-slices = helpers.slice_summary(report.runs.a, report.runs.b, types, n_resamples=10_000, rng=2026, order=["head", "torso", "tail"])
+slices = helpers.slice_summary(
+    report.runs.a, report.runs.b, types,
+    n_resamples=10_000, rng=2026, order=["head", "torso", "tail"],
+)
 for row in slices.rows:
-    print(f"{row.slice:<12} {row.n:>3} queries, change {helpers.signed(row.change, 3)}, 95% interval [{helpers.signed(row.interval.low, 3)}, {helpers.signed(row.interval.high, 3)}]")
+    low, high = (helpers.signed(x, 3) for x in row.interval)
+    change = helpers.signed(row.change, 3)
+    print(f"{row.slice:<12} {row.n:>3} queries, change {change}, "
+          f"95% interval [{low}, {high}]")
 tail = slices.row("tail").interval
 tail_interval = (tail.low, tail.high)
-# B leans positive on head queries and negative on tail queries, and each slice's interval is wider than the
-# overall one. An unplanned split is exploratory: report it with these intervals as a lead for a new,
-# planned evaluation (chapter 6), not as a finding.''',
+# B leans positive on head queries and negative on tail queries, and each slice's
+# interval is wider than the overall one. An unplanned split is exploratory: report it
+# with these intervals as a lead for a new, planned evaluation (chapter 6), not as a
+# finding.''',
     },
     "7.4": {
-        "name": "reading", "what": "two whole numbers (count, choice): how many cells have an interval that excludes zero but no mark, and the number of the reason (1, 2 or 3)",
-        "expected": [2, 3], "tol": 0,
+        "name": "reading", "what": "three whole numbers (count, reason for expansion on P_5, reason for tuned on P_5): how many cells have an interval that excludes zero but no mark, and the number of each cell's reason (1 to 4)",
+        "expected": [2, 3, 4], "tol": 0,
         "slips": [
-            ([7, None], "That counts every cell whose interval excludes zero, or every cell without a mark. Count the cells that are both: c.interval.excludes(0) and not c.marked."),
-            ([5, None], "That counts the marked cells, or the unmarked cells whose interval contains zero. Count the unmarked cells whose interval excludes zero."),
-            ([2, 1], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table does not claim a change there."),
-            ([2, 2], "The legend says every interval and p-value in this table is exact, with no random numbers. Ask what each one covers: one cell, or all 12 comparisons."),
+            ([7, None, None], "That counts every cell whose interval excludes zero, or every cell without a mark. Count the cells that are both: c.interval.excludes(0) and not c.marked."),
+            ([5, None, None], "That counts the marked cells, or the unmarked cells whose interval contains zero. Count the unmarked cells whose interval excludes zero."),
+            ([2, 1, None], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table does not claim a change there."),
+            ([2, None, 1], "No mark is not no change: both intervals lie wholly above zero. A cell without a mark shows only that the table does not claim a change there."),
+            ([2, 2, None], "The legend says every interval and p-value in this table is exact, with no random numbers. Ask what each one covers: one cell, or all 12 comparisons."),
+            ([2, None, 2], "The legend says every interval and p-value in this table is exact, with no random numbers. Compare tuned's p-value on P_5 with 0.05."),
+            ([2, 4, 3], "Swapped: expansion on P_5 has p 0.0074 on its own, below 0.05, and loses its mark only to the correction over 12; tuned on P_5 has p 0.0580 before any correction."),
+            ([2, 4, None], "expansion on P_5 has p 0.0074 on its own, below 0.05: its test agrees with its interval. What takes its mark is the correction over all 12 comparisons."),
+            ([2, None, 3], "tuned on P_5 has p 0.0580 before any correction, above 0.05: the correction is not what leaves it unmarked. Compare its p-value with its interval."),
         ],
         "solution": '''clear = [c for c in table.cells if c.interval.excludes(0) and not c.marked]
 for c in clear:
-    iv = f"[{helpers.signed(c.interval.low, 4)}, {helpers.signed(c.interval.high, 4)}]"
-    print(f"{c.run} on {c.measure}: interval {iv}, p {c.pvalue:.4f}, adjusted p {c.adjusted:.4f}")
-reading = (len(clear), 3)
-# Each interval is a 95% interval for its own cell, with no correction for the other 11 comparisons.
-# A mark needs an adjusted p-value of at most 0.05, with all 12 counted: expansion on P_5 has p 0.0074
-# alone, 0.0521 adjusted. tuned on P_5 has p 0.0580 even before correction: the percentile interval
-# and the randomization test are two methods, and near zero they can disagree.
-# No mark is not no change: both intervals lie above zero; the table just does not claim these changes.''',
+    low, high = (helpers.signed(x, 4) for x in c.interval)
+    print(f"{c.run} on {c.measure}: interval [{low}, {high}], p {c.pvalue:.4f}, "
+          f"adjusted p {c.adjusted:.4f}")
+reading = (len(clear), 3, 4)
+# expansion on P_5 (3): p 0.0074 on its own, 0.0521 adjusted. Its interval is a 95%
+# interval for that cell alone; a mark needs an adjusted p of at most 0.05, with all
+# 12 comparisons counted.
+# tuned on P_5 (4): p 0.0580 before any correction. The percentile interval and the
+# randomization test are two methods, and near zero they can disagree.
+# No mark is not no change: both intervals lie above zero; the table just does not
+# claim these changes.''',
     },
 }
 
@@ -710,7 +731,7 @@ QUIZZES = {
 "prompt": "The 95% interval for B - A is [{low}, {high}] and p = {p}. What may you write?",  # filled in by the chapter
 "options": ['B is no better than A: the interval contains zero.', 'There is a 95% probability that the true change lies in this interval.', "No change was detected; losses or gains up to its ends fit the data.", 'B is worse than A, since the mean change is negative.'],
 "answer": 2,
-"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', "Yes: report the interval's ends and how wide it is; more queries would narrow it.", 'The sign of a mean change whose interval contains zero is not established.'],
+"explanations": ['Failing to detect a change is not showing there is none: the interval also contains gains.', 'A 95% interval comes from a procedure that covers the true change in 95% of studies; it is not a probability about this one.', "Report the interval's ends and how wide it is; more queries would narrow it.", 'The sign of a mean change whose interval contains zero is not established.'],
 },
 "7.q2": {
 "prompt": "Run B returned no results for two queries, so trec_eval without -c left them out of B's file. What should the comparison do?",

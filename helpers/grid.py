@@ -340,7 +340,8 @@ class SignFlipFFT:
         return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft, max_points)
 
     def lower_tail(self, t: int) -> float:
-        """``P(T <= t)``, to a relative precision of about 1e-9 however small it is.
+        """``P(T <= t)``, to a relative precision of about 1e-9 however small it is (0.0 only
+        where that underflows double precision: :meth:`log_lower_tail` gives its logarithm).
 
         Read off the window when that is precise enough; otherwise by exponential tilting:
         for any theta, ``P(T = u) = q(u) M exp(-theta u)``, where q is T's distribution
@@ -349,26 +350,35 @@ class SignFlipFFT:
         ``P(T <= t) = M exp(-theta t) * sum over u <= t of q(u) exp(theta (t - u))``, a
         sum whose largest terms are near the centre of q, where the FFT is accurate.
         """
+        return self._lower_tail(t, log=False)
+
+    def log_lower_tail(self, t: int) -> float:
+        """``log P(T <= t)`` (natural), to about 1e-9 of ``P(T <= t)``, also where the
+        probability itself underflows double precision (-inf when ``t < 0``)."""
+        return self._lower_tail(t, log=True)
+
+    def _lower_tail(self, t: int, log: bool) -> float:
         v, c, total = self.values, self.counts, self.total
         if t < 0:
-            return 0.0
+            return -math.inf if log else 0.0
         if 2 * t >= total:
-            return 1.0 - self.lower_tail(total - t - 1)
+            upper = self._lower_tail(total - t - 1, log=False)
+            return math.log1p(-upper) if log else 1.0 - upper
         if t < int(v[0]):  # only T = 0: no change flipped
-            return math.ldexp(1.0, -int(c.sum()))
+            n = int(c.sum())
+            return -n * math.log(2.0) if log else math.ldexp(1.0, -n)
         # read off the window when its absolute error (each point's, and the tail below the
         # window) is below 1e-9 of the sum; a smaller tail is computed by tilting. The window
-        # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold.
+        # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold, nor
+        # when t lies below it (where the threshold has no meaning: the tail is all outside).
         vf = v.astype(float)
         sum_squares = float(np.dot(c, vf**2))
         needed = 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON)
         hoeffding = math.exp(-2 * (total / 2 - t) ** 2 / sum_squares)
-        if t < self.first or hoeffding >= needed / 2:
-            direct = (
-                float(self.probabilities[: t - self.first + 1].sum()) if t >= self.first else 0.0
-            )
+        if t >= self.first and hoeffding >= needed / 2:
+            direct = float(self.probabilities[: t - self.first + 1].sum())
             if direct >= needed:
-                return direct
+                return math.log(direct) if log else direct
 
         def mean(theta: float) -> float:
             return float(np.dot(c, vf * scipy.special.expit(theta * vf)))
@@ -387,8 +397,11 @@ class SignFlipFFT:
         q = scipy.fft.irfft(spectrum, n_fft)[: t - lo + 1]
         np.maximum(q, 0.0, out=q)
         weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
+        if not weighted > 0:  # q is centred at t, so its terms near t are far from 0
+            raise RuntimeError(f"the tilted tail at t = {t} has no mass; please report this")
         log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
-        return math.exp(log_m - theta * t + math.log(weighted)) if weighted > 0 else 0.0
+        log_tail = log_m - theta * t + math.log(weighted)
+        return log_tail if log else math.exp(log_tail)
 
 
 # --- The bootstrap of the mean: the Q-fold convolution ----------------------------

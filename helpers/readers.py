@@ -42,6 +42,9 @@ class RunScores:
     #: Set by :func:`evaluate`: topics of the qrels that the run retrieved nothing
     #: for, scored 0 (as ``trec_eval -c`` does). None when the scores were read from a file.
     unretrieved: list[str] | None = None
+    #: Set by :func:`evaluate`: the run's topics that the qrels do not judge, left out (as
+    #: trec_eval does). None when the scores were read from a file.
+    unjudged: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -58,7 +61,7 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     try:
         data = pathlib.Path(path).read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"{name}: no such file.") from None
+        raise ValueError(_not_found(pathlib.Path(path))) from None
     except IsADirectoryError:
         raise ValueError(f"{name}: is a folder, not a file.") from None
     found = None
@@ -86,6 +89,23 @@ def _read_text(path: str | os.PathLike[str]) -> str:
             f"{name}:{lineno}: byte 0x{data[exc.start]:02x} is not UTF-8; the file is in another "
             f"encoding (often Latin-1 or Windows-1252). Fix: {_FIX}."
         ) from None
+
+
+def _not_found(path: pathlib.Path) -> str:
+    """Where a missing file was looked for, and what is there instead."""
+    folder = path.absolute().parent
+    where = f"{path}: no such file; looked for {path.name!r} in {folder}"
+    if not path.is_absolute():
+        where += (
+            f" (a relative path starts in the current folder, {pathlib.Path.cwd()}; a "
+            "notebook's is the folder it is in, notebooks/)"
+        )
+    if not folder.is_dir():
+        return where + ". That folder does not exist either."
+    files = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    return where + (
+        f". It holds {_checks.name_some(files, 8)}." if files else ". It holds no files."
+    )
 
 
 def _is_number(text: str) -> bool:

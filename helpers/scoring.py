@@ -165,21 +165,38 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
 
 
 def evaluate(
-    qrels: Qrels, run: Run, measure: str, *, level: int = 1, max_docs: int | None = None
+    qrels: Qrels,
+    run: Run,
+    measure: str,
+    *,
+    level: int = 1,
+    max_docs: int | None = None,
+    check_topics: bool = True,
 ) -> RunScores:
     """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
     ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``;
     :data:`MEASURES`); ``level`` is its ``-l`` and ``max_docs`` its ``-M``.
     Every topic of the qrels gets a score: one the run retrieved nothing for
-    scores 0 (``trec_eval -c``) and is listed in ``unretrieved``; queries the
-    qrels do not judge are left out.
+    scores 0 (``trec_eval -c``) and is listed in ``unretrieved``; the run's
+    topics that the qrels do not judge are left out and listed in ``unjudged``.
+
+    The topic IDs are checked first (``check_topics=True``): a run whose topics
+    plainly are not the qrels' is refused, naming examples from both sides and
+    the likely cause: judged topics spelt with leading zeros, in another case or
+    with a prefix or suffix; no topic in common; or so many judged topics
+    missing, and as many unjudged ones in their place, that half the judged
+    topics may be renamed (or the qrels are for other topics). Scored anyway,
+    every such judged topic would count 0 and a comparison would be confidently
+    wrong. A few extra unjudged topics, or judged topics the run retrieved
+    nothing for, are fine. ``check_topics=False`` scores as trec_eval does,
+    without a word: only for a mismatch you have understood.
 
     >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
     >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
     >>> scores = evaluate(qrels, run, "recip_rank")
-    >>> scores.scores, scores.unretrieved
-    ({'q1': 0.5, 'q2': 0.0}, ['q2'])
+    >>> scores.scores, scores.unretrieved, scores.unjudged
+    ({'q1': 0.5, 'q2': 0.0}, ['q2'], [])
     """
     if not isinstance(qrels, Qrels):
         raise ValueError(
@@ -195,6 +212,8 @@ def evaluate(
     score = measure_function(measure)
     level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
     max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
+    if not isinstance(check_topics, bool):
+        raise ValueError(f"check_topics must be True or False; got {check_topics!r}.")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (
@@ -209,12 +228,120 @@ def evaluate(
                         f"text IDs and {expected}. Read the files with read_qrels(path) and "
                         "read_run(path)."
                     )
+    if check_topics and (problem := _topic_mismatch(set(run.rankings), set(qrels.judgments))):
+        raise ValueError(
+            f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Fix "
+            "the topic IDs in one file (or use the qrels of this run's topics). To score as "
+            "trec_eval does anyway (unjudged topics left out, missing judged topics scored 0), "
+            "pass check_topics=False, only for a mismatch you have understood."
+        )
     scores = {}
     for q in qrels.topics:
         ranking = run.rankings.get(q, {})
         scores[q] = score(rank_topic(ranking, qrels.judgments[q], level=level, max_docs=max_docs))
     unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
-    return RunScores(scores, measure, run.source, unretrieved=unretrieved)
+    unjudged = _checks.sorted_ids(set(run.rankings) - set(qrels.judgments))
+    return RunScores(scores, measure, run.source, unretrieved=unretrieved, unjudged=unjudged)
+
+
+# --- Do the run's topics and the qrels' match? --------------------------------------
+
+
+def _topic_key(topic: str) -> str:
+    """A topic ID without case or leading zeros in its numbers: '0303' and 'Q001' as '303', 'q1'."""
+    return re.sub(r"[0-9]+", lambda m: m[0].lstrip("0") or "0", topic.casefold())
+
+
+def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
+    """What plainly does not match between the run's topics and the judged ones, and its likely
+    cause; None when they match well enough to score (see :func:`evaluate`)."""
+    missing = judged - run_topics  # judged topics the run lacks: each would score 0
+    extra = run_topics - judged  # the run's topics the qrels do not judge: left out
+    if not missing or not extra:
+        return None  # every judged topic is in the run, or the run has only judged topics
+    sides = (
+        f"the run has {len(run_topics)} topics, {len(extra)} of them not judged (e.g. "
+        f"{_checks.name_some(extra, 3)}); the qrels judge {len(judged)}, {len(missing)} of them "
+        f"not in the run (e.g. {_checks.name_some(missing, 3)})."
+    )
+    by_key: dict[str, list[str]] = {}
+    for q in missing:
+        by_key.setdefault(_topic_key(q), []).append(q)
+    same = sorted((r, by_key[_topic_key(r)][0]) for r in extra if _topic_key(r) in by_key)
+    if same:
+        r, j = same[0]
+        how = (
+            "their letters in another case"
+            if r.casefold() == j.casefold()
+            else "leading zeros added or removed"
+        )
+        return (
+            f"{len(same)} of the run's topics are judged topics with {how} (e.g. {r!r} in the "
+            f"run, {j!r} in the qrels); {sides}"
+        )
+    if affix := _common_affix(extra, missing):
+        (r, j), where, text = affix
+        other = "qrels'" if where == "run's" else "run's"
+        return (
+            f"the {where} topics carry a {text} that the {other} lack (e.g. {r!r} in the "
+            f"run, {j!r} in the qrels); {sides}"
+        )
+    if not run_topics & judged:
+        return (
+            f"the run and the qrels have no topic in common, as if for other collections; {sides}"
+        )
+    if 2 * min(len(missing), len(extra)) >= len(judged):  # half the judged topics renamed?
+        if 2 * len(extra) > len(run_topics):
+            cause = "most of the run's topics are not judged, and it lacks judged ones"
+        else:
+            cause = "half or more of the judged topics are not in the run, which has others"
+        return f"{cause}: renamed topics, or qrels for other topics; {sides}"
+    return None
+
+
+def _common_affix(extra: set[str], missing: set[str]) -> tuple | None:
+    """A prefix and/or suffix (not just digits) that turns judged topics into run topics or back:
+    ((run topic, judged topic), whose topics carry it, what it is), or None."""
+    keys = {_topic_key(q): q for q in missing}
+    extra_keys = {_topic_key(q): q for q in extra}
+    for long, short, where in ((extra_keys, keys, "run's"), (keys, extra_keys, "qrels'")):
+        by_length = sorted(short, key=len, reverse=True)
+        for k in sorted(long)[:50]:  # a sample of the longer IDs is enough to see a pattern
+            found = next(
+                (
+                    (k[:i], inner, k[i + len(inner) :])
+                    for inner in by_length
+                    if inner
+                    and inner != k
+                    and (i := k.find(inner)) >= 0
+                    and _whole(k[:i], inner, k[i + len(inner) :])
+                ),
+                None,
+            )
+            if found is None:
+                continue
+            prefix, inner, suffix = found
+            pair = (long[k], short[inner]) if where == "run's" else (short[inner], long[k])
+            text = " and ".join(
+                f"{name} {value!r}"
+                for name, value in (("prefix", prefix), ("suffix", suffix))
+                if value
+            )
+            return pair, where, text
+    return None
+
+
+def _whole(prefix: str, inner: str, suffix: str) -> bool:
+    """True when ``inner`` splits no number or word of ``prefix + inner + suffix``: '30' is not
+    a part of '301', nor 'b' of 'abc'; '301' is a part of 'q301' and of 'topic-301'."""
+
+    def kind(char: str) -> str:
+        return "digit" if char.isdigit() else "letter" if char.isalpha() else "other"
+
+    return not (
+        (prefix and kind(prefix[-1]) == kind(inner[0]) != "other")
+        or (suffix and kind(suffix[0]) == kind(inner[-1]) != "other")
+    )
 
 
 def _is_score(value: object) -> bool:

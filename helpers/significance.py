@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import decimal
+import math
 import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -49,6 +51,14 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: of n changes is at most about ``n * 2.2e-16`` of that scale). Scaled by the changes, so
 #: that an observed mean of zero still ties with itself.
 REL_TOL = 1e-9
+
+#: An exact grid p-value below this is recomputed in logarithms by tilting
+#: (:meth:`SignFlipFFT.log_lower_tail`): the dynamic programme's smallest counts pass through
+#: subnormal doubles, and a p below the smallest double is then reported as such.
+_TINY = 1e-250
+
+#: The smallest positive double: an exact p below it is reported as it, with a note.
+_SMALLEST = math.ulp(0.0)
 
 #: Signs the Monte Carlo randomization test draws at once by default (2**26 random bits,
 #: 8 MiB); the result does not depend on it.
@@ -222,11 +232,35 @@ def _grid_test(
             return fft.lower_tail(total - t if upper else t)
 
         method = method[:-1] + f", by FFT of {fft.n_points:,} points)"
-    if alternative == "two-sided":  # |S - 2T| >= |S - 2a|: T <= m or T >= S - m
-        m = min(a, total - a)
-        pvalue = 1.0 if 2 * a == total else min(1.0, tail(m, False) + tail(total - m, True))
+    m = min(a, total - a)  # two-sided: |S - 2T| >= |S - 2a| when T <= m or T >= S - m
+    tails = (
+        [(m, False), (total - m, True)]
+        if alternative == "two-sided"
+        else [(a, alternative == "less")]
+    )
+    if alternative == "two-sided" and 2 * a == total:
+        pvalue = 1.0
     else:
-        pvalue = min(1.0, tail(a, alternative == "less"))
+        pvalue = min(1.0, sum(tail(t, upper) for t, upper in tails))
+    count = round(Fraction(pvalue) * 2**k)  # an int
+    if pvalue < _TINY:  # also where the DP's smallest counts passed through subnormals
+        # the same tails by tilting, in logarithms: positive however far out
+        tilted = fft or SignFlipFFT.of(steps)
+        log_p = float(
+            np.logaddexp.reduce(
+                [tilted.log_lower_tail(total - t if upper else t) for t, upper in tails]
+            )
+        )
+        pvalue = math.exp(log_p)
+        count = round(Fraction(pvalue) * 2**k)
+        if pvalue == 0:  # below the smallest double: say so, and keep a bound that is not 0
+            count = int((decimal.Decimal(log_p).exp() * 2**k).to_integral_value())
+            pvalue = _SMALLEST
+            method += (
+                f"; p is about 10^{log_p / math.log(10):.1f}, which underflows double "
+                f"precision: pvalue holds the smallest positive double, {_SMALLEST:.0e}, an "
+                "upper bound"
+            )
     if not null:
         values = probs = np.empty(0)
     else:
@@ -237,7 +271,6 @@ def _grid_test(
         probs = p[::-1].copy()
     values.setflags(write=False)
     probs.setflags(write=False)
-    count = round(Fraction(pvalue) * 2**k)  # an int
     return SignificanceResult(
         observed, pvalue, values, True, 2**k, count, alternative, method, probs
     )
@@ -264,6 +297,10 @@ def randomization_test(
       changes' grid (:func:`find_grid`); failing both, a Monte Carlo test of
       ``fallback_resamples`` if ``rng`` is given (``method`` says why).
     * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
+
+    An exact p is never 0 either (the observed assignment and its mirror count): far
+    out it is computed by exponential tilting, and one below the smallest double is
+    given as that double, 5e-324, with ``method`` saying how small it is.
 
     ``clusters`` (one label per query) flips each user's total change instead;
     ``max_elements`` bounds the signs held at once (the result does not depend

@@ -8,7 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import Qrels, align_runs, read_scores_csv, read_trec_eval
+from helpers import (
+    Qrels,
+    align_runs,
+    compare_runs,
+    read_qrels,
+    read_run,
+    read_scores_csv,
+    read_trec_eval,
+)
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 TREC_EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "trec_eval-test"
@@ -183,3 +191,19 @@ def test_missing_zero_with_qrels_averages_over_the_same_topics_as_trec_eval_c(me
     assert len(without.query_ids) == 2  # without the qrels, 302 cannot be known
     if all_row:
         assert without.a.mean() != pytest.approx(all_row, abs=5e-5)
+
+
+def test_run_files_and_qrels_passed_as_scores_name_evaluate():
+    # compare_runs(run_a, run_b) with read_run's Run objects: the fix is evaluate, with an example
+    run = read_run(DATA / "simulated_A.run.txt")
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    scores = {q: 0.5 for q in qrels.topics}
+    for a, b, side, kind in ((run, scores, "A", "Run"), (scores, qrels, "B", "Qrels")):
+        with pytest.raises(ValueError, match=rf"^run {side} is {kind} \(") as err:
+            align_runs(a, b)
+        assert "helpers.evaluate(qrels, run, measure), e.g. " in str(err.value)
+        assert f"{side.lower()} = helpers.evaluate(qrels, run_{side.lower()}, 'ndcg_cut_10')" in (
+            str(err.value)
+        )
+    with pytest.raises(ValueError, match=r"^run A is Run .*helpers\.evaluate\(qrels, run, "):
+        compare_runs(run, run, rng=1)

@@ -122,6 +122,10 @@ REFUSED = {  # kind: (a function making the input afresh, what the message must 
         lambda: ["0.1", "0.2", "-0.3", "0.4"],
         r"must be numbers; found non-numeric value\(s\) .*convert text to numbers first",
     ),
+    "numbers mixed with text": (  # only the text is named: numpy turns 0.5 into '0.5' too
+        lambda: [0.5, "x", 0.25, "y"],
+        r"must be numbers; found non-numeric value\(s\) 'x', 'y'; convert text",
+    ),
     "list with None": (
         lambda: [0.1, None, -0.3, 0.4],
         r"must be numbers; found non-numeric value\(s\) None",

@@ -724,27 +724,40 @@ def test_7_4_slips_made_on_the_chapters_table():
     many = {r: {m: helpers.read_scores_csv(path, score=f"{r}:{m}") for m in measures} for r in runs}
     table = helpers.compare_many(many, baseline="base", rng=2026)
     cells = table.cells
-    clear = sum(c.interval.excludes(0) and not c.marked for c in cells)
-    assert check("7.4", (clear, 3)).correct
+    clear = [c for c in cells if c.interval.excludes(0) and not c.marked]
+    assert [(c.run, c.measure) for c in clear] == [("expansion", "P_5"), ("tuned", "P_5")]
+    # the two reasons, from the cells themselves: expansion's own p is below 0.05 and only the
+    # correction over 12 takes its mark (3); tuned's p is above 0.05 before any correction (4)
+    expansion, tuned = clear
+    assert expansion.pvalue <= 0.05 < expansion.adjusted and tuned.pvalue > 0.05
+    n = len(clear)
+    assert check("7.4", (n, 3, 4)).correct
     # the count: one condition only, or the wrong one
     for count in (
         sum(c.interval.excludes(0) for c in cells),  # every interval clear of zero
         sum(not c.marked for c in cells),  # every cell without a mark
     ):
-        assert "Count the cells that are both" in check("7.4", (count, 3)).message
+        assert "Count the cells that are both" in check("7.4", (count, 3, 4)).message
     for count in (
         table.n_marked,  # the marked cells
         sum(not c.interval.excludes(0) and not c.marked for c in cells),  # unmarked, containing 0
     ):
         assert (
             "Count the unmarked cells whose interval excludes zero"
-            in check("7.4", (count, 3)).message
+            in check("7.4", (count, 3, 4)).message
         )
-    # the reason
-    assert "No mark is not no change" in check("7.4", (clear, 1)).message
-    assert "every interval and p-value in this table is exact" in check("7.4", (clear, 2)).message
+    # the reasons
+    for reasons in ((1, 4), (3, 1)):
+        assert "No mark is not no change" in check("7.4", (n, *reasons)).message
+    assert "every interval and p-value in this table is exact" in check("7.4", (n, 2, 4)).message
+    assert "Compare tuned's p-value on P_5 with 0.05" in check("7.4", (n, 3, 2)).message
     assert all(c.interval_exact and c.pvalue_exact for c in cells)  # what that message says
-    assert check("7.4", (clear, 4)).status == "wrong"
+    assert "Swapped" in check("7.4", (n, 4, 3)).message
+    assert "p 0.0074 on its own" in check("7.4", (n, 4, 4)).message
+    assert f"{expansion.pvalue:.4f}" == "0.0074" and f"{tuned.pvalue:.4f}" == "0.0580"
+    assert "p 0.0580 before any correction" in check("7.4", (n, 3, 3)).message
+    assert check("7.4", (n, 5, 4)).status == "wrong"
+    assert check("7.4", (n, 3)).status != "correct"
 
 
 # --- the quizzes ---------------------------------------------------------------------------

@@ -747,3 +747,76 @@ def test_a_tail_hoeffding_rules_off_the_window_skips_its_inverse_fft():
         stats.binomtest(1_450, 3_000, 0.5, alternative="less").pvalue, rel=1e-9
     )
     assert "probabilities" in vars(fft)  # a larger tail is read off the window
+
+
+# --- tails far below the FFT window are never 0 (issue 38, item 3) ----------------------
+
+
+def exact_lower_tails(steps):
+    """``counts[t]`` = the sign assignments whose flipped total T is at most t, with Python
+    integers (exact): the coefficients of the product of (1 + x^k), summed."""
+    counts = [1]
+    for k in steps:
+        new = counts + [0] * k
+        for t, c in enumerate(counts):
+            new[t + k] += c
+        counts = new
+    return list(itertools.accumulate(counts))
+
+
+def chernoff_log_bound(steps, t):
+    """log of Chernoff's bound on P(T <= t): min over theta < 0 of log E exp(theta T) - theta t."""
+    k = np.abs(np.asarray(steps, dtype=float))
+    thetas = -np.logspace(-7, 1, 4_001)
+    log_m = (np.logaddexp(0.0, thetas[:, None] * k[None, :]) - math.log(2.0)).sum(axis=1)
+    return float(np.min(log_m - thetas * t))
+
+
+def test_lower_tail_far_below_the_window_equals_exact_integer_counts():
+    # 400 steps of 1..7: the window starts near T = 440; every tail below it, down to T = 0,
+    # against the exact count over 2**400, to the promised relative 1e-9 (it returned 0.0
+    # once t lay 100 to 200 points below the window)
+    steps = np.random.default_rng(38).integers(1, 8, 400)
+    fft = helpers.SignFlipFFT.of(steps)
+    counts = exact_lower_tails(steps.tolist())
+    assert fft.first >= 400
+    checked = [fft.first - 1, fft.first - 200, fft.first // 2, int(steps.min()), 1, 0]
+    for t in [*checked, *range(0, fft.first, 37)]:
+        exact = Fraction(counts[t], 2**steps.size)
+        assert 0 < fft.lower_tail(t) == pytest.approx(float(exact), rel=1e-9), t
+        assert fft.log_lower_tail(t) == pytest.approx(math.log(exact), rel=1e-12, abs=1e-9)
+
+
+def test_tails_of_800_changes_on_a_fine_grid_are_positive_and_within_chernoff():
+    # 800 queries, mean change about +0.05 on the 0.0001 grid: the exact p once came out 0.0.
+    # Hoeffding's bound caps the two-sided p; Chernoff's, tighter, caps each tail, and the
+    # tail lies within a factor 1e-6 of it (Bahadur-Rao: about 1/(|theta| sigma sqrt(2 pi)))
+    rng = np.random.default_rng(38)
+    d = np.round(rng.normal(0.05, 0.1, 800).clip(-1, 1), 4)
+    res = randomization_test(d)
+    hoeffding = 2 * math.exp(-(d.sum() ** 2) / (2 * np.sum(d**2)))
+    assert res.exact and "by FFT of" in res.method and 0 < res.pvalue <= hoeffding < 1e-20
+    steps = find_grid(d[d != 0]).steps
+    fft = helpers.SignFlipFFT.of(steps)
+    for t in (fft.first - 1, fft.first - 200, fft.first // 2):
+        log_p, bound = fft.log_lower_tail(t), chernoff_log_bound(steps, t)
+        assert 0 < fft.lower_tail(t) and bound - math.log(1e6) < log_p <= bound, t
+
+
+def test_a_p_below_the_smallest_double_says_so():
+    # 3,000 queries all up by 0.1: p = 2 / 2**3000, about 10^-902.8; no double holds it
+    res = randomization_test(np.full(3_000, 0.1))
+    assert res.exact and res.count == 2 and res.pvalue == math.ulp(0.0) > 0
+    assert "10^-902.8, which underflows double precision" in res.method
+    assert "an upper bound" in res.method
+
+
+def test_tiny_tails_of_the_dynamic_programming_keep_their_precision():
+    # 1,100 hit@k changes, 1,060 up: the sign test's p is about 1e-255, in the range where the
+    # dynamic programming's smallest counts pass through subnormal doubles
+    for wins in (1_060, 1_080):
+        d = np.r_[np.ones(wins), -np.ones(1_100 - wins)]
+        res = randomization_test(d)
+        assert res.exact and "by FFT" not in res.method
+        exact = 2 * Fraction(sum(math.comb(1_100, j) for j in range(1_100 - wins + 1)), 2**1_100)
+        assert 0 < res.pvalue == pytest.approx(float(exact), rel=1e-9)

@@ -389,3 +389,20 @@ def test_example_measures_are_consistent_with_each_other():
         p5, s5, rel = (read_trec_eval(f, m).scores for m in ("P_5", "success_5", "num_rel"))
         assert all((p5[q] > 0) == (s5[q] == 1.0) for q in p5)
         assert all(round(5 * p5[q]) <= rel[q] for q in p5)
+
+
+def test_a_missing_file_names_the_folder_it_was_looked_for_in(tmp_path, monkeypatch):
+    # a notebook's relative paths start in notebooks/: the message says where it looked, and
+    # what that folder holds (here the file is simulated_B, not simulated_C)
+    monkeypatch.chdir(ROOT / "notebooks")
+    with pytest.raises(ValueError) as err:
+        read_run("data/simulated_C.run.txt")
+    message = str(err.value)
+    assert message.startswith("data/simulated_C.run.txt: no such file; looked for ")
+    assert f"'simulated_C.run.txt' in {ROOT / 'notebooks' / 'data'} " in message
+    assert f"starts in the current folder, {ROOT / 'notebooks'}; a notebook's" in message
+    assert "'simulated_B.run.txt'" in message
+    with pytest.raises(ValueError, match=r"in .*nowhere\. That folder does not exist either\."):
+        read_qrels(tmp_path / "nowhere" / "qrels.txt")
+    with pytest.raises(ValueError, match=r"It holds no files\.$"):
+        read_trec_eval(tmp_path / "out.txt", "P_5")

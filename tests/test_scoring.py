@@ -445,7 +445,8 @@ def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
     b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
     rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200)
     assert rep.to_record().config["retrieved_nothing_scored_0"] == {"A": ["t4"], "B": ["t3", "t4"]}
-    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in str(rep)
+    text = " ".join(str(rep).split())  # the report wraps its long lines
+    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in text
 
 
 def test_example_files_agree_with_evaluate_on_the_run_files():
@@ -470,3 +471,131 @@ def test_example_files_agree_with_evaluate_on_the_run_files():
         assert (
             all(abs(full[q] - v) <= 5e-5 for q, v in csv_scores.items()) and len(csv_scores) == 150
         )
+
+
+# --- topic IDs checked where a run meets the qrels (issue 38, item 1) -------------------
+
+
+def _renamed(source: Path, folder: Path, rename) -> Path:
+    """A copy of a TREC file in ``folder`` with each line's topic ID passed through ``rename``
+    (``rename`` returns None to drop the line); comment lines are kept."""
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            lines.append(line)
+        elif (topic := rename(fields[0])) is not None:
+            lines.append(" ".join([topic, *fields[1:]]))
+    path = folder / source.name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@needs_trec_eval_test
+@pytest.mark.parametrize(
+    ("rename", "expected"),
+    [
+        (lambda q: "0" + q, r"leading zeros added or removed \(e\.g\. '0301' in the run, '301'"),
+        (lambda q: "q" + q, r"carry a prefix 'q' that the qrels' lack \(e\.g\. 'q301' in the run"),
+        (lambda q: q + "-en", r"carry a suffix '-en' that the qrels' lack"),
+    ],
+)
+def test_a_run_whose_topics_are_spelt_otherwise_is_refused(tmp_path, rename, expected):
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
+    run = read_run(_renamed(TREC_EVAL_TEST / "results.test", tmp_path, rename))
+    with pytest.raises(ValueError, match=expected) as err:
+        evaluate(qrels, run, "map")
+    message = str(err.value)
+    assert "results.test against" in message and "qrels.test" in message
+    assert "the qrels judge 3, 3 of them not in the run (e.g. '301', '302', '303')" in message
+    assert "pass check_topics=False" in message
+
+
+def test_a_run_whose_topics_differ_in_case_is_refused(fixture_files, tmp_path):
+    # trec_eval's topics are numbers; the hand-written fixture's are t1, t2, ...: T1, T2, ...
+    qrels = read_qrels(fixture_files[0])
+    (tmp_path / "upper").mkdir()
+    run = read_run(_renamed(fixture_files[1], tmp_path / "upper", str.upper))
+    with pytest.raises(ValueError, match=r"judged topics with their letters in another case"):
+        evaluate(qrels, run, "P_5")
+
+
+@needs_trec_eval_test
+def test_a_run_for_another_collections_topics_is_refused():
+    # MS MARCO v2.1 topics (2024-...) against the qrels of TREC topics 301-303
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
+    run = read_run(TREC_EVAL_TEST / "results.comment.test")
+    with pytest.raises(ValueError, match=r"no topic in common.*'2024-105741'.*'301', '302'"):
+        evaluate(qrels, run, "ndcg_cut_10")
+
+
+@needs_trec_eval_test
+def test_a_run_with_half_the_judged_topics_renamed_is_refused(tmp_path):
+    # 16 of the 31 judged MS MARCO topics renamed to another year's IDs (no pattern to see);
+    # 15 renamed still leaves most judged topics in the run, and is scored
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.comment.test")
+    judged = qrels.topics
+    for n, refused in ((16, True), (15, False)):
+        renamed = set(judged[:n])
+        path = _renamed(
+            TREC_EVAL_TEST / "results.comment.test",
+            tmp_path,
+            lambda q, renamed=renamed: q.replace("2024-", "2023-") if q in renamed else q,
+        )
+        run = read_run(path)
+        if refused:
+            with pytest.raises(ValueError, match=r"judge 31, 16 of them not in the run"):
+                evaluate(qrels, run, "ndcg_cut_10")
+        else:
+            assert len(evaluate(qrels, run, "ndcg_cut_10").unretrieved) == 15
+
+
+@needs_trec_eval_test
+def test_a_run_with_one_extra_unjudged_topic_is_scored_and_says_so(tmp_path):
+    # topic 304 (a copy of 301's ranking) is judged by no qrels line: left out, and named
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
+    plain = read_run(TREC_EVAL_TEST / "results.test")
+    lines = (TREC_EVAL_TEST / "results.test").read_text(encoding="utf-8").splitlines()
+    extra = [line.replace("301", "304", 1) for line in lines if line.startswith("301")]
+    path = tmp_path / "results.test"
+    path.write_text("\n".join(lines + extra) + "\n", encoding="utf-8")
+    run = read_run(path)
+    assert set(run.rankings) == {"301", "302", "303", "304"}
+    scored, expected = evaluate(qrels, run, "map"), evaluate(qrels, plain, "map")
+    assert scored.scores == expected.scores and list(scored.scores) == ["301", "302", "303"]
+    assert scored.unjudged == ["304"] and expected.unjudged == []
+    report = compare_runs(expected, scored, rng=1, min_queries=3, n_resamples=200)
+    text = " ".join(str(report).split())  # the report wraps its long lines
+    assert "not judged, left out by evaluate (as trec_eval): 0 in A, 1 in B ('304')" in text
+
+
+@needs_trec_eval_test
+def test_check_topics_false_scores_a_mismatch_as_trec_eval_does(tmp_path):
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
+    run = read_run(_renamed(TREC_EVAL_TEST / "results.test", tmp_path, lambda q: "q" + q))
+    got = evaluate(qrels, run, "map", check_topics=False)
+    assert got.scores == {"301": 0.0, "302": 0.0, "303": 0.0}
+    assert got.unretrieved == ["301", "302", "303"] and got.unjudged == ["q301", "q302", "q303"]
+    with pytest.raises(ValueError, match="check_topics must be True or False; got 'no'"):
+        evaluate(qrels, run, "map", check_topics="no")
+
+
+def test_the_example_run_with_its_leading_zeros_dropped_is_refused(tmp_path):
+    # chapter 7's run B as q1, q2, ... against qrels q001, q002, ...: 98 of its 148 topics would
+    # score 0 and compare_runs would report a large, confident loss
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    path = _renamed(DATA / "simulated_B.run.txt", tmp_path, lambda q: "q" + str(int(q[1:])))
+    with pytest.raises(ValueError, match=r"98 of the run's topics .* \(e\.g\. 'q1' in the run, "):
+        evaluate(qrels, read_run(path), "ndcg_cut_10")
+
+
+def test_few_unjudged_topics_or_unretrieved_ones_are_not_a_mismatch():
+    from helpers.scoring import _topic_mismatch
+
+    judged = {f"{t}" for t in range(301, 351)}
+    assert _topic_mismatch(judged | {"351", "352"}, judged) is None  # extra topics only
+    assert _topic_mismatch(judged - {"301", "302"}, judged) is None  # retrieved nothing
+    assert _topic_mismatch(judged - {"301"} | {"999"}, judged) is None  # one of each
+    # a number inside another ('30' in '301') and a letter inside a word are no affix
+    assert _topic_mismatch({"301", "a", "b"}, {"30", "abc", "b"}) is not None
+    assert "prefix" not in _topic_mismatch({"301", "a", "b"}, {"30", "abc", "b"})
