@@ -476,9 +476,9 @@ for j, i in enumerate(np.argsort(p)):  # j = 0 for the smallest p
     survives[i] = True
 assert list(survives) == list(helpers.holm(p).rejected)
 print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.05")
-# 0.004 and 0.015 survive. 0.027 fails 0.05/2 = 0.025, and Holm stops there, so 0.035 is
-# kept as well, although it is below 0.05/1: once one test fails, no larger p can be rejected.
-# Bonferroni (every p against 0.0125) would reject only 0.004.''',
+# 0.004 and 0.015 survive. 0.027 fails 0.05/2 = 0.025, and Holm stops there, so 0.035
+# is kept as well, although it is below 0.05/1: once one test fails, no larger p can
+# be rejected. Bonferroni (every p against 0.0125) would reject only 0.004.''',
     },
     "6.2": {
         "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
@@ -489,7 +489,7 @@ print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.
             ([1, -1, 1], "Only the favourable end was read. A limit is shown to hold when the whole interval is on its good side: the lower end for a gain, the upper end for latency."),
             ([-1, -1, -1], "Not shown is not ruled out: an interval across its limit gives neither verdict (0). Ruled out needs the whole interval on the bad side."),
         ],
-        "solution": '''def verdict(low, high, limit, better):
+        "solution": '''def verdict(low, high, limit, better):  # better: "above" or "below" the limit
     if better == "above":
         return 1 if low > limit else (-1 if high < limit else 0)
     return 1 if high < limit else (-1 if low > limit else 0)
@@ -500,10 +500,12 @@ verdicts = (
     verdict(*latency_iv, LATENCY_MAX, "below"),
     verdict(*tail_iv, TAIL_MIN, "above"),
 )
-print(f"useful gain {verdicts[0]:+d}, latency guardrail {verdicts[1]:+d}, tail {verdicts[2]:+d}")
+print(f"useful gain {verdicts[0]:+d}, latency guardrail {verdicts[1]:+d}, "
+      f"tail {verdicts[2]:+d}")
 # A gain is shown (above zero), but not a useful one: the interval crosses +0.01.
 # Latency is broken: the whole interval lies above +25 ms.
-# The tail guardrail is not shown to hold: its interval crosses -0.05. Not broken either.''',
+# The tail guardrail is not shown to hold: its interval crosses -0.05; nor is it broken.
+# The ship rule needs all three shown (+1), so each verdict alone stops B.''',
     },
     "6.3": {
         "name": "claims", "what": "two whole numbers: the findings claimed when the primary p is 0.08, and when it is 0.01",
