@@ -79,7 +79,12 @@ TYPED = {
         "swapped",
         "misses_above_below = (169, 188)",
     ),
-    "05_randomization_tests": ("5.1", "p_four = 0.375", "Ties must count", "p_four = 0.625"),
+    "05_randomization_tests": (
+        "5.1",
+        "p_four = 0.375",
+        "Ties with the observed mean must count",
+        "p_four = 0.625",
+    ),
     "06_protecting_and_reporting": (
         "6.1",
         "survives = [False, True, False, False]",
