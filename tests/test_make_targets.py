@@ -61,6 +61,7 @@ def test_reset_workspace_with_force_does_not_ask(tmp_path):
         ("lab", 'lab --port 8890 --workspace "ws"'),
         ("check", "check"),
         ("test", "test --workers 3"),
+        ("test-browser", "test-browser --workers 3"),
         ("lint", "lint"),
         ("test-versions", "test-versions --workers 3"),
     ],
