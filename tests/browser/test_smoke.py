@@ -28,6 +28,8 @@ from helpers.exercise_table import QUIZZES
 
 from .conftest import cells_to_run, current_notebook, open_notebook, shut_down_kernel
 from .learners_seat import (
+    FIGURE_IMGS,
+    SNAPSHOTS,
     TYPED,
     answer_cell,
     chapter_widgets_and_figures,
@@ -85,11 +87,10 @@ def test_run_all_in_one_chapter_gives_nothing_away(page):
         expect_stored_outputs(page, panel, path, nb)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         wait_until_run(page)
-        expect(panel.locator(".jp-OutputArea-output .widget-snapshot")).to_have_count(0)
+        expect(panel.locator(SNAPSHOTS)).to_have_count(0)
         for css_class, expected in widgets.items():
             expect(panel.locator(f".jp-OutputArea-output .{css_class}")).to_have_count(expected)
-        images = panel.locator(".jp-OutputArea-output[data-mime-type='image/png'] img")
-        expect(images).to_have_count(figures)
+        expect(panel.locator(FIGURE_IMGS)).to_have_count(figures)
         expect_no_error_output(panel)
         expect_nothing_given_away(page, panel, path, nb)
     finally:
@@ -109,11 +110,13 @@ def test_shift_enter_through_the_first_exercise_gives_nothing_away(page):
     assert key == f"{int(path.name[:2])}.1", key  # the chapter's first exercise
     solution = first_solution(nb, key)
     # the learner passes a quiz and the exercise's answer cell, check and solution on the way
-    assert any(QUIZ_CALL.search(c.source) for c in nb.cells[:solution])
+    quizzes = sum(1 for c in nb.cells[:solution] if QUIZ_CALL.search(c.source))
+    assert quizzes
     open_notebook(page, path.name, fresh_kernel=True)
     panel = current_notebook(page)
     try:
         press_shift_enter(page, solution + 1)
+        expect(panel.locator(".jp-OutputArea-output .quiz")).to_have_count(quizzes)
         expect_no_error_output(panel)
         expect_nothing_given_away(page, panel, path, nb, asked=[key])
         type_wrong_then_right(page, panel, path, nb)
@@ -182,7 +185,7 @@ def test_every_quiz_fits_at_1280_px(page):
     open_notebook(page, name, fresh_kernel=True)
     panel = current_notebook(page)
     try:
-        expect(panel.locator(".jp-OutputArea-output .widget-snapshot")).to_have_count(quizzes)
+        expect(panel.locator(SNAPSHOTS)).to_have_count(quizzes)
         expect_quiz_options_fit(page, panel, quizzes)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         wait_until_run(page)
