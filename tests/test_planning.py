@@ -121,6 +121,8 @@ def test_for_hit_at_k_changes_the_randomization_test_falls_short_of_what_t_promi
     kw = dict(smallest_useful=0.1, method="randomization", n_studies=8000, n_flips=999)
     at_t = power_curve(d, [t.queries], rng=1, **kw)[0]
     assert at_t < 0.8 - 3 * math.sqrt(0.16 / 8000)
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "your-own-runs.md").read_text()
+    assert f"detects it in {at_t:.3f} of studies" in doc and "is 104 queries" in doc
 
 
 def test_power_curve_by_t_rises_and_matches_the_plan():
