@@ -759,6 +759,7 @@ def plot_bootstrap_beside_null(
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
+    return top, bottom
 
 
 # --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------

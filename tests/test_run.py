@@ -125,7 +125,8 @@ def test_test_lints_first_then_runs_pytest_as_make_test_always_did(venv, monkeyp
     assert [c.split(" -m ", 1)[1] for c in lines] == [
         "ruff check .",
         "ruff format --check .",
-        "check_jsonschema --builtin-schema vendor.github-workflows .github/workflows/test.yml",
+        "check_jsonschema --builtin-schema vendor.github-workflows .github/workflows/pages.yml "
+        ".github/workflows/test.yml",
         "pytest -n auto --dist loadfile --no-loadscope-reorder -m 'not sweep'",
     ]
     env = rec.calls[-1][1]
@@ -201,8 +202,8 @@ def test_test_browser_runs_the_full_sweep_one_worker_a_file_and_needs_the_browse
 
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     """The two commands split tests/browser between them: make test takes the smoke test and
-    the static page, make test-browser the two sweep files (their every test), and nothing
-    else is marked sweep."""
+    the static page, make test-browser the two sweep files (their every test) and the static
+    widgets (they draw the explorer's 35 pictures again), and nothing else is marked sweep."""
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "sweep", "tests/browser"],
         cwd=ROOT,
@@ -213,6 +214,7 @@ def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     assert sweep == {
         "tests/browser/test_chapters_0_to_3.py",
         "tests/browser/test_chapters_4_to_7.py",
+        "tests/browser/test_static_widgets.py",
     }
     rest = subprocess.run(
         [

@@ -4,9 +4,9 @@ is make test-browser's (test_chapters_0_to_3.py, test_chapters_4_to_7.py), which
 
 - Run All in one chapter (chapter 0, the shortest): its stored outputs render first; then every
   widget draws live and no output, solution or quiz gives an answer away.
-- Shift+Enter through one chapter's first exercise (chapter 1: the quiz, the answer cell, its
-  check and its closed solution): nothing given away, its answer variable still ``...``; then
-  that exercise typed in, wrongly and rightly.
+- Shift+Enter through one chapter's first exercises (chapter 1: their answer cells, checks and
+  closed solutions, up to its first quiz): nothing given away, their answer variables still
+  ``...``; then one of them typed in, wrongly and rightly.
 - Chapter 2's resample explorer, used as a learner uses it: presets, keyboard, figure.
 - Every quiz of every chapter at 1280 px: the chapters' quiz cells, with their stored outputs,
   in one notebook: the snapshots as committed, then every quiz drawn live. The options' layout
@@ -24,7 +24,7 @@ import pytest
 from notebook_tools import NOTEBOOKS
 from playwright.sync_api import expect
 
-from helpers.exercise_table import QUIZZES
+from helpers.exercise_table import EXERCISES, QUIZZES
 
 from .conftest import cells_to_run, current_notebook, open_notebook, shut_down_kernel
 from .learners_seat import (
@@ -106,19 +106,22 @@ def first_solution(nb, key: str) -> int:
 def test_shift_enter_through_the_first_exercise_gives_nothing_away(page):
     path = SHIFT_ENTER_CHAPTER
     nb = nbformat.read(path, as_version=4)
-    key = TYPED[path.stem][0]
-    assert key == f"{int(path.name[:2])}.1", key  # the chapter's first exercise
-    solution = first_solution(nb, key)
-    # the learner passes a quiz and the exercise's answer cell, check and solution on the way
-    quizzes = sum(1 for c in nb.cells[:solution] if QUIZ_CALL.search(c.source))
-    assert quizzes
+    key = TYPED[path.stem][0]  # the exercise the learner types in, after the first one
+    # the learner passes the first exercise's answer cell, check and closed solution, the typed
+    # exercise's, and a quiz on the way
+    first = first_solution(nb, f"{int(path.name[:2])}.1")
+    first_quiz = next(i for i, c in enumerate(nb.cells) if QUIZ_CALL.search(c.source))
+    last = max(first, first_solution(nb, key), first_quiz)
+    quizzes = sum(1 for c in nb.cells[: last + 1] if QUIZ_CALL.search(c.source))
+    asked = [k for k in EXERCISES if k.startswith(f"{int(path.name[:2])}.")
+             and answer_cell(nb, k) < last]  # fmt: skip
     open_notebook(page, path.name, fresh_kernel=True)
     panel = current_notebook(page)
     try:
-        press_shift_enter(page, solution + 1)
+        press_shift_enter(page, last + 1)
         expect(panel.locator(".jp-OutputArea-output .quiz")).to_have_count(quizzes)
         expect_no_error_output(panel)
-        expect_nothing_given_away(page, panel, path, nb, asked=[key])
+        expect_nothing_given_away(page, panel, path, nb, asked=asked)
         type_wrong_then_right(page, panel, path, nb)
     finally:
         shut_down_kernel(page)
