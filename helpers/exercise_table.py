@@ -84,7 +84,7 @@ print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
 s = sorted(loop_means)
 ends = (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])  # positions 125 and 4,875
 print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
-# It stops one grid step (1/120) below zero: this interval excludes zero, just.""",
+# One grid step (1/120) below zero, on these draws: section 7 asks how solid that is.""",
     },
     "1.3": {
         "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
@@ -675,9 +675,9 @@ QUIZZES = {
 },
 "1.q1": {
 "prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
-"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
+"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be worse by up to 0.133, or as good; zero is a seed away.'],
 "answer": 3,
-"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of up to 0.133.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero, and the exact interval reaches it.'],
 },
 "1.q2": {
 "prompt": 'Why compare two search systems with paired per-query differences?',
