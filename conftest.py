@@ -58,6 +58,15 @@ for folder in (ROOT / "tools", ROOT / "tests"):
         sys.path.insert(0, str(folder))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # here rather than in pyproject.toml's markers, beside the run order that names its files
+    config.addinivalue_line(
+        "markers",
+        "sweep: the full browser sweep of every chapter (make test-browser; make test leaves "
+        "it out, -m 'not sweep', and runs tests/browser/test_smoke.py instead)",
+    )
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--browser-required",
@@ -67,15 +76,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-#: The test files that take longest, run first so that make test's workers finish together:
-#: with `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
-#: The browser tests work through every chapter twice from the learner's seat, mostly waiting
-#: for the browser and the kernel, so they are two files (chapters 4-7, chapters 0-3 with the
-#: explorer), one per worker, each with its own JupyterLab; then every chapter's core cells alone
-#: (one kernel); then the chapters under nbval, each with its solutions and answer-key page.
+#: The test files that take longest, run first so that the workers finish together: with
+#: `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
+#: make test-browser's two files work through every chapter twice from the learner's seat, mostly
+#: waiting for the browser and the kernel, one per worker, each with its own JupyterLab (chapters
+#: 4-7 are the longer half). In make test (which leaves them out, -m 'not sweep') the browser
+#: smoke test goes first, then every chapter's core cells alone (one kernel), then the chapters
+#: under nbval, each with its solutions and answer-key page, one file each.
 SLOWEST_FIRST = (
     "tests/browser/test_chapters_4_to_7.py",
     "tests/browser/test_chapters_0_to_3.py",
+    "tests/browser/test_smoke.py",
     "tests/test_core_path.py",
     "notebooks/",
     "tests/test_html.py",
@@ -89,10 +100,10 @@ def _run_order(item: pytest.Item) -> int:
     return next((i for i, p in enumerate(SLOWEST_FIRST) if path.startswith(p)), len(SLOWEST_FIRST))
 
 
-#: `-n auto` (make test) starts at least this many workers. The two browser files, one per worker,
-#: set the pace, and their pytest processes mostly wait for Chromium, JupyterLab and the kernel;
-#: a third worker runs the notebooks (with their solutions), the static pages and the unit tests
-#: meanwhile, at a lower priority (see pytest_runtest_protocol).
+#: `-n auto` (make test) starts at least this many workers. The browser smoke test's worker
+#: mostly waits for Chromium, JupyterLab and the kernel, so two more workers run the notebooks
+#: (with their solutions), the static pages and the unit tests meanwhile, at a lower priority
+#: (see pytest_runtest_protocol).
 MIN_AUTO_WORKERS = 3
 
 
@@ -110,8 +121,9 @@ _first_test = True
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """A worker that starts on other tests while browser tests run elsewhere lowers its priority
-    (and its kernels', which inherit it): the browser files set the pace of make test, and the
-    CPU they leave idle is enough for the rest. Only where the system has `os.nice` (not Windows).
+    (and its kernels', which inherit it): a browser test waits on Chromium and its kernel at every
+    step, so it gets the CPU first, and what it leaves idle is enough for the rest. Only where the
+    system has `os.nice` (not Windows).
     """
     global _first_test
     if not _first_test:

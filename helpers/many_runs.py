@@ -579,8 +579,9 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
         ids = list(raw)
         values = _checks.scores(list(raw.values()), f"{where}: the scores", labels=ids)
         scores = dict(zip(ids, values.tolist(), strict=True))
-        kept = (run.source, run.unretrieved) if isinstance(run, RunScores) else ("", None)
-        out[str(m)] = RunScores(scores, str(m), kept[0], unretrieved=kept[1])
+        kept = (run.source, run.unretrieved, run.unjudged) if isinstance(run, RunScores) else (
+            "", None, None)  # fmt: skip
+        out[str(m)] = RunScores(scores, str(m), kept[0], unretrieved=kept[1], unjudged=kept[2])
     return out
 
 

@@ -211,7 +211,9 @@ def queries_needed(
     valid level-``alpha`` test); ``n_studies`` studies at each of 12 sizes around the t
     answer give the curve (a fitted probit line in ``sqrt(Q)``). ``power`` is simulated
     afresh at the answer, with Monte Carlo standard error ``mc_error``: the ``Q`` found is
-    itself uncertain by a few per cent.
+    itself uncertain by a few per cent. The two methods agree for changes near normal; for
+    changes far from it (hit@k's -1, 0, +1, few of them non-zero) the randomization test can
+    fall short of the t answer's power, so plan those by simulation (docs/your-own-runs.md).
     """
     d = _pilot(pilot_changes)
     smallest, target, a, alternative, method = _arguments(

@@ -28,6 +28,7 @@ __all__ = [
     "plot_bootstrap_beside_null",
     "plot_sampling_vs_bootstrap",
     "plot_decision",
+    "plot_intervals_vs_zero",
 ]
 
 #: Okabe-Ito colours, one per role, used in every chapter.
@@ -759,6 +760,7 @@ def plot_bootstrap_beside_null(
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
+    return top, bottom
 
 
 # --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------
@@ -805,7 +807,8 @@ def plot_sampling_vs_bootstrap(
     )
     for ax, values, colour, what, centre in panels:
         counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
-        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}")
+        below = dict(ymax=0.8)  # the lines stop below the legend
+        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
         if centre is not None:
             ax.axvline(
                 centre,
@@ -813,6 +816,7 @@ def plot_sampling_vs_bootstrap(
                 linestyle="--",
                 linewidth=2,
                 label=f"this sample's mean {centre:+.3f}",
+                **below,
             )
         ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
         ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
@@ -905,3 +909,34 @@ def plot_decision(
     fig.suptitle(title)
     fig.tight_layout()
     return axes
+
+
+def plot_intervals_vs_zero(
+    intervals: ArrayLike,
+    *,
+    ax=None,
+    title: str = "95% intervals of one comparison",
+    ylabel: str = "Seed",
+):
+    """Intervals of one comparison (say, one per seed) against zero: those that include zero in
+    the difference colour, those that exclude it in the neutral grey. Excluding zero is no
+    error, so it does not take the accent colour that marks a miss in
+    :func:`plot_intervals_vs_truth`.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_intervals_vs_zero([(-0.2, 0.0), (-0.2, -0.1)], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['zero (no change)', 'includes zero (1)', 'excludes zero (1)']
+    """
+    ax = plot_intervals_vs_truth(
+        intervals,
+        0.0,
+        ax=ax,
+        title=title,
+        ylabel=ylabel,
+        truth_label="zero (no change)",
+        labels=("includes zero", "excludes zero"),
+    )
+    ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
+    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    return ax

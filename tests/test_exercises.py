@@ -415,7 +415,7 @@ FIVE = np.array([10, 20, -30, 30, 10])
 FIVE_DECIMALS = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
 #: The p-value's slips in 5.1 and 5.2, as _sign_flip_p's options, and words of their messages.
 P_SLIPS = [
-    ({"compare": ">"}, "Ties must count"),
+    ({"compare": ">"}, "Ties with the observed mean must count"),
     ({"side": "greater"}, "one-sided"),
     ({"plus_one": True}, "Monte Carlo"),
     ({"skip_first": True}, "count them too"),
@@ -491,7 +491,45 @@ def test_5_the_120_queries_p_with_and_without_ties():
     printed = "".join(
         o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
     )
-    for text in ("5,034 of 65,536", "p = 0.0768", "1,394 of 65,536", "p = 0.0213"):
+    for count, share in [("5,034", "0.0768"), ("1,394", "0.0213"), ("3,640", "0.0555")]:
+        text = f"{count} of 65,536 = {share}"
+        assert text in printed, text
+
+
+def test_5_section_6_interval_beside_the_test():
+    """Chapter 5, sections 6 and 9: the exact bootstrap's P(mean <= -1/120), computed here by
+    convolving one draw's distribution 120 times (12 of the 120 changes are -1, 4 are +1), puts
+    the exact upper end on zero; the binomial chance that 5,000 resamples end at -1/120; and
+    the chapter prints both, with chapter 1's loop interval beside them."""
+    import math
+
+    import nbformat
+
+    one = np.array([12, 104, 4]) / 120  # P(draw = -1, 0, +1)
+    total = np.array([1.0])
+    for _ in range(120):
+        total = np.convolve(total, one)  # index k: resampled total k - 120
+    p_below = float(total[:120].sum())  # totals -120 to -1
+    assert 0.974 < p_below < 0.975 < float(total[:121].sum())  # upper end: 0, not -1/120
+    log = [
+        math.lgamma(5001)
+        - math.lgamma(k + 1)
+        - math.lgamma(5001 - k)
+        + k * math.log(p_below)
+        + (5000 - k) * math.log1p(-p_below)
+        for k in range(4876, 5001)
+    ]
+    chance = math.fsum(math.exp(x) for x in log)  # at least 4,876 of 5,000 at most -1/120
+    nb = nbformat.read(HELPERS.parent / "notebooks" / "05_randomization_tests.ipynb", 4)
+    printed = "".join(
+        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+    )
+    for text in (
+        f"P(mean <= -1/120) = {p_below:.4f}, below 0.975",
+        "chapter 1's loop, seed 7  95% interval [-0.133, -0.008]",
+        "exact                     95% interval [-0.133, +0.000]",
+        f"ends at -1/120: {chance:.2f}",
+    ):
         assert text in printed, text
 
 

@@ -194,7 +194,7 @@ def test_pages_widgets_work_without_a_kernel(site, path):
         stored = re.search(
             r'src="(data:image/png;base64,[^"]+)"', cell.outputs[0]["data"]["text/html"]
         )
-        data = re.search(r'class="explorer-data">(.*?)</script>', page, re.S).group(1)
+        data = re.search(r'class="explorer-data"[^>]*>(.*?)</script>', page, re.S).group(1)
         pictures = json.loads(data)["pictures"]
         assert len(pictures) == 35 and stored.group(1) in pictures
 

@@ -61,6 +61,7 @@ def test_reset_workspace_with_force_does_not_ask(tmp_path):
         ("lab", 'lab --port 8890 --workspace "ws"'),
         ("check", "check"),
         ("test", "test --workers 3"),
+        ("test-browser", "test-browser --workers 3"),
         ("lint", "lint"),
         ("test-versions", "test-versions --workers 3"),
     ],
@@ -76,3 +77,16 @@ def test_the_other_targets_build_the_environment_through_run_py():
     # html, docs, execute... depend on the stamp, whose recipe is run.py env (make -B: as if stale)
     dry = make("-n", "-B", "html").stdout.splitlines()
     assert dry[0] == "python3 run.py env" and "notebook_tools.py --html" in dry[1]
+
+
+def test_ci_runs_the_full_browser_sweep_after_make_test_with_the_browser_required():
+    """make test has one browser pass; the full sweep is make test-browser's, and CI runs it."""
+    steps = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert steps.index("make test") + 1 == steps.index("make test-browser")
+    assert steps.index("export REQUIRE_BROWSER=1") < steps.index("make test")
+    help_text = make("help").stdout
+    assert "test-browser" in help_text and "every chapter worked through twice" in help_text

@@ -395,3 +395,14 @@ def test_the_text_fits_88_characters_with_long_names_and_long_legends():
             assert flat(shown) in flat(text)
         assert f"{t.measures[0]}: 40 queries, baseline mean" in text
         assert text.count("  *\n") == t.n_marked
+
+
+def test_a_runs_unjudged_topics_travel_with_its_scores():
+    """evaluate's list of a run's topics the qrels do not judge (issue 38) is kept when
+    compare_many checks each run's measures."""
+    from helpers.many_runs import _measures_of
+    from helpers.readers import RunScores
+
+    run = RunScores({"q1": 0.5}, "P_5", "a.run", unretrieved=["q2"], unjudged=["x9"])
+    kept = _measures_of("a", {"P_5": run})["P_5"]
+    assert (kept.source, kept.unretrieved, kept.unjudged) == ("a.run", ["q2"], ["x9"])

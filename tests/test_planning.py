@@ -121,6 +121,8 @@ def test_for_hit_at_k_changes_the_randomization_test_falls_short_of_what_t_promi
     kw = dict(smallest_useful=0.1, method="randomization", n_studies=8000, n_flips=999)
     at_t = power_curve(d, [t.queries], rng=1, **kw)[0]
     assert at_t < 0.8 - 3 * math.sqrt(0.16 / 8000)
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "your-own-runs.md").read_text()
+    assert f"detects it in {at_t:.3f} of studies" in doc and "is 104 queries" in doc
 
 
 def test_power_curve_by_t_rises_and_matches_the_plan():
@@ -176,3 +178,19 @@ def test_plot_power_curve_draws_the_curve_the_target_and_the_answer():
         helpers.plot_power_curve([10, 20], [0.4], ax=Figure().subplots())
     with pytest.raises(ValueError, match="between 0 and 1"):
         helpers.plot_power_curve([10], [1.4], ax=Figure().subplots())
+
+
+def test_the_figures_docs_your_own_runs_states_for_chapter_7s_runs():
+    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
+    a, b = (
+        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
+        for s in "AB"
+    )
+    pilot = {q: b.scores[q] - a.scores[q] for q in a.scores}
+    plan = queries_needed(pilot, smallest_useful=0.02, power=0.8)
+    sim = queries_needed(pilot, smallest_useful=0.02, method="randomization", rng=1)
+    doc = (data.parent.parent / "docs" / "your-own-runs.md").read_text()
+    assert f"SD {plan.sd:.4f}" in doc and f"takes {plan.queries} queries" in doc
+    assert f"{sim.queries:,} by the simulated" in doc
+    assert f"power {sim.power:.3f} ± {sim.mc_error:.3f}" in doc

@@ -505,3 +505,34 @@ def test_plot_decision_iv():
         _decision(better=["up", "below", "above"])
     with pytest.raises(ValueError, match="estimates contain NaN"):
         _decision(estimates=[float("nan"), 1.0, 2.0])
+
+
+def test_plot_intervals_vs_zero_colours_excluding_zero_apart_from_a_miss():
+    from matplotlib.colors import to_hex
+
+    ax = h.plot_intervals_vs_zero([(-0.2, 0.0), (-0.2, -0.1), (-0.1, 0.1)], ax=_ax())
+    includes, excludes = ax.collections
+    assert [len(c.get_segments()) for c in (includes, excludes)] == [2, 1]
+    assert to_hex(includes.get_color()[0]) == h.PALETTE["diff"].lower()
+    assert to_hex(excludes.get_color()[0]) == h.PALETTE["neutral"].lower()
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "zero (no change)",
+        "includes zero (2)",
+        "excludes zero (1)",
+    ]
+    assert to_hex(legend.legend_handles[2].get_color()) == h.PALETTE["neutral"].lower()
+    assert ax.get_ylabel() == "Seed"
+    with pytest.raises(ValueError, match="rows of"):
+        h.plot_intervals_vs_zero([0.0, 0.2], ax=_ax())
+
+
+def test_plot_sampling_vs_bootstrap_lines_stop_below_the_legend():
+    import matplotlib.pyplot as plt
+
+    top, bottom = h.plot_sampling_vs_bootstrap(
+        [-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1], truth=-0.05, observed=0.05
+    )
+    lines = top.get_lines() + bottom.get_lines()
+    assert len(lines) == 3 and all(max(line.get_ydata()) == 0.8 for line in lines)
+    plt.close(top.figure)

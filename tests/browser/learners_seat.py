@@ -9,10 +9,11 @@ says every answer variable is still ``...``. Last, one exercise is answered in t
 wrongly and then rightly, and its check must say so. A screenshot of each chapter is saved in
 test-artifacts/ (pass or fail), for a human to glance at.
 
-This module holds the steps; the tests are in test_chapters_0_to_3.py (with chapter 2's resample
-explorer, used as a learner would) and test_chapters_4_to_7.py. Two files, so that pytest-xdist's
---dist loadfile gives each half to its own worker, each starting one JupyterLab: the sweep is
-mostly waiting for the browser and the kernel, so the halves overlap well on two cores.
+This module holds the steps. The full sweep (``make test-browser``) is in test_chapters_0_to_3.py
+and test_chapters_4_to_7.py: two files, so that pytest-xdist's --dist loadfile gives each half to
+its own worker, each starting one JupyterLab: the sweep is mostly waiting for the browser and the
+kernel, so the halves overlap well on two cores. test_smoke.py (``make test``) takes each of
+these behaviours once, with chapter 2's resample explorer used as a learner would.
 """
 
 import re
@@ -79,7 +80,12 @@ TYPED = {
         "swapped",
         "misses_above_below = (169, 188)",
     ),
-    "05_randomization_tests": ("5.1", "p_four = 0.375", "Ties must count", "p_four = 0.625"),
+    "05_randomization_tests": (
+        "5.1",
+        "p_four = 0.375",
+        "Ties with the observed mean must count",
+        "p_four = 0.625",
+    ),
     "06_protecting_and_reporting": (
         "6.1",
         "survives = [False, True, False, False]",
@@ -126,9 +132,12 @@ def ask_kernel(page, expressions: dict[str, str]) -> dict[str, str]:
     )
 
 
-def expect_nothing_given_away(page, panel, path, nb, *, ran: bool = True) -> None:
+def expect_nothing_given_away(
+    page, panel, path, nb, *, ran: bool = True, asked: list[str] | None = None
+) -> None:
     """No check says correct, every solution closed, no quiz answer shown; once the cells
-    ran, the kernel says every answer variable is still ``...``."""
+    ran, the kernel says every answer variable is still ``...`` (only the exercises ``asked``,
+    when the learner ran only the cells up to them)."""
     chapter = int(path.name[:2])
     solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
     details = panel.locator(".jp-RenderedMarkdown details")
@@ -147,6 +156,8 @@ def expect_nothing_given_away(page, panel, path, nb, *, ran: bool = True) -> Non
     if not ran:
         return
     names = {key: EXERCISES[key]["name"] for key in EXERCISES if key.startswith(f"{chapter}.")}
+    if asked is not None:
+        names = {key: names[key] for key in asked}
     values = ask_kernel(page, {k: f"{name} is ..." for k, name in names.items()})
     assert values == dict.fromkeys(names, "True"), f"answer variables changed: {values}"
 
@@ -203,43 +214,80 @@ def expect_quiz_options_fit(page, panel, quizzes: int) -> None:
         page.set_viewport_size(wide)
 
 
-def work_through_chapter(page, path) -> None:
-    """A fresh kernel; Shift+Enter from the first cell to the last, then Restart Kernel and Run
-    All: every figure and widget draws, and no output, solution or quiz gives an answer away,
-    nor does any answer variable change. Then one exercise answered wrong, then right."""
-    nb = nbformat.read(path, as_version=4)
-    title = nb.cells[0].source.splitlines()[0].lstrip("# ").strip()
+FIGURE_IMGS = ".jp-OutputArea-output[data-mime-type='image/png'] img"
+SNAPSHOTS = ".jp-OutputArea-output .widget-snapshot"
+
+
+def chapter_widgets_and_figures(nb) -> tuple[dict[str, int], int]:
+    """How many of each widget the chapter's code makes, and how many figures it stores."""
     code = [c for c in nb.cells if c.cell_type == "code"]
     widgets = {
         cls: sum(len(re.findall(p, c.source)) for c in code) for cls, p in WIDGET_CALLS.items()
     }
     figures = sum(1 for c in code for o in c.outputs if "image/png" in o.get("data", {}))
+    return widgets, figures
+
+
+def expect_stored_outputs(page, panel, path, nb) -> None:
+    """The chapter as committed: its title, every figure, every widget's static snapshot, no
+    error output, nothing given away."""
+    title = nb.cells[0].source.splitlines()[0].lstrip("# ").strip()
+    widgets, figures = chapter_widgets_and_figures(nb)
+    expect(panel).to_have_count(1)
+    expect(panel.locator("h1").first).to_contain_text(title.split(" · ")[0])
+    expect(panel.locator(FIGURE_IMGS)).to_have_count(figures)
+    expect(panel.locator(SNAPSHOTS)).to_have_count(sum(widgets.values()))
+    expect_no_error_output(panel)
+    expect_nothing_given_away(page, panel, path, nb, ran=False)
+
+
+def press_shift_enter(page, times: int) -> None:
+    """From the first cell, press Shift+Enter ``times`` times, then wait until all ran."""
+    page.evaluate(
+        """() => {
+            const nb = window.jupyterapp.shell.currentWidget.content;
+            nb.activeCellIndex = 0;
+            nb.deselectAll();
+            nb.mode = 'command';
+            nb.node.focus();
+        }"""
+    )
+    for _ in range(times):
+        page.keyboard.press("Shift+Enter")
+    wait_until_run(page)
+
+
+def answer_cell(nb, key: str) -> int:
+    """The index of exercise ``key``'s answer cell (the cell above its check)."""
+    check = f'helpers.check("{key}", {EXERCISES[key]["name"]})'
+    return next(i for i, c in enumerate(nb.cells) if c.source == check) - 1
+
+
+def type_wrong_then_right(page, panel, path, nb) -> None:
+    """The chapter's exercise in TYPED, typed in: a wrong answer (its check must name the
+    slip), then a right one (its check must say correct)."""
+    key, wrong, says, right = TYPED[path.stem]
+    index = answer_cell(nb, key)
+    assert says in type_answer(page, panel, index, wrong)
+    assert f"Exercise {key}: correct." in type_answer(page, panel, index, right)
+
+
+def work_through_chapter(page, path) -> None:
+    """A fresh kernel; Shift+Enter from the first cell to the last, then Restart Kernel and Run
+    All: every figure and widget draws, and no output, solution or quiz gives an answer away,
+    nor does any answer variable change. Then one exercise answered wrong, then right."""
+    nb = nbformat.read(path, as_version=4)
+    widgets, figures = chapter_widgets_and_figures(nb)
     open_notebook(page, path.name, fresh_kernel=True)
     panel = current_notebook(page)
-    figure_imgs = panel.locator(".jp-OutputArea-output[data-mime-type='image/png'] img")
-    snapshots = panel.locator(".jp-OutputArea-output .widget-snapshot")
+    figure_imgs = panel.locator(FIGURE_IMGS)
+    snapshots = panel.locator(SNAPSHOTS)
     try:
-        expect(panel).to_have_count(1)
-        expect(panel.locator("h1").first).to_contain_text(title.split(" · ")[0])
         # the stored outputs, as committed: every figure, every widget's static snapshot
-        expect(figure_imgs).to_have_count(figures)
-        expect(snapshots).to_have_count(sum(widgets.values()))
-        expect_no_error_output(panel)
-        expect_nothing_given_away(page, panel, path, nb, ran=False)
+        expect_stored_outputs(page, panel, path, nb)
         expect_quiz_options_fit(page, panel, widgets["quiz"])
         # Shift+Enter from the first cell to the last
-        page.evaluate(
-            """() => {
-                const nb = window.jupyterapp.shell.currentWidget.content;
-                nb.activeCellIndex = 0;
-                nb.deselectAll();
-                nb.mode = 'command';
-                nb.node.focus();
-            }"""
-        )
-        for _ in nb.cells:
-            page.keyboard.press("Shift+Enter")
-        wait_until_run(page)
+        press_shift_enter(page, len(nb.cells))
         for css_class, expected in widgets.items():
             expect(panel.locator(f".jp-OutputArea-output .{css_class}")).to_have_count(expected)
         expect(figure_imgs).to_have_count(figures)
@@ -256,17 +304,7 @@ def work_through_chapter(page, path) -> None:
         expect_nothing_given_away(page, panel, path, nb)
         expect_quiz_options_fit(page, panel, widgets["quiz"])
         # one exercise, typed in: a wrong answer, then a right one
-        key, wrong, says, right = TYPED[path.stem]
-        index = (
-            next(
-                i
-                for i, c in enumerate(nb.cells)
-                if c.source == f'helpers.check("{key}", {EXERCISES[key]["name"]})'
-            )
-            - 1
-        )
-        assert says in type_answer(page, panel, index, wrong)
-        assert f"Exercise {key}: correct." in type_answer(page, panel, index, right)
+        type_wrong_then_right(page, panel, path, nb)
     finally:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"chapter-{path.stem}.png"))

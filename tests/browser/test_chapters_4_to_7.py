@@ -1,12 +1,13 @@
-"""Chapters 4 to 7 from the learner's seat (the steps: learners_seat.py). A file of its own so
-that a second pytest-xdist worker, with a JupyterLab of its own, works through them meanwhile."""
+"""The full sweep (make test-browser), chapters 4 to 7 from the learner's seat (the steps:
+learners_seat.py). A file of its own so that a second pytest-xdist worker, with a JupyterLab of
+its own, works through them meanwhile."""
 
 import pytest
 from notebook_tools import NOTEBOOKS
 
 from .learners_seat import work_through_chapter
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.sweep]
 CHAPTERS = NOTEBOOKS[4:]
 
 

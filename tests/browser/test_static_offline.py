@@ -5,7 +5,8 @@ folder, opened from disk in headless Chromium with every request that is not a
 file:// URL refused, and must show typeset math: MathJax ran from the copy in
 the folder's mathjax/, every formula became MathJax output, no raw ``$...$``
 TeX is left in the prose, and MathJax's own web fonts were loaded from disk. In a window
-1280 px wide, no quiz option reaches past its output area.
+1280 px wide, no quiz option (a button of the static quiz, tools/static/widgets.js) reaches past
+its output area.
 """
 
 import re
@@ -62,10 +63,10 @@ def test_a_page_typesets_its_math_offline(browser, tmp_path):
         page.set_viewport_size({"width": 1280, "height": 720})
         options, cut = page.evaluate(
             """() => {
-                const items = [...document.querySelectorAll('.widget-snapshot li')];
-                return [items.length, items.filter(li => li.getBoundingClientRect().right >
-                    li.closest('.jp-OutputArea-output').getBoundingClientRect().right + 0.5)
-                    .map(li => li.textContent)];
+                const items = [...document.querySelectorAll('.static-quiz .quiz-option')];
+                return [items.length, items.filter(b => b.getBoundingClientRect().right >
+                    b.closest('.jp-OutputArea-output').getBoundingClientRect().right + 0.5)
+                    .map(b => b.textContent)];
             }"""
         )
     finally:

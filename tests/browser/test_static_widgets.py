@@ -1,4 +1,5 @@
-"""The static edition's widgets work with no kernel and no network (issue 42).
+"""The static edition's widgets work with no kernel and no network (issue 42); in
+make test-browser, since it draws all 35 explorer pictures again.
 
 Chapter 2's page (the resample explorer and a quiz) and chapter 1's (two quizzes) are
 exported into a temporary folder and opened from disk in headless Chromium, every request
@@ -19,7 +20,7 @@ from notebook_tools import NOTEBOOKS, export_html
 import helpers
 from helpers.widgets import EXPLORER_PRESETS, _explorer_png, _keyed_question, grade
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.sweep]  # make test-browser (CI)
 
 CHAPTER_2 = next(p for p in NOTEBOOKS if p.name.startswith("02_"))
 CHAPTER_1 = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
