@@ -55,6 +55,7 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
             ([1000, -8.0, 3.93], "These are sums of the drawn changes: divide by Q for each resample's mean.", [0, 0.6, 0.4]),
             ([1000, 59.5, 3.16], "You averaged the query positions: take the changes at them, d[picks], and average those.", [0, 0.6, 0.4]),
             ([1, None, None], "boot_means holds one mean: append each resample's mean inside the loop, 1,000 times.", 0),
+            ([1000, 0.725, 0.04], "Those are resampled means of one system's scores (A's near 0.758, B's near 0.692): resample the changes d = B - A, d[picks].mean().", [0, 0.045, 0.01]),
             ([120, None, None], "boot_means holds 120 values, one resample's changes: append the mean of each resample, 1,000 times.", 0),
             ([None, -0.06666666666666667, 0.03277], "Your means look right, but there are not 1,000 of them: the exercise asks for 1,000 resamples, range(1000).", [0, 0.0045, 0.003]),
         ],
@@ -97,6 +98,7 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
             ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
             ([0.039], "That is the share outside the ends; the question asks for the share between them."),
             ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
+            ([96.1], "That is a percentage: give the share, a number between 0 and 1 (96.1% is 0.961).", 0.05),
         ],
         "solution": """# my guess: 95%, by the name
 inside = (loop_means >= low) & (loop_means <= high)
@@ -145,6 +147,7 @@ for name, iv in rows:
             ([1, 0.025, 0.0], "That is one mean (the original sample's, or the one combination of four queries out of four); give all 256 means, one per draw."),
             ([64, 0.025, 0.03304037933599835], "Those are the 64 draws of three positions (repeat=3); a resample of four queries has four positions: repeat=4."),
             ([256, 0.1, 0.11445523142259598], "Those are the sums of the four picked changes; divide each sum by 4 for its mean."),
+            ([256, 1.5, 0.5590169943749475], "You averaged the query positions (0 to 3): take the changes at them, d[list(draw)], and average those.", 1e-6),
         ],
         "solution": """# my guess: +0.025, the observed mean, since every query is picked equally often
 import itertools
@@ -387,6 +390,8 @@ print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
             ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
             ([None, None, 10], "That is a count of the assignments strictly farther from zero; divide by 32 for the p-value.", 1e-9),
             ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([8, 0.5625, 0.3125], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
+            ([0.5625, 0.3125, 8], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
             ([None, None, 0.375], _ROUNDING),
         ],
         "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers, so ties are exact
@@ -465,6 +470,7 @@ print(f"R = {R_needed:,}: Monte Carlo p = {mc.pvalue:.4f}, exact p = {p:.4f}, "
             ([0, 1, 1, 1], "Holm stops at the first sorted p-value that fails its threshold: every larger p-value is kept, even one that would pass its own threshold."),
             ([1, 1, 1, 1], "Each p was compared with 0.05 itself: that is no correction at all. Holm compares the j-th smallest with 0.05/(4 - j + 1)."),
             ([1, 1, 0, 0], "Those are in sorted order; give each answer in the place of its own p-value, in the order given."),
+            ([1, 1, 0, 1], "Those are in sorted order, and Holm did not stop at the first failure: give each answer in the place of its own p-value, and once one sorted p-value fails, keep every larger one."),
         ],
         "solution": '''p = np.array([0.027, 0.004, 0.035, 0.015])
 survives = np.zeros(4, dtype=bool)
@@ -488,6 +494,7 @@ print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.
             ([1, -1, -1], "Those are the point estimates against the limits. A verdict reads the interval: shown when all of it is on the good side, ruled out when all of it is on the bad side."),
             ([1, -1, 1], "Only the favourable end was read. A limit is shown to hold when the whole interval is on its good side: the lower end for a gain, the upper end for latency."),
             ([-1, -1, -1], "Not shown is not ruled out: an interval across its limit gives neither verdict (0). Ruled out needs the whole interval on the bad side."),
+            ([0, 1, 0], "Latency is a guardrail where lower is better: it is shown to hold only if the whole interval lies below +25 ms, and broken if the whole interval lies above."),
         ],
         "solution": '''def verdict(low, high, limit, better):  # better: "above" or "below" the limit
     if better == "above":

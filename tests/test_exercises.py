@@ -825,3 +825,26 @@ def test_the_right_options_place_and_length_give_nothing_away():
     assert len(longest) <= len(QUIZZES) / 3, (
         f"the right option is the longest in {len(longest)} of {len(QUIZZES)} quizzes: {longest}"
     )
+
+
+def test_the_slips_a_learner_met_in_the_browser_are_named():
+    """Slips a learner made in JupyterLab (issue 37's learner's-seat read), each made again the
+    way the learner made it, now get their own message instead of the general one."""
+    import itertools
+
+    a, b, d = learner_changes()
+    for scores in (a, b):  # one system's scores resampled instead of the changes
+        rng = np.random.default_rng(1)
+        means = [scores[rng.integers(0, 120, size=120)].mean() for _ in range(1000)]
+        assert "one system's scores" in check("1.1", means).message
+    assert "percentage" in check("1.3", 96.1).message
+    positions = itertools.product(range(4), repeat=4)
+    assert "query positions" in check("2.1", [sum(draw) / 4 for draw in positions]).message
+    # Holm in sorted order without stopping at the first failure
+    p = sorted([0.027, 0.004, 0.035, 0.015])
+    assert "did not stop" in check("6.1", [pj <= 0.05 / (4 - j) for j, pj in enumerate(p)]).message
+    # latency read as higher-is-better: its interval lies wholly above the limit, so "shown"
+    assert "lower is better" in check("6.2", (0, +1, 0)).message
+    with_ties, ties, without = EXERCISES["5.2"]["expected"]
+    for order in ((ties, with_ties, without), (with_ties, without, ties)):
+        assert "another order" in check("5.2", order).message

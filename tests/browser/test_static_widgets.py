@@ -97,6 +97,19 @@ def test_the_explorer_follows_its_slider_presets_and_keys_offline(browser, site)
         box = slider.bounding_box()
         page.mouse.click(box["x"] + box["width"] - 1, box["y"] + box["height"] / 2)
         clicked = caption.inner_text()
+        # Play steps on from the current draw, one draw at a time; a second click stops it
+        explorer.locator(".explorer-preset").first.click()  # draw 28
+        explorer.locator(".explorer-play").click()
+        page.wait_for_function(
+            "() => Number(document.querySelector('.explorer-slider').value) >= 30",
+            timeout=10_000,
+        )
+        explorer.locator(".explorer-play").click()
+        played = int(slider.input_value())
+        page.wait_for_timeout(1300)
+        stopped = int(slider.input_value()) == played and caption.inner_text().startswith(
+            f"Draw {played} of 256"
+        )
         presets = {}
         for label, k in EXPLORER_PRESETS:
             explorer.get_by_role("button", name=label).click()
@@ -110,6 +123,7 @@ def test_the_explorer_follows_its_slider_presets_and_keys_offline(browser, site)
     assert seen[28][1] == _stored_first_view(), "draw 28 differs from the notebook's first view"
     assert home.startswith("Draw 1 of 256") and right.startswith("Draw 2 of 256")
     assert clicked.startswith("Draw 256 of 256")
+    assert played >= 30 and stopped, "Play did not step through the draws, or did not stop"
     for k, (text, value) in presets.items():
         assert text.startswith(f"Draw {k} of 256") and value == str(k)
 

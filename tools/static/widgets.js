@@ -34,6 +34,22 @@ function staticExplorer(widget) {
     picture.src = data.pictures[index];
   };
   slider.addEventListener("input", show);
+  // Play steps through the draws in order, as the notebook's Play does (every 600 ms)
+  const play = widget.querySelector(".explorer-play");
+  let timer = null;
+  play.addEventListener("click", () => {
+    if (timer === null) {
+      timer = setInterval(() => {
+        slider.value = (Number(slider.value) % Number(slider.max)) + 1;
+        show();
+      }, 600);
+    } else {
+      clearInterval(timer);
+      timer = null;
+    }
+    play.setAttribute("aria-pressed", String(timer !== null));
+    play.textContent = timer === null ? "\u25B6 Play" : "\u23F8 Pause";
+  });
   for (const preset of widget.querySelectorAll(".explorer-preset")) {
     preset.addEventListener("click", () => {
       slider.value = preset.dataset.k;
