@@ -427,7 +427,8 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
     titles = {int(p.name[:2]): chapter_title(p) for p in paths}
     rows = ["| starts at | what | part | minutes |", "|---:|---|---|---:|"]
     at = 0.0
-    for what, part, minutes in plan_rows(plan, paths):
+    plan_schedule = plan_rows(plan, paths)
+    for what, part, minutes in plan_schedule:
         if what.startswith("Chapter "):
             what = titles[int(what.split()[1])]
         rows.append(f"| {_clock(at)} | {what} | {part} | {minutes:.0f} |")
@@ -443,7 +444,7 @@ def plan_table(plan: Plan, paths: list[Path] | None = None) -> str:
             f"\n\nEach chapter's minutes include {plan.demo_and_discussion} for its live demo "
             "and one discussion (the chapter's notes below say which)."
         )
-    exercises = plan_exercises(plan, paths)
+    exercises = _plan_exercises(plan, paths, plan_schedule)
     if exercises:
         listed = "; ".join(
             f"{n} ({minutes:g} min{', optional' if section != 'core' else ''})"
@@ -458,7 +459,12 @@ def plan_exercises(plan: Plan, paths: list[Path] | None = None) -> list[tuple[st
     """(exercise key, minutes, section) of every checked exercise the plan teaches: those in the
     core of its core-only chapters and all of those of the chapters it teaches in full."""
     paths = chapter_paths() if paths is None else paths
-    full = {int(what.split()[1]) for what, part, _ in plan_rows(plan, paths) if part == "full"}
+    return _plan_exercises(plan, paths, plan_rows(plan, paths))
+
+
+def _plan_exercises(plan: Plan, paths: list[Path], schedule: list) -> list[tuple[str, float, str]]:
+    """plan_exercises, given the plan's rows (which say the chapters it teaches in full)."""
+    full = {int(what.split()[1]) for what, part, _ in schedule if part == "full"}
     out = []
     for p in paths:
         n = _chapter_number(p)
