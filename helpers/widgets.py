@@ -151,8 +151,8 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     import ipywidgets as widgets
 
     if isinstance(question, str):
-        static = {"kind": "quiz", "key": question, "values": {k: str(v) for k, v in values.items()}}
-        question = _keyed_question(question, static["values"])
+        key, question = question, _keyed_question(question, quiz_data(question)["prompt"], values)
+        static = {"kind": "quiz", "key": key, "prompt": question.prompt}
     else:
         static = {"kind": "quiz", "question": _question_fields(question)}
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
@@ -176,12 +176,13 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     return _with_snapshot(box, picture, "Multiple-choice check", static)
 
 
-def _keyed_question(key: str, values: dict) -> Question:
-    """Quiz ``key`` of the exercise table, its prompt filled in with ``values``."""
+def _keyed_question(key: str, prompt: str, values: dict | None = None) -> Question:
+    """Quiz ``key`` of the exercise table with ``prompt`` (filled in with ``values``, if given):
+    the chapter's quiz, and in a static page the same quiz with the prompt the chapter filled."""
     data = quiz_data(key)
-    return Question(
-        data["prompt"].format(**values), data["options"], data["answer"], data["explanations"]
-    )
+    if values is not None:
+        prompt = prompt.format(**values)
+    return Question(prompt, data["options"], data["answer"], data["explanations"])
 
 
 def _question_fields(q: Question) -> dict:
@@ -417,7 +418,7 @@ def static_widget_html(snapshot: str) -> str:
     static = json.loads(html.unescape(match.group(1)))
     if static["kind"] == "quiz":
         if "key" in static:
-            question = _keyed_question(static["key"], static["values"])
+            question = _keyed_question(static["key"], static["prompt"])
         else:
             question = Question(**static["question"])
         return snapshot + _static_quiz(question)

@@ -18,6 +18,7 @@ import pytest
 from notebook_tools import NOTEBOOKS, export_html
 
 import helpers
+from helpers.exercise_table import QUIZZES
 from helpers.widgets import EXPLORER_PRESETS, _explorer_png, _keyed_question, grade
 
 pytestmark = [pytest.mark.browser, pytest.mark.sweep]  # make test-browser (CI)
@@ -144,7 +145,7 @@ def test_each_quiz_answers_back_only_when_clicked(browser, site):
         assert quizzes.count() == len(keys)
         for n, key in enumerate(keys):
             quiz = quizzes.nth(n)
-            question = _keyed_question(key, {})
+            question = _keyed_question(key, QUIZZES[key]["prompt"])
             assert quiz.locator(".quiz-feedback:visible").inner_text() == "Choose an answer."
             options = quiz.locator(".quiz-option")
             assert options.count() == len(question.options)
