@@ -75,7 +75,8 @@ def _pilot(pilot_changes: object) -> np.ndarray:
     return d
 
 
-def _arguments(smallest_useful, power, alpha, alternative, method):
+def _arguments(smallest_useful, alpha, alternative, method):
+    """The arguments queries_needed and power_curve share, checked."""
     smallest = _checks.number(smallest_useful, "smallest_useful")
     if smallest <= 0:
         raise ValueError(
@@ -83,11 +84,10 @@ def _arguments(smallest_useful, power, alpha, alternative, method):
             f"worth detecting (e.g. 0.02); got {smallest_useful!r}. For a test of losses, "
             "keep it positive and pass alternative='less'."
         )
-    target = float(_checks.level(power, "power", "0.8"))
     a = float(_checks.level(alpha, "alpha", "0.05"))
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     method = _checks.one_of(method, "method", _METHODS)
-    return smallest, target, a, alternative, method
+    return smallest, a, alternative, method
 
 
 def _t_power(n: int, effect: float, sd: float, alpha: float, alternative: str) -> float:
@@ -216,9 +216,8 @@ def queries_needed(
     fall short of the t answer's power, so plan those by simulation (docs/your-own-runs.md).
     """
     d = _pilot(pilot_changes)
-    smallest, target, a, alternative, method = _arguments(
-        smallest_useful, power, alpha, alternative, method
-    )
+    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
+    target = float(_checks.level(power, "power", "0.8"))
     sd = float(np.std(d, ddof=1))
     n_t = _t_search(smallest, sd, target, a, alternative)
     if method == "t":
@@ -286,9 +285,7 @@ def power_curve(
     """The power at each number of queries in ``queries``, by ``method`` (as
     :func:`queries_needed`; ``"randomization"`` simulates ``n_studies`` studies at each)."""
     d = _pilot(pilot_changes)
-    smallest, _, a, alternative, method = _arguments(
-        smallest_useful, 0.5, alpha, alternative, method
-    )
+    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
     ns = [_checks.integer(n, "queries", minimum=2) for n in np.asarray(queries).ravel().tolist()]
     if method == "t":
         sd = float(np.std(d, ddof=1))
