@@ -24,12 +24,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .significance import REL_TOL
+from .significance import _ALTERNATIVES, REL_TOL
 
 __all__ = ["QueriesNeeded", "queries_needed", "power_curve"]
 
 _METHODS = ("t", "randomization")
-_ALTERNATIVES = ("two-sided", "greater", "less")
 
 #: The most queries a plan may ask for before the search gives up (a smaller change, or a
 #: larger spread, would need more judged queries than any test collection has).
@@ -246,12 +245,8 @@ def _randomization_search(shifted, n_t, target, alpha, alternative, gen, n_studi
     from scipy import stats
 
     grid = np.unique(np.linspace(max(2, 0.5 * n_t), 1.5 * n_t + 4, 12).round().astype(int))
-    est = np.array(
-        [
-            _simulated_power(shifted, int(n), alpha, alternative, gen, n_studies, n_flips)
-            for n in grid
-        ]
-    )
+    simulation = (alpha, alternative, gen, n_studies, n_flips)
+    est = np.array([_simulated_power(shifted, int(n), *simulation) for n in grid])
     p = np.clip(est, 0.5 / n_studies, 1 - 0.5 / n_studies)
     z = stats.norm.ppf(p)
     w = np.sqrt(stats.norm.pdf(z) ** 2 / (p * (1 - p)))  # 1 / SE of z, up to a constant
@@ -267,7 +262,7 @@ def _randomization_search(shifted, n_t, target, alpha, alternative, gen, n_studi
             f"detecting the change with power {target:g} would take more than "
             f"{MAX_QUERIES:,} queries: plan for a larger smallest useful change."
         )
-    return n, _simulated_power(shifted, n, alpha, alternative, gen, n_studies, n_flips)
+    return n, _simulated_power(shifted, n, *simulation)
 
 
 def power_curve(
@@ -290,8 +285,6 @@ def power_curve(
     if method == "t":
         sd = float(np.std(d, ddof=1))
         return np.array([_t_power(n, smallest, sd, a, alternative) for n in ns])
-    gen, n_studies, n_flips = _simulation(rng, n_studies, n_flips, a)
+    simulation = (a, alternative, *_simulation(rng, n_studies, n_flips, a))
     shifted = _shifted(d, smallest, alternative)
-    return np.array(
-        [_simulated_power(shifted, n, a, alternative, gen, n_studies, n_flips) for n in ns]
-    )
+    return np.array([_simulated_power(shifted, n, *simulation) for n in ns])

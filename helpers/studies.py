@@ -140,16 +140,9 @@ def best_of_k_study(
             rates.append(float(((low > 0) | (high < 0)).mean()))
     best = test.mean(axis=2).argmax(axis=1)
     chosen = validation.mean(axis=2).argmax(axis=1)
-    return BestOfK(
-        ks,
-        tuple(same),
-        tuple(held),
-        float(test[studies, best].mean()),
-        float(test[studies, chosen].mean()),
-        float(validation[studies, chosen].mean()),
-        n_studies,
-        n_queries,
-    )
+    picks = ((test, best), (test, chosen), (validation, chosen))  # gain_same, _held, _validation
+    gains = [float(changes[studies, c].mean()) for changes, c in picks]
+    return BestOfK(ks, tuple(same), tuple(held), *gains, n_studies, n_queries)
 
 
 # --- many tests ---------------------------------------------------------------------------------
