@@ -108,6 +108,33 @@ def scores(
     values: ArrayLike, name: str = "scores", *, labels: Sequence[Hashable] | None = None
 ) -> np.ndarray:
     """A new 1-D float64 array of finite real numbers, one per query."""
+    arr = _numbers(values, name)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be one-dimensional (one score per query); got shape {arr.shape}. "
+            "Pass a flat list or array (np.ravel(x) flattens a single row or column); "
+            "for two systems' scores, compute paired_differences(a, b) first."
+        )
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one query is needed.")
+    arr = arr.astype(np.float64, copy=True)
+    bad_pos = np.flatnonzero(~np.isfinite(arr))
+    if bad_pos.size:
+        where = (
+            f"query {name_some([labels[i] for i in bad_pos])}"
+            if labels is not None
+            else f"position {', '.join(str(i) for i in bad_pos[:MAX_NAMED])}"
+            + (" ..." if bad_pos.size > MAX_NAMED else "")
+        )
+        raise ValueError(
+            f"{name} contain NaN or infinite values at {where}; "
+            "remove or fix those queries before comparing."
+        )
+    return arr
+
+
+def _numbers(values: object, name: str) -> np.ndarray:
+    """``values`` as an array of real numbers, refusing what has no order or is not numbers."""
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers, not a single string.")
     if isinstance(values, Mapping):
@@ -157,27 +184,6 @@ def scores(
         arr = arr.astype(float)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be real numbers; got an array of dtype {arr.dtype}.")
-    if arr.ndim != 1:
-        raise ValueError(
-            f"{name} must be one-dimensional (one score per query); got shape {arr.shape}. "
-            "Pass a flat list or array (np.ravel(x) flattens a single row or column); "
-            "for two systems' scores, compute paired_differences(a, b) first."
-        )
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty: at least one query is needed.")
-    arr = arr.astype(np.float64, copy=True)
-    bad_pos = np.flatnonzero(~np.isfinite(arr))
-    if bad_pos.size:
-        where = (
-            f"query {name_some([labels[i] for i in bad_pos])}"
-            if labels is not None
-            else f"position {', '.join(str(i) for i in bad_pos[:MAX_NAMED])}"
-            + (" ..." if bad_pos.size > MAX_NAMED else "")
-        )
-        raise ValueError(
-            f"{name} contain NaN or infinite values at {where}; "
-            "remove or fix those queries before comparing."
-        )
     return arr
 
 
