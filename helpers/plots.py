@@ -83,6 +83,9 @@ def _axes(ax, figsize: tuple[float, float] | None = None):
     return ax
 
 
+# --- distributions of resampled means, and per-query changes (chapters 1, 2, 3, 6, 7) ---------
+
+
 def _mark_lines(ax, observed, interval, color: str, linewidth: float, zero_label=None) -> None:
     """A solid line at the observed value, dashed lines at the interval ends, then a dotted line
     at zero (last, so that it stays visible where an interval end falls on it)."""
@@ -133,44 +136,65 @@ def plot_bootstrap_distribution(
     return ax
 
 
-def plot_intervals(
-    labels: Sequence[str],
-    intervals: Sequence[tuple[float, float]],
-    estimates: Sequence[float],
+def plot_sampling_vs_bootstrap(
+    sample_means: ArrayLike,
+    bootstrap_means: ArrayLike,
     *,
-    ax=None,
-    colors: Sequence[str] | None = None,
-    title: str = "95% intervals for the mean change B - A",
+    truth: float,
+    observed: float,
+    lattice: float | None = None,
+    title: str = "Fresh samples from the world, and one sample's resamples",
     xlabel: str = "Mean change, B - A",
 ):
-    """Horizontal interval bars, one row per method, with zero marked.
+    """Two histograms on one x axis: above, the means of many fresh samples from a known world
+    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
+    (centred near that sample's mean ``observed``). Each panel names its spread (standard
+    deviation); the truth is marked in both. Returns the two axes, top first.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['paired', 'unpaired']
+    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
+    ...                                          truth=-0.05, observed=0.05)
+    >>> top.get_title(), bottom.get_xlabel()
+    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
     """
-    if not (len(labels) == len(intervals) == len(estimates)):
-        raise ValueError("labels, intervals and estimates must have the same length.")
-    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * len(labels)))
-    colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
-    ys = np.arange(len(labels))[::-1]
-    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
-        ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est], [y], marker="o", color="black", markersize=7)
-        ax.annotate(
-            f"[{low:+.3f}, {high:+.3f}]",
-            (high, y),
-            xytext=(8, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=10,
-        )
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, labels)
-    ax.set(ylim=(-0.7, len(labels) - 0.3), xlabel=xlabel, title=title)
-    return ax
+    import matplotlib.pyplot as plt
+
+    fresh = _checks.scores(sample_means, "sample_means")
+    boot = _checks.scores(bootstrap_means, "bootstrap_means")
+    _checks.number(truth, "truth")
+    _checks.number(observed, "observed")
+    both = np.concatenate([fresh, boot])
+    if lattice:
+        k = np.round(both / lattice).astype(int)
+        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
+    else:
+        edges = np.histogram_bin_edges(both, bins=40)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
+    panels = (
+        (top, fresh, PALETTE["neutral"], "fresh samples", None),
+        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
+    )
+    for ax, values, colour, what, centre in panels:
+        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
+        below = dict(ymax=0.8)  # the lines stop below the legend
+        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
+        if centre is not None:
+            ax.axvline(
+                centre,
+                color=PALETTE["accent"],
+                linestyle="--",
+                linewidth=2,
+                label=f"this sample's mean {centre:+.3f}",
+                **below,
+            )
+        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
+        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
+        ax.set_ylabel("Count")
+        ax.legend(ncol=2, **_LEGEND)
+    bottom.set_xlabel(xlabel)
+    fig.suptitle(title)
+    return top, bottom
 
 
 def plot_exact_distribution(
@@ -226,6 +250,51 @@ def plot_exact_distribution(
     return ax
 
 
+def plot_picked_queries(
+    changes: ArrayLike,
+    counts: ArrayLike,
+    *,
+    query_ids: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Which queries this draw picked",
+    ylabel: str = "Change $d_q$, B - A",
+):
+    """Each query's change as a bar, the picked ones in the accent colour, how many times each
+    was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['q1\\n×2', 'q2\\n×0', 'q3\\n×1', 'q4\\n×1']
+    """
+    d = _checks.scores(changes, "changes")
+    n = _checks.scores(counts, "counts")
+    if n.size != d.size:
+        raise ValueError(f"{d.size} changes but {n.size} counts.")
+    if np.any(n < 0) or np.any(n != np.round(n)) or n.sum() == 0:
+        raise ValueError("counts must be whole numbers >= 0, at least one of them positive.")
+    ids = list(query_ids) if query_ids is not None else [f"q{i + 1}" for i in range(d.size)]
+    if len(ids) != d.size:
+        raise ValueError(f"{len(ids)} query IDs for {d.size} changes.")
+    ax = _axes(ax, figsize=(3.5, 3.6))
+    picked = n > 0
+    x = np.arange(d.size)
+    ax.bar(x, d, width=0.6, color=PALETTE["neutral"], alpha=0.3)  # every query, faint
+    ax.bar(x[picked], d[picked], width=0.6, color=PALETTE["accent"])  # the picked ones
+    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
+    mean = float(n @ d / n.sum())
+    ax.axhline(mean, color="black", linestyle="--", linewidth=1.5, label=f"its mean {signed(mean)}")
+    ax.set_xticks(x, [f"{q}\n×{int(c)}" for q, c in zip(ids, n, strict=True)])
+    for label, p in zip(ax.get_xticklabels(), picked, strict=True):
+        label.set_fontweight("bold" if p else "normal")
+    span = float(np.ptp(np.append(d, 0.0))) or 1.0
+    low, high = min(d.min(), 0.0), max(d.max(), 0.0)
+    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+    return ax
+
+
 def plot_sorted_changes(
     changes: ArrayLike,
     *,
@@ -256,7 +325,29 @@ def plot_sorted_changes(
     return ax
 
 
-# --- chapter 5 --------------------------------------------------------------------------------
+# --- the null distribution of a randomization test (chapter 5) --------------------------------
+
+
+def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> np.ndarray:
+    """Bars of the share of ``values`` at each distinct value; with ``extreme_from``, those at
+    least as far from zero (two-sided) in the accent colour. Returns the shares."""
+    points, counts = np.unique(np.round(values, 10), return_counts=True)
+    share = counts / values.size
+    width = 0.8 * float(np.diff(points).min()) if points.size > 1 else 0.01
+    if extreme_from is None:
+        ax.bar(points, share, width=width, color=color, label="resampled means")
+        return share
+    extreme = np.abs(points) >= extreme_from - 1e-10
+    tail = int(counts[extreme].sum()) / values.size
+    ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
+    ax.bar(
+        points[extreme],
+        share[extreme],
+        width=width,
+        color=PALETTE["accent"],
+        label=f"at least as extreme: {tail:.4f}",
+    )
+    return share
 
 
 def plot_sign_assignments(
@@ -333,342 +424,6 @@ def plot_sign_assignments(
     order = [0, 3, 1, 4, 2]
     ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
     return ax
-
-
-# --- chapter 6 --------------------------------------------------------------------------------
-# How often a procedure claims a change that is not there, as more is tried.
-_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
-
-
-def plot_error_rates(
-    counts: ArrayLike,
-    rates: dict[str, ArrayLike],
-    *,
-    nominal: float,
-    ax=None,
-    title: str = "False positives as more is tried",
-    xlabel: str = "Number tried",
-    ylabel: str = "False-positive rate",
-):
-    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
-
-    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
-    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
-    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
-
-    >>> from matplotlib.figure import Figure
-    >>> rates = {"best of k": [0.03, 0.05]}
-    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
-    >>> [line.get_label() for line in ax.get_lines()]
-    ['best of k', 'promised 2.5%']
-    """
-    from matplotlib.ticker import PercentFormatter
-
-    x = _checks.scores(counts, "counts")
-    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
-        raise ValueError(
-            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
-        )
-    series = {}
-    for label, values in rates.items():
-        r = _checks.scores(values, f"rates[{label!r}]")
-        if r.size != x.size:
-            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
-        if r.min() < 0 or r.max() > 1:
-            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
-        series[label] = r
-    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
-        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
-    ax = _axes(ax)
-    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
-        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
-    ax.axhline(
-        nominal,
-        color=PALETTE["neutral"],
-        linestyle=":",
-        linewidth=2,
-        label=f"promised {nominal:.1%}".replace(".0%", "%"),
-    )
-    top = max(max(r.max() for r in series.values()), nominal)
-    ax.set_ylim(0, 1.35 * top)  # head room for the legend
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xticks(x, [f"{v:g}" for v in x])
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
-    ax.legend(**_LEGEND)
-    return ax
-
-
-# --- chapters 3 and 4: intervals against a known truth, and coverage -------------------------
-
-
-def plot_intervals_vs_truth(
-    intervals: ArrayLike,
-    truth: float,
-    *,
-    ax=None,
-    title: str = "95% intervals from repeated samples",
-    xlabel: str = "Mean change, B - A",
-    ylabel: str = "Sample",
-    truth_label: str = "truth",
-    labels: tuple[str, str] = ("contain it", "miss it"),
-):
-    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
-    those that contain it in the difference colour, those that miss it in the accent colour.
-    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
-    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
-
-    >>> from matplotlib.figure import Figure
-    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
-    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['truth', 'contain it (2)', 'miss it (1)']
-    """
-    iv = np.asarray(intervals, dtype=float)
-    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
-        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
-    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
-        raise ValueError("intervals must be finite, each low end <= its high end.")
-    _checks.number(truth, "truth")
-    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
-    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
-    rows = np.arange(1, len(iv) + 1)
-    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
-    for hit, colour, name in (
-        (~miss, PALETTE["diff"], labels[0]),
-        (miss, PALETTE["accent"], labels[1]),
-    ):
-        ax.hlines(
-            rows[hit],
-            iv[hit, 0],
-            iv[hit, 1],
-            colors=colour,
-            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
-            label=f"{name} ({int(hit.sum())})",
-        )
-    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
-    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
-    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
-    return ax
-
-
-def plot_coverage(
-    sizes: Sequence[int],
-    coverages: dict[str, Sequence[float]],
-    *,
-    n_samples: int | None = None,
-    level: float = 0.95,
-    ax=None,
-    colors: Sequence[str] | None = None,
-    title: str = "How often each interval contains the truth",
-    xlabel: str = "Number of queries per sample",
-):
-    """Coverage against the number of queries, one line per method, with the nominal level
-    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
-    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['nominal 95%', 'percentile']
-    """
-    n = _checks.scores(sizes, "sizes")
-    if np.any(n <= 0):
-        raise ValueError("sizes must be positive numbers of queries.")
-    if not coverages:
-        raise ValueError("coverages is empty: give one sequence of coverages per method.")
-    if n_samples is not None:
-        n_samples = _checks.integer(n_samples, "n_samples")
-    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
-    ax = _axes(ax)
-    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
-        c = _checks.scores(cov, f"coverages[{name!r}]")
-        if c.size != n.size or np.any((c < 0) | (c > 1)):
-            raise ValueError(
-                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
-            )
-        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
-        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
-    ax.axhline(
-        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
-    )
-    ax.set_xscale("log")
-    ax.set_xticks(n, [f"{int(x)}" for x in n])
-    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
-    ax.legend(loc="lower right", fontsize=10)
-    return ax
-
-
-# --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
-
-
-def plot_forest(
-    labels: Sequence[str],
-    changes: Sequence[float],
-    intervals: Sequence[tuple[float, float]],
-    marked: Sequence[bool],
-    *,
-    groups: Sequence[str] | None = None,
-    ax=None,
-    title: str = "Each run against the baseline: change and 95% interval",
-    xlabel: str = "Mean change, run - baseline",
-    mark_label: str = "* adjusted p <= 0.05",
-):
-    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
-    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
-    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['ndcg · B *', 'ndcg · C']
-    """
-    from matplotlib.lines import Line2D
-
-    n = len(labels)
-    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
-        raise ValueError(
-            "labels, changes, intervals and marked must have the same, non-zero length."
-        )
-    if groups is not None and len(groups) != n:
-        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
-    est = _checks.scores(changes, "changes")
-    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
-    ys = np.arange(n)[::-1].astype(float)
-    names = []
-    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
-        color = PALETTE["accent"] if flag else PALETTE["diff"]
-        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
-        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
-        names.append(name + (" *" if flag else ""))
-        if groups is not None and i and groups[i] != groups[i - 1]:
-            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, names)
-    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
-    handles = [
-        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
-        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
-    ]
-    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
-    return ax
-
-
-# --- planning: power against the number of queries ------------------------------------------
-
-
-def plot_power_curve(
-    queries: ArrayLike,
-    power: ArrayLike,
-    *,
-    target: float = 0.8,
-    needed: int | None = None,
-    label: str = "power",
-    color: str | None = None,
-    marker: str | None = None,
-    ax=None,
-    title: str = "How often a change of the smallest useful size is detected",
-):
-    """Power (the share of studies that detect the change) against the number of queries,
-    with the target power as a dotted line and, if given, the queries ``needed`` marked.
-    Call it again on the same ``ax`` to add a second curve (another method or pilot).
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
-    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
-    ('Judged queries Q', [0.0, 1.0])
-    """
-    n = _checks.scores(queries, "queries")
-    p = _checks.scores(power, "power")
-    if n.size != p.size:
-        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
-    if np.any((p < 0) | (p > 1)):
-        raise ValueError("power must lie between 0 and 1 (a share of studies).")
-    target = float(_checks.level(target, "target", "0.8"))
-    ax = _axes(ax)
-    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
-    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    if needed is not None:
-        q = _checks.integer(needed, "needed")
-        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
-    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
-    ax.legend(loc="lower right", fontsize=10)
-    return ax
-
-
-# --- chapter 2: which queries a resample picked (the resample explorer's left panel) --------
-
-
-def plot_picked_queries(
-    changes: ArrayLike,
-    counts: ArrayLike,
-    *,
-    query_ids: Sequence[str] | None = None,
-    ax=None,
-    title: str = "Which queries this draw picked",
-    ylabel: str = "Change $d_q$, B - A",
-):
-    """Each query's change as a bar, the picked ones in the accent colour, how many times each
-    was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_picked_queries([0.1, 0.02, -0.06, 0.04], [2, 0, 1, 1], ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_xticklabels()]
-    ['q1\\n×2', 'q2\\n×0', 'q3\\n×1', 'q4\\n×1']
-    """
-    d = _checks.scores(changes, "changes")
-    n = _checks.scores(counts, "counts")
-    if n.size != d.size:
-        raise ValueError(f"{d.size} changes but {n.size} counts.")
-    if np.any(n < 0) or np.any(n != np.round(n)) or n.sum() == 0:
-        raise ValueError("counts must be whole numbers >= 0, at least one of them positive.")
-    ids = list(query_ids) if query_ids is not None else [f"q{i + 1}" for i in range(d.size)]
-    if len(ids) != d.size:
-        raise ValueError(f"{len(ids)} query IDs for {d.size} changes.")
-    ax = _axes(ax, figsize=(3.5, 3.6))
-    picked = n > 0
-    x = np.arange(d.size)
-    ax.bar(x, d, width=0.6, color=PALETTE["neutral"], alpha=0.3)  # every query, faint
-    ax.bar(x[picked], d[picked], width=0.6, color=PALETTE["accent"])  # the picked ones
-    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
-    mean = float(n @ d / n.sum())
-    ax.axhline(mean, color="black", linestyle="--", linewidth=1.5, label=f"its mean {signed(mean)}")
-    ax.set_xticks(x, [f"{q}\n×{int(c)}" for q, c in zip(ids, n, strict=True)])
-    for label, p in zip(ax.get_xticklabels(), picked, strict=True):
-        label.set_fontweight("bold" if p else "normal")
-    span = float(np.ptp(np.append(d, 0.0))) or 1.0
-    low, high = min(d.min(), 0.0), max(d.max(), 0.0)
-    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
-    ax.set_title(title)
-    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
-    return ax
-
-
-# --- chapter 5 --------------------------------------------------------------------------------
-# A null distribution as bars, and the bootstrap means beside it.
-
-
-def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> np.ndarray:
-    """Bars of the share of ``values`` at each distinct value; with ``extreme_from``, those at
-    least as far from zero (two-sided) in the accent colour. Returns the shares."""
-    points, counts = np.unique(np.round(values, 10), return_counts=True)
-    share = counts / values.size
-    width = 0.8 * float(np.diff(points).min()) if points.size > 1 else 0.01
-    if extreme_from is None:
-        ax.bar(points, share, width=width, color=color, label="resampled means")
-        return share
-    extreme = np.abs(points) >= extreme_from - 1e-10
-    tail = int(counts[extreme].sum()) / values.size
-    ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
-    ax.bar(
-        points[extreme],
-        share[extreme],
-        width=width,
-        color=PALETTE["accent"],
-        label=f"at least as extreme: {tail:.4f}",
-    )
-    return share
 
 
 def plot_null_distribution(
@@ -763,71 +518,101 @@ def plot_bootstrap_beside_null(
     return top, bottom
 
 
-# --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------
+# --- intervals as horizontal bars (chapters 1, 3, 4, 6, 7) ------------------------------------
 
 
-def plot_sampling_vs_bootstrap(
-    sample_means: ArrayLike,
-    bootstrap_means: ArrayLike,
+def plot_intervals(
+    labels: Sequence[str],
+    intervals: Sequence[tuple[float, float]],
+    estimates: Sequence[float],
     *,
-    truth: float,
-    observed: float,
-    lattice: float | None = None,
-    title: str = "Fresh samples from the world, and one sample's resamples",
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "95% intervals for the mean change B - A",
     xlabel: str = "Mean change, B - A",
 ):
-    """Two histograms on one x axis: above, the means of many fresh samples from a known world
-    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
-    (centred near that sample's mean ``observed``). Each panel names its spread (standard
-    deviation); the truth is marked in both. Returns the two axes, top first.
+    """Horizontal interval bars, one row per method, with zero marked.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
-    ...                                          truth=-0.05, observed=0.05)
-    >>> top.get_title(), bottom.get_xlabel()
-    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
+    >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['paired', 'unpaired']
     """
-    import matplotlib.pyplot as plt
-
-    fresh = _checks.scores(sample_means, "sample_means")
-    boot = _checks.scores(bootstrap_means, "bootstrap_means")
-    _checks.number(truth, "truth")
-    _checks.number(observed, "observed")
-    both = np.concatenate([fresh, boot])
-    if lattice:
-        k = np.round(both / lattice).astype(int)
-        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
-    else:
-        edges = np.histogram_bin_edges(both, bins=40)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
-    panels = (
-        (top, fresh, PALETTE["neutral"], "fresh samples", None),
-        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
-    )
-    for ax, values, colour, what, centre in panels:
-        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
-        below = dict(ymax=0.8)  # the lines stop below the legend
-        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
-        if centre is not None:
-            ax.axvline(
-                centre,
-                color=PALETTE["accent"],
-                linestyle="--",
-                linewidth=2,
-                label=f"this sample's mean {centre:+.3f}",
-                **below,
-            )
-        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
-        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
-        ax.set_ylabel("Count")
-        ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
-    fig.suptitle(title)
-    return top, bottom
+    if not (len(labels) == len(intervals) == len(estimates)):
+        raise ValueError("labels, intervals and estimates must have the same length.")
+    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * len(labels)))
+    colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
+    ys = np.arange(len(labels))[::-1]
+    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
+        ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est], [y], marker="o", color="black", markersize=7)
+        ax.annotate(
+            f"[{low:+.3f}, {high:+.3f}]",
+            (high, y),
+            xytext=(8, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=10,
+        )
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, labels)
+    ax.set(ylim=(-0.7, len(labels) - 0.3), xlabel=xlabel, title=title)
+    return ax
 
 
-# --- chapter 6: the decision, drawn ---------------------------------------------------------------
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = len(labels)
+    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
+        raise ValueError(
+            "labels, changes, intervals and marked must have the same, non-zero length."
+        )
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
+        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
+    handles = [
+        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
+        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
+    ]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
 
 
 def _verdict(low: float, high: float, limit: float, better: str) -> str:
@@ -911,6 +696,56 @@ def plot_decision(
     return axes
 
 
+def plot_intervals_vs_truth(
+    intervals: ArrayLike,
+    truth: float,
+    *,
+    ax=None,
+    title: str = "95% intervals from repeated samples",
+    xlabel: str = "Mean change, B - A",
+    ylabel: str = "Sample",
+    truth_label: str = "truth",
+    labels: tuple[str, str] = ("contain it", "miss it"),
+):
+    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
+    those that contain it in the difference colour, those that miss it in the accent colour.
+    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
+    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
+
+    >>> from matplotlib.figure import Figure
+    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
+    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['truth', 'contain it (2)', 'miss it (1)']
+    """
+    iv = np.asarray(intervals, dtype=float)
+    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
+        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
+    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError("intervals must be finite, each low end <= its high end.")
+    _checks.number(truth, "truth")
+    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
+    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
+    rows = np.arange(1, len(iv) + 1)
+    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
+    for hit, colour, name in (
+        (~miss, PALETTE["diff"], labels[0]),
+        (miss, PALETTE["accent"], labels[1]),
+    ):
+        ax.hlines(
+            rows[hit],
+            iv[hit, 0],
+            iv[hit, 1],
+            colors=colour,
+            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
+            label=f"{name} ({int(hit.sum())})",
+        )
+    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
+    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
+    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    return ax
+
+
 def plot_intervals_vs_zero(
     intervals: ArrayLike,
     *,
@@ -939,4 +774,155 @@ def plot_intervals_vs_zero(
     )
     ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
     ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    return ax
+
+
+# --- rates against a count: errors, coverage, power (chapters 3 and 6) ------------------------
+
+
+# How often a procedure claims a change that is not there, as more is tried.
+_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
+
+
+def plot_error_rates(
+    counts: ArrayLike,
+    rates: dict[str, ArrayLike],
+    *,
+    nominal: float,
+    ax=None,
+    title: str = "False positives as more is tried",
+    xlabel: str = "Number tried",
+    ylabel: str = "False-positive rate",
+):
+    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
+
+    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
+    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
+    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
+
+    >>> from matplotlib.figure import Figure
+    >>> rates = {"best of k": [0.03, 0.05]}
+    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['best of k', 'promised 2.5%']
+    """
+    from matplotlib.ticker import PercentFormatter
+
+    x = _checks.scores(counts, "counts")
+    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
+        raise ValueError(
+            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
+        )
+    series = {}
+    for label, values in rates.items():
+        r = _checks.scores(values, f"rates[{label!r}]")
+        if r.size != x.size:
+            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
+        if r.min() < 0 or r.max() > 1:
+            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
+        series[label] = r
+    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
+        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
+    ax = _axes(ax)
+    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
+        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
+    ax.axhline(
+        nominal,
+        color=PALETTE["neutral"],
+        linestyle=":",
+        linewidth=2,
+        label=f"promised {nominal:.1%}".replace(".0%", "%"),
+    )
+    top = max(max(r.max() for r in series.values()), nominal)
+    ax.set_ylim(0, 1.35 * top)  # head room for the legend
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.legend(**_LEGEND)
+    return ax
+
+
+def plot_coverage(
+    sizes: Sequence[int],
+    coverages: dict[str, Sequence[float]],
+    *,
+    n_samples: int | None = None,
+    level: float = 0.95,
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "How often each interval contains the truth",
+    xlabel: str = "Number of queries per sample",
+):
+    """Coverage against the number of queries, one line per method, with the nominal level
+    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
+    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['nominal 95%', 'percentile']
+    """
+    n = _checks.scores(sizes, "sizes")
+    if np.any(n <= 0):
+        raise ValueError("sizes must be positive numbers of queries.")
+    if not coverages:
+        raise ValueError("coverages is empty: give one sequence of coverages per method.")
+    if n_samples is not None:
+        n_samples = _checks.integer(n_samples, "n_samples")
+    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    ax = _axes(ax)
+    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
+        c = _checks.scores(cov, f"coverages[{name!r}]")
+        if c.size != n.size or np.any((c < 0) | (c > 1)):
+            raise ValueError(
+                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
+            )
+        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
+        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
+    ax.axhline(
+        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
+    )
+    ax.set_xscale("log")
+    ax.set_xticks(n, [f"{int(x)}" for x in n])
+    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
+    ax.legend(loc="lower right", fontsize=10)
+    return ax
+
+
+def plot_power_curve(
+    queries: ArrayLike,
+    power: ArrayLike,
+    *,
+    target: float = 0.8,
+    needed: int | None = None,
+    label: str = "power",
+    color: str | None = None,
+    marker: str | None = None,
+    ax=None,
+    title: str = "How often a change of the smallest useful size is detected",
+):
+    """Power (the share of studies that detect the change) against the number of queries,
+    with the target power as a dotted line and, if given, the queries ``needed`` marked.
+    Call it again on the same ``ax`` to add a second curve (another method or pilot).
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
+    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
+    ('Judged queries Q', [0.0, 1.0])
+    """
+    n = _checks.scores(queries, "queries")
+    p = _checks.scores(power, "power")
+    if n.size != p.size:
+        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("power must lie between 0 and 1 (a share of studies).")
+    target = float(_checks.level(target, "target", "0.8"))
+    ax = _axes(ax)
+    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
+    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    if needed is not None:
+        q = _checks.integer(needed, "needed")
+        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
+    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
+    ax.legend(loc="lower right", fontsize=10)
     return ax
