@@ -10,26 +10,11 @@ from numpy.typing import ArrayLike
 from . import _checks
 from .data import signed
 
-__all__ = [
-    "PALETTE",
-    "set_style",
-    "plot_bootstrap_distribution",
-    "plot_exact_distribution",
-    "plot_intervals",
-    "plot_sorted_changes",
-    "plot_sign_assignments",
-    "plot_error_rates",
-    "plot_intervals_vs_truth",
-    "plot_coverage",
-    "plot_forest",
-    "plot_power_curve",
-    "plot_picked_queries",
-    "plot_null_distribution",
-    "plot_bootstrap_beside_null",
-    "plot_sampling_vs_bootstrap",
-    "plot_decision",
-    "plot_intervals_vs_zero",
-]
+__all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_exact_distribution",
+           "plot_intervals", "plot_sorted_changes", "plot_sign_assignments", "plot_error_rates",
+           "plot_intervals_vs_truth", "plot_coverage", "plot_forest", "plot_power_curve",
+           "plot_picked_queries", "plot_null_distribution", "plot_bootstrap_beside_null",
+           "plot_sampling_vs_bootstrap", "plot_decision", "plot_intervals_vs_zero"]  # fmt: skip
 
 #: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
@@ -70,8 +55,11 @@ def set_style() -> None:
         set_matplotlib_formats("retina")
 
 
-#: The legend of the distribution plots: top left, on a box that hides the bars behind it.
+#: The usual legend: top left, on a box that hides what is drawn behind it.
 _LEGEND = dict(loc="upper left", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+#: Zero and other reference levels: dotted grey. A limit or a mark to read off: dashed vermillion.
+_DOTTED = dict(color=PALETTE["neutral"], linestyle=":")
+_DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
 def _axes(ax, figsize: tuple[float, float] | None = None):
@@ -96,7 +84,13 @@ def _mark_lines(ax, observed, interval, color: str, linewidth: float, zero_label
         label = f"interval [{low:+.3f}, {high:+.3f}]"
         for x, name in ((low, label), (high, None)):  # one legend entry for the two ends
             ax.axvline(x, color=color, linestyle="--", linewidth=linewidth, label=name)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label=zero_label, zorder=5)
+    ax.axvline(0, **_DOTTED, linewidth=2, label=zero_label, zorder=5)
+
+
+def _lattice_edges(values: np.ndarray, lattice: float) -> np.ndarray:
+    """Bin edges halfway between the possible values ``k * lattice``: one bar centred on each."""
+    k = np.round(values / lattice).astype(int)
+    return (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
 
 
 def plot_bootstrap_distribution(
@@ -123,11 +117,7 @@ def plot_bootstrap_distribution(
     """
     v = _checks.scores(values, "values")
     ax = _axes(ax)
-    if lattice:
-        k = np.round(v / lattice).astype(int)
-        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
-    else:
-        edges = 40
+    edges = _lattice_edges(v, lattice) if lattice else 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["accent"], 2, zero_label="zero (no change)")
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
@@ -165,11 +155,7 @@ def plot_sampling_vs_bootstrap(
     _checks.number(truth, "truth")
     _checks.number(observed, "observed")
     both = np.concatenate([fresh, boot])
-    if lattice:
-        k = np.round(both / lattice).astype(int)
-        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
-    else:
-        edges = np.histogram_bin_edges(both, bins=40)
+    edges = _lattice_edges(both, lattice) if lattice else np.histogram_bin_edges(both, bins=40)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
     panels = (
         (top, fresh, PALETTE["neutral"], "fresh samples", None),
@@ -180,17 +166,10 @@ def plot_sampling_vs_bootstrap(
         below = dict(ymax=0.8)  # the lines stop below the legend
         ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
         if centre is not None:
-            ax.axvline(
-                centre,
-                color=PALETTE["accent"],
-                linestyle="--",
-                linewidth=2,
-                label=f"this sample's mean {centre:+.3f}",
-                **below,
-            )
+            mean = f"this sample's mean {centre:+.3f}"
+            ax.axvline(centre, **_DASHED, linewidth=2, label=mean, **below)
         ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
-        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
-        ax.set_ylabel("Count")
+        ax.set(title=f"Means of {values.size:,} {what}: spread {values.std():.3f}", ylabel="Count")
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
     fig.suptitle(title)
@@ -291,7 +270,7 @@ def plot_picked_queries(
     low, high = min(d.min(), 0.0), max(d.max(), 0.0)
     ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
     ax.set_title(title)
-    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+    ax.legend(**_LEGEND | dict(loc="upper right"))
     return ax
 
 
@@ -340,14 +319,18 @@ def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) 
     extreme = np.abs(points) >= extreme_from - 1e-10
     tail = int(counts[extreme].sum()) / values.size
     ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
-    ax.bar(
-        points[extreme],
-        share[extreme],
-        width=width,
-        color=PALETTE["accent"],
-        label=f"at least as extreme: {tail:.4f}",
-    )
+    label = f"at least as extreme: {tail:.4f}"
+    ax.bar(points[extreme], share[extreme], width=width, color=PALETTE["accent"], label=label)
     return share
+
+
+def _observed_lines(ax, observed: float, top: float, mirror=None, *, zero=None, zero_order=5):
+    """Lines from 0 to ``top``: solid at the observed value, dashed at its mirror image (if
+    ``mirror`` names it), then dotted at zero (named ``zero``)."""
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    if mirror:
+        ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label=mirror)
+    ax.vlines(0, 0, top, **_DOTTED, linewidth=2, label=zero, zorder=zero_order)
 
 
 def plot_sign_assignments(
@@ -389,34 +372,16 @@ def plot_sign_assignments(
         (tie, "ties", "s", PALETTE["accent"], "black"),
         (more, "more extreme", "o", PALETTE["accent"], "white"),
     ):
+        style = dict(marker=marker, markersize=size, color=color, markeredgecolor=edge, zorder=3)
         ax.plot(
-            m[kind],
-            height[kind],
-            linestyle="none",
-            marker=marker,
-            markersize=size,
-            color=color,
-            markeredgecolor=edge,
-            zorder=3,
-            label=f"{name} ({int(kind.sum())})",
+            m[kind], height[kind], linestyle="none", label=f"{name} ({int(kind.sum())})", **style
         )
     if numbered:
+        number = dict(ha="center", va="center", fontsize=8, color="white", zorder=4)
         for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
-            ax.annotate(
-                str(i + 1), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=4
-            )
-    top = height.max() + 0.5
-    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
-    ax.vlines(
-        -observed,
-        0,
-        top,
-        color="black",
-        linewidth=1.5,
-        linestyle="--",
-        label=f"its mirror {signed(-observed)}",
-    )
-    ax.vlines(0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=0)
+            ax.annotate(str(i + 1), (x, y), **number)
+    mirror = f"its mirror {signed(-observed)}"
+    _observed_lines(ax, observed, height.max() + 0.5, mirror, zero_order=0)  # zero behind the dots
     ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
     ax.set_yticks(range(1, height.max() + 1))
     ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
@@ -448,12 +413,7 @@ def plot_null_distribution(
     far = abs(_checks.number(observed, "observed"))
     ax = _axes(ax)
     share = _value_bars(ax, v, far, color)
-    top = share.max() * 1.1  # reference lines stop below the legend
-    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
-    ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label="its mirror")
-    ax.vlines(
-        0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero", zorder=5
-    )
+    _observed_lines(ax, observed, share.max() * 1.1, "its mirror", zero="zero")  # under the legend
     ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
     ax.set(xlabel=xlabel, ylabel="Probability", title=title)
     ax.legend(ncol=3, **_LEGEND)
@@ -494,23 +454,10 @@ def plot_bootstrap_beside_null(
     )
     for ax, values, tail_from, color, title in panels:
         share = _value_bars(ax, values, tail_from, color)
-        height = share.max() * 1.1
-        ax.vlines(
-            observed, 0, height, color="black", linewidth=1.5, label=f"observed {signed(observed)}"
-        )
-        ax.vlines(0, 0, height, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
+        _observed_lines(ax, observed, share.max() * 1.1)
         centre = float(values.mean())
-        ax.plot(
-            [centre],
-            [0],
-            marker="^",
-            markersize=11,
-            color="black",
-            linestyle="none",
-            clip_on=False,
-            zorder=6,
-            label=f"centre {signed(centre)}",
-        )
+        triangle = dict(marker="^", markersize=11, color="black", clip_on=False, zorder=6)
+        ax.plot([centre], [0], linestyle="none", label=f"centre {signed(centre)}", **triangle)
         ax.set_ylim(0, share.max() * 1.55)
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
@@ -519,6 +466,30 @@ def plot_bootstrap_beside_null(
 
 
 # --- intervals as horizontal bars (chapters 1, 3, 4, 6, 7) ------------------------------------
+
+
+def _same_length(names: str, *columns, empty: bool = False, show: bool = False) -> int:
+    """The one length of ``columns`` (named in ``names``); two lengths are refused, and so is
+    none unless ``empty``. ``show`` adds the lengths to the message."""
+    sizes = [len(c) for c in columns]
+    if len(set(sizes)) > 1 or not (sizes[0] or empty):
+        same = "the same length" if empty else "the same, non-zero length"
+        raise ValueError(f"{names} must have {same}" + (f"; got {sizes}." if show else "."))
+    return sizes[0]
+
+
+def _interval_row(ax, y, low, high, estimate, sizes, dot=None, **bar) -> None:
+    """An interval as a horizontal bar at height ``y``, its estimate as a black dot on it;
+    ``sizes`` are the bar's width and the dot's size, ``bar`` and ``dot`` more of their style."""
+    ax.plot([low, high], [y, y], linewidth=sizes[0], solid_capstyle="butt", **bar)
+    ax.plot([estimate], [y], marker="o", color="black", markersize=sizes[1], **(dot or {}))
+
+
+def _rows_against_zero(ax, ys, names: Sequence[str], xlabel: str, title: str) -> None:
+    """Zero as a dotted line, then each row named on the y axis."""
+    ax.axvline(0, **_DOTTED, linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, len(ys) - 0.3), xlabel=xlabel, title=title)
 
 
 def plot_intervals(
@@ -539,25 +510,15 @@ def plot_intervals(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['paired', 'unpaired']
     """
-    if not (len(labels) == len(intervals) == len(estimates)):
-        raise ValueError("labels, intervals and estimates must have the same length.")
-    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * len(labels)))
-    colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
-    ys = np.arange(len(labels))[::-1]
+    n = _same_length("labels, intervals and estimates", labels, intervals, estimates, empty=True)
+    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * n))
+    colors = list(colors) if colors is not None else [PALETTE["diff"]] * n
+    ys = np.arange(n)[::-1]
     for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
-        ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est], [y], marker="o", color="black", markersize=7)
-        ax.annotate(
-            f"[{low:+.3f}, {high:+.3f}]",
-            (high, y),
-            xytext=(8, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=10,
-        )
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, labels)
-    ax.set(ylim=(-0.7, len(labels) - 0.3), xlabel=xlabel, title=title)
+        _interval_row(ax, y, low, high, est, (6, 7), color=c, alpha=0.85)
+        ends = f"[{low:+.3f}, {high:+.3f}]"
+        ax.annotate(ends, (high, y), (8, 0), textcoords="offset points", va="center", fontsize=10)
+    _rows_against_zero(ax, ys, labels, xlabel, title)
     return ax
 
 
@@ -584,11 +545,7 @@ def plot_forest(
     """
     from matplotlib.lines import Line2D
 
-    n = len(labels)
-    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
-        raise ValueError(
-            "labels, changes, intervals and marked must have the same, non-zero length."
-        )
+    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
     if groups is not None and len(groups) != n:
         raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
     est = _checks.scores(changes, "changes")
@@ -597,19 +554,14 @@ def plot_forest(
     names = []
     for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
         color = PALETTE["accent"] if flag else PALETTE["diff"]
-        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
+        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
         name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
         names.append(name + (" *" if flag else ""))
         if groups is not None and i and groups[i] != groups[i - 1]:
             ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, names)
-    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
-    handles = [
-        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
-        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
-    ]
+    _rows_against_zero(ax, ys, names, xlabel, title)
+    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
+    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
     return ax
@@ -647,13 +599,9 @@ def plot_decision(
     >>> axes[0].get_title()
     'gain · useful: neither shown nor ruled out'
     """
-    n = len(labels)
-    sizes = [len(x) for x in (estimates, intervals, limits, better, xlabels, limit_labels)]
-    if n == 0 or any(s != n for s in sizes):
-        raise ValueError(
-            "labels, estimates, intervals, limits, better, xlabels and limit_labels must have "
-            f"the same, non-zero length; got {[n, *sizes]}."
-        )
+    names = "labels, estimates, intervals, limits, better, xlabels and limit_labels"
+    columns = (labels, estimates, intervals, limits, better, xlabels, limit_labels)
+    n = _same_length(names, *columns, show=True)
     est = _checks.scores(estimates, "estimates")
     lim = _checks.scores(limits, "limits")
     if any(np.ndim(iv) != 1 or len(iv) != 2 for iv in intervals):
@@ -669,24 +617,15 @@ def plot_decision(
 
         fig = plt.figure(figsize=(7.5, 0.6 + 1.7 * n))
     axes = fig.subplots(n, 1, squeeze=False)[:, 0]
-    for ax, label, e, (low, high), limit, side, xl, ll in zip(
-        axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True
-    ):
-        ax.plot(
-            [low, high],
-            [-0.5, -0.5],
-            color=PALETTE["diff"],
-            linewidth=8,
-            solid_capstyle="butt",
-            label="95% interval",
-        )
-        ax.plot(
-            [e], [-0.5], marker="o", color="black", markersize=7, linestyle="none", label="estimate"
-        )
-        ax.axvline(limit, color=PALETTE["accent"], linestyle="--", linewidth=2, label=ll)
-        ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5, label="zero")
-        span = max(high, limit, 0) - min(low, limit, 0)
-        ax.set_xlim(min(low, limit, 0) - 0.12 * span, max(high, limit, 0) + 0.12 * span)
+    bar = dict(color=PALETTE["diff"], label="95% interval")
+    dot = dict(linestyle="none", label="estimate")
+    rows = zip(axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True)
+    for ax, label, e, (low, high), limit, side, xl, ll in rows:
+        _interval_row(ax, -0.5, low, high, e, (8, 7), dot, **bar)
+        ax.axvline(limit, **_DASHED, linewidth=2, label=ll)
+        ax.axvline(0, **_DOTTED, linewidth=1.5, label="zero")
+        left, right = min(low, limit, 0), max(high, limit, 0)
+        ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
         ax.set_ylim(-1, 1.4)  # the legend above the bar
         ax.set_yticks([])
         ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
@@ -694,6 +633,10 @@ def plot_decision(
     fig.suptitle(title)
     fig.tight_layout()
     return axes
+
+
+#: The legend of the segment plots: three columns of short entries.
+_SEGMENTS_LEGEND = dict(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
 
 
 def plot_intervals_vs_truth(
@@ -728,21 +671,14 @@ def plot_intervals_vs_truth(
     miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
     rows = np.arange(1, len(iv) + 1)
     ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
-    for hit, colour, name in (
-        (~miss, PALETTE["diff"], labels[0]),
-        (miss, PALETTE["accent"], labels[1]),
-    ):
-        ax.hlines(
-            rows[hit],
-            iv[hit, 0],
-            iv[hit, 1],
-            colors=colour,
-            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
-            label=f"{name} ({int(hit.sum())})",
-        )
+    width = float(np.clip(150 / len(iv), 1.0, 2.5))  # thinner when there are many
+    kinds = ((~miss, PALETTE["diff"], labels[0]), (miss, PALETTE["accent"], labels[1]))
+    for hit, colour, name in kinds:
+        label = f"{name} ({int(hit.sum())})"
+        ax.hlines(rows[hit], iv[hit, 0], iv[hit, 1], colors=colour, linewidth=width, label=label)
     ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
     ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
-    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    ax.legend(**_SEGMENTS_LEGEND)
     return ax
 
 
@@ -763,17 +699,10 @@ def plot_intervals_vs_zero(
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['zero (no change)', 'includes zero (1)', 'excludes zero (1)']
     """
-    ax = plot_intervals_vs_truth(
-        intervals,
-        0.0,
-        ax=ax,
-        title=title,
-        ylabel=ylabel,
-        truth_label="zero (no change)",
-        labels=("includes zero", "excludes zero"),
-    )
+    names = dict(truth_label="zero (no change)", labels=("includes zero", "excludes zero"))
+    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel=ylabel, **names)
     ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
-    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    ax.legend(**_SEGMENTS_LEGEND)
     return ax
 
 
@@ -826,13 +755,7 @@ def plot_error_rates(
     ax = _axes(ax)
     for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
         ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
-    ax.axhline(
-        nominal,
-        color=PALETTE["neutral"],
-        linestyle=":",
-        linewidth=2,
-        label=f"promised {nominal:.1%}".replace(".0%", "%"),
-    )
+    ax.axhline(nominal, **_DOTTED, linewidth=2, label=f"promised {nominal:.1%}".replace(".0%", "%"))
     top = max(max(r.max() for r in series.values()), nominal)
     ax.set_ylim(0, 1.35 * top)  # head room for the legend
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -879,9 +802,7 @@ def plot_coverage(
             )
         se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
         ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
-    ax.axhline(
-        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
-    )
+    ax.axhline(level, **_DASHED, linewidth=1.5, label=f"nominal {level:.0%}")
     ax.set_xscale("log")
     ax.set_xticks(n, [f"{int(x)}" for x in n])
     ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
@@ -919,10 +840,10 @@ def plot_power_curve(
     target = float(_checks.level(target, "target", "0.8"))
     ax = _axes(ax)
     ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
-    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
+    ax.axhline(target, **_DOTTED, linewidth=1.5)
     if needed is not None:
         q = _checks.integer(needed, "needed")
-        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
+        ax.axvline(q, **_DASHED, linewidth=1.5, label=f"Q = {q}")
     ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
     ax.legend(loc="lower right", fontsize=10)
     return ax
