@@ -1,4 +1,7 @@
-"""Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role."""
+"""Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role.
+
+Each figure is drawn on the ``ax`` (or ``axes``) given, else on a new pyplot figure, and its axes
+are returned."""
 
 from __future__ import annotations
 
@@ -62,12 +65,13 @@ _DOTTED = dict(color=PALETTE["neutral"], linestyle=":")
 _DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
-def _axes(ax, figsize: tuple[float, float] | None = None):
-    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's)."""
+def _axes(ax, figsize: tuple[float, float] | None = None, rows: int = 1):
+    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's): ``rows``
+    panels, one above the other, sharing their x axis."""
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=figsize)
+        _, ax = plt.subplots(rows, 1, figsize=figsize, sharex=rows > 1)
     return ax
 
 
@@ -104,10 +108,8 @@ def plot_bootstrap_distribution(
     xlabel: str = "Resampled mean change, B - A",
     lattice: float | None = None,
 ):
-    """Histogram of bootstrap statistics with the interval, the observed value and zero marked.
-
-    ``lattice`` is the spacing of the possible values (1/Q for hit@k): bars are
-    then centred on them. A new figure is made when ``ax`` is omitted.
+    """Histogram of bootstrap statistics with the interval, the observed value and zero marked;
+    given ``lattice``, the spacing of the possible values (1/Q for hit@k), one bar per value.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -139,7 +141,7 @@ def plot_sampling_vs_bootstrap(
     """Two histograms on one x axis: above, the means of many fresh samples from a known world
     (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
     (centred near that sample's mean ``observed``). Each panel names its spread (standard
-    deviation); the truth is marked in both. Returns the two axes, top first.
+    deviation); the truth is marked in both.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -148,15 +150,13 @@ def plot_sampling_vs_bootstrap(
     >>> top.get_title(), bottom.get_xlabel()
     ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
     """
-    import matplotlib.pyplot as plt
-
     fresh = _checks.scores(sample_means, "sample_means")
     boot = _checks.scores(bootstrap_means, "bootstrap_means")
     _checks.number(truth, "truth")
     _checks.number(observed, "observed")
     both = np.concatenate([fresh, boot])
     edges = _lattice_edges(both, lattice) if lattice else np.histogram_bin_edges(both, bins=40)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
+    top, bottom = _axes(None, (7.5, 5.6), rows=2)
     panels = (
         (top, fresh, PALETTE["neutral"], "fresh samples", None),
         (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
@@ -172,7 +172,7 @@ def plot_sampling_vs_bootstrap(
         ax.set(title=f"Means of {values.size:,} {what}: spread {values.std():.3f}", ylabel="Count")
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel(xlabel)
-    fig.suptitle(title)
+    top.figure.suptitle(title)
     return top, bottom
 
 
@@ -195,8 +195,7 @@ def plot_exact_distribution(
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
     The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label`` and its value. The y axis reaches ``headroom`` times the highest
-    probability, leaving room above the bars for the legend (in ``legend_columns`` columns).
+    legend by ``highlight_label``; ``headroom`` times the highest probability leaves room for it.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -343,12 +342,9 @@ def plot_sign_assignments(
     xlabel: str = "Mean change B - A under the null",
 ):
     """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
-    (solid line) and its mirror image (dashed) marked.
-
-    Ties, the assignments exactly as far from zero as the observed mean (within 1e-12, as the
-    chapter's count), are squares in the accent colour; the more extreme ones are accent dots,
-    the less extreme ones green. ``numbered`` writes each assignment's position in ``means``
-    (from 1) in its dot.
+    (solid line) and its mirror image (dashed) marked. Ties, as far from zero as the observed mean
+    (within 1e-12, as the chapter counts them), are accent squares; the more extreme means are
+    accent dots, the less extreme ones green. ``numbered`` numbers the dots in ``means`` order.
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
@@ -432,8 +428,6 @@ def plot_bootstrap_beside_null(
     change, and the null distribution (bottom), centred on zero with the p-value's tails in the
     accent colour. Each panel marks its own centre (the mean of its values) with a triangle.
 
-    ``axes`` is a pair of axes (top, bottom); a new figure is made when it is omitted.
-
     >>> from matplotlib.figure import Figure
     >>> top, bottom = plot_bootstrap_beside_null(
     ...     [0.1, 0.2, 0.2, 0.3], [0.2, -0.2, 0.0, 0.0], 0.2, axes=Figure().subplots(2, 1))
@@ -443,11 +437,7 @@ def plot_bootstrap_beside_null(
     boot = _checks.scores(bootstrap, "bootstrap")
     v = _checks.scores(null, "null")
     far = abs(_checks.number(observed, "observed"))
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        _, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
-    top, bottom = axes
+    top, bottom = _axes(axes, (7.5, 6.4), rows=2)
     panels = (
         (top, boot, None, PALETTE["diff"], "Bootstrap: the means of resampled queries"),
         (bottom, v, far, PALETTE["neutral"], "Null: every sign assignment equally likely"),
@@ -590,8 +580,7 @@ def plot_decision(
     smallest useful change or a guardrail's bound, dashed vermillion) and zero (dotted grey).
 
     ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good. Each panel's
-    title says whether the interval shows the good side, rules it out, or neither. Returns
-    the panels' axes.
+    title says whether the interval shows the good side, rules it out, or neither.
 
     >>> from matplotlib.figure import Figure
     >>> axes = plot_decision(["gain"], [0.014], [(0.003, 0.026)], [0.01], better=["above"],
@@ -652,8 +641,7 @@ def plot_intervals_vs_truth(
 ):
     """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
     those that contain it in the difference colour, those that miss it in the accent colour.
-    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
-    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
+    ``truth_label`` names the line and ``labels`` the two kinds of segment, counted in the legend.
 
     >>> from matplotlib.figure import Figure
     >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
@@ -690,9 +678,8 @@ def plot_intervals_vs_zero(
     ylabel: str = "Seed",
 ):
     """Intervals of one comparison (say, one per seed) against zero: those that include zero in
-    the difference colour, those that exclude it in the neutral grey. Excluding zero is no
-    error, so it does not take the accent colour that marks a miss in
-    :func:`plot_intervals_vs_truth`.
+    the difference colour, those that exclude it in grey (excluding zero is no error, so not in
+    the accent colour of a miss in :func:`plot_intervals_vs_truth`).
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_intervals_vs_zero([(-0.2, 0.0), (-0.2, -0.1)], ax=Figure().subplots())
@@ -725,9 +712,8 @@ def plot_error_rates(
 ):
     """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
 
-    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
-    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
-    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
+    ``rates`` maps a label to one rate per count, for one to three procedures (the third dashed
+    grey: a formula, say); ``nominal``, the rate promised, is dotted.
 
     >>> from matplotlib.figure import Figure
     >>> rates = {"best of k": [0.03, 0.05]}
