@@ -1,7 +1,7 @@
 """Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role.
 
-Each figure is drawn on the ``ax`` (or ``axes``) given, else on a new pyplot figure, and its axes
-are returned."""
+Each figure is drawn on the ``ax`` (``axes``, ``fig``) given, else on a new pyplot figure; its
+axes are returned."""
 
 from __future__ import annotations
 
@@ -195,7 +195,8 @@ def plot_exact_distribution(
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
     The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label``; ``headroom`` times the highest probability leaves room for it.
+    legend by ``highlight_label`` and its value; the y axis reaches ``headroom`` times the highest
+    probability, leaving room for the legend.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -369,9 +370,7 @@ def plot_sign_assignments(
         (more, "more extreme", "o", PALETTE["accent"], "white"),
     ):
         style = dict(marker=marker, markersize=size, color=color, markeredgecolor=edge, zorder=3)
-        ax.plot(
-            m[kind], height[kind], linestyle="none", label=f"{name} ({int(kind.sum())})", **style
-        )
+        ax.plot(m[kind], height[kind], linestyle="none", label=f"{name} ({kind.sum()})", **style)
     if numbered:
         number = dict(ha="center", va="center", fontsize=8, color="white", zorder=4)
         for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
@@ -696,7 +695,7 @@ def plot_intervals_vs_zero(
 # --- rates against a count: errors, coverage, power (chapters 3 and 6) ------------------------
 
 
-# How often a procedure claims a change that is not there, as more is tried.
+#: plot_error_rates' procedures, in order: colour (a role in PALETTE), marker, line style.
 _RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
 
 
