@@ -345,7 +345,8 @@ def plot_sign_assignments(
     """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
     (solid line) and its mirror image (dashed) marked. Ties, as far from zero as the observed mean
     (within 1e-12, as the chapter counts them), are accent squares; the more extreme means are
-    accent dots, the less extreme ones green. ``numbered`` numbers the dots in ``means`` order.
+    accent dots, the less extreme ones green. ``numbered`` writes each dot's place in ``means``
+    (from 1) in it.
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
