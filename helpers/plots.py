@@ -1,4 +1,7 @@
-"""Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role."""
+"""Figures for the series, in the Okabe-Ito palette (colour-blind-safe), one colour per role.
+
+Each figure is drawn on the ``ax`` (``axes``, ``fig``) given, else on a new pyplot figure; its
+axes are returned."""
 
 from __future__ import annotations
 
@@ -10,26 +13,11 @@ from numpy.typing import ArrayLike
 from . import _checks
 from .data import signed
 
-__all__ = [
-    "PALETTE",
-    "set_style",
-    "plot_bootstrap_distribution",
-    "plot_exact_distribution",
-    "plot_intervals",
-    "plot_sorted_changes",
-    "plot_sign_assignments",
-    "plot_error_rates",
-    "plot_intervals_vs_truth",
-    "plot_coverage",
-    "plot_forest",
-    "plot_power_curve",
-    "plot_picked_queries",
-    "plot_null_distribution",
-    "plot_bootstrap_beside_null",
-    "plot_sampling_vs_bootstrap",
-    "plot_decision",
-    "plot_intervals_vs_zero",
-]
+__all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_exact_distribution",
+           "plot_intervals", "plot_sorted_changes", "plot_sign_assignments", "plot_error_rates",
+           "plot_intervals_vs_truth", "plot_coverage", "plot_forest", "plot_power_curve",
+           "plot_picked_queries", "plot_null_distribution", "plot_bootstrap_beside_null",
+           "plot_sampling_vs_bootstrap", "plot_decision", "plot_intervals_vs_zero"]  # fmt: skip
 
 #: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
@@ -70,17 +58,24 @@ def set_style() -> None:
         set_matplotlib_formats("retina")
 
 
-#: The legend of the distribution plots: top left, on a box that hides the bars behind it.
+#: The usual legend: top left, on a box that hides what is drawn behind it.
 _LEGEND = dict(loc="upper left", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+#: Zero and other reference levels: dotted grey. A limit or a mark to read off: dashed vermillion.
+_DOTTED = dict(color=PALETTE["neutral"], linestyle=":")
+_DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
-def _axes(ax, figsize: tuple[float, float] | None = None):
-    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's)."""
+def _axes(ax, figsize: tuple[float, float] | None = None, rows: int = 1):
+    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's): ``rows``
+    panels, one above the other, sharing their x axis."""
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=figsize)
+        _, ax = plt.subplots(rows, 1, figsize=figsize, sharex=rows > 1)
     return ax
+
+
+# --- distributions of resampled means, and per-query changes (chapters 1, 2, 3, 6, 7) ---------
 
 
 def _mark_lines(ax, observed, interval, color: str, linewidth: float, zero_label=None) -> None:
@@ -93,7 +88,13 @@ def _mark_lines(ax, observed, interval, color: str, linewidth: float, zero_label
         label = f"interval [{low:+.3f}, {high:+.3f}]"
         for x, name in ((low, label), (high, None)):  # one legend entry for the two ends
             ax.axvline(x, color=color, linestyle="--", linewidth=linewidth, label=name)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=2, label=zero_label, zorder=5)
+    ax.axvline(0, **_DOTTED, linewidth=2, label=zero_label, zorder=5)
+
+
+def _lattice_edges(values: np.ndarray, lattice: float) -> np.ndarray:
+    """Bin edges halfway between the possible values ``k * lattice``: one bar centred on each."""
+    k = np.round(values / lattice).astype(int)
+    return (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
 
 
 def plot_bootstrap_distribution(
@@ -107,10 +108,8 @@ def plot_bootstrap_distribution(
     xlabel: str = "Resampled mean change, B - A",
     lattice: float | None = None,
 ):
-    """Histogram of bootstrap statistics with the interval, the observed value and zero marked.
-
-    ``lattice`` is the spacing of the possible values (1/Q for hit@k): bars are
-    then centred on them. A new figure is made when ``ax`` is omitted.
+    """Histogram of bootstrap statistics with the interval, the observed value and zero marked;
+    given ``lattice``, the spacing of the possible values (1/Q for hit@k), one bar per value.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -120,11 +119,7 @@ def plot_bootstrap_distribution(
     """
     v = _checks.scores(values, "values")
     ax = _axes(ax)
-    if lattice:
-        k = np.round(v / lattice).astype(int)
-        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
-    else:
-        edges = 40
+    edges = _lattice_edges(v, lattice) if lattice else 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["accent"], 2, zero_label="zero (no change)")
     ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
@@ -133,44 +128,52 @@ def plot_bootstrap_distribution(
     return ax
 
 
-def plot_intervals(
-    labels: Sequence[str],
-    intervals: Sequence[tuple[float, float]],
-    estimates: Sequence[float],
+def plot_sampling_vs_bootstrap(
+    sample_means: ArrayLike,
+    bootstrap_means: ArrayLike,
     *,
-    ax=None,
-    colors: Sequence[str] | None = None,
-    title: str = "95% intervals for the mean change B - A",
+    truth: float,
+    observed: float,
+    lattice: float | None = None,
+    title: str = "Fresh samples from the world, and one sample's resamples",
     xlabel: str = "Mean change, B - A",
 ):
-    """Horizontal interval bars, one row per method, with zero marked.
+    """Two histograms on one x axis: above, the means of many fresh samples from a known world
+    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
+    (centred near that sample's mean ``observed``). Each panel names its spread (standard
+    deviation); the truth is marked in both.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['paired', 'unpaired']
+    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
+    ...                                          truth=-0.05, observed=0.05)
+    >>> top.get_title(), bottom.get_xlabel()
+    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
     """
-    if not (len(labels) == len(intervals) == len(estimates)):
-        raise ValueError("labels, intervals and estimates must have the same length.")
-    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * len(labels)))
-    colors = list(colors) if colors is not None else [PALETTE["diff"]] * len(labels)
-    ys = np.arange(len(labels))[::-1]
-    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
-        ax.plot([low, high], [y, y], color=c, linewidth=6, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est], [y], marker="o", color="black", markersize=7)
-        ax.annotate(
-            f"[{low:+.3f}, {high:+.3f}]",
-            (high, y),
-            xytext=(8, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=10,
-        )
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, labels)
-    ax.set(ylim=(-0.7, len(labels) - 0.3), xlabel=xlabel, title=title)
-    return ax
+    fresh = _checks.scores(sample_means, "sample_means")
+    boot = _checks.scores(bootstrap_means, "bootstrap_means")
+    _checks.number(truth, "truth")
+    _checks.number(observed, "observed")
+    both = np.concatenate([fresh, boot])
+    edges = _lattice_edges(both, lattice) if lattice else np.histogram_bin_edges(both, bins=40)
+    top, bottom = _axes(None, (7.5, 5.6), rows=2)
+    panels = (
+        (top, fresh, PALETTE["neutral"], "fresh samples", None),
+        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
+    )
+    for ax, values, colour, what, centre in panels:
+        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
+        below = dict(ymax=0.8)  # the lines stop below the legend
+        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
+        if centre is not None:
+            mean = f"this sample's mean {centre:+.3f}"
+            ax.axvline(centre, **_DASHED, linewidth=2, label=mean, **below)
+        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
+        ax.set(title=f"Means of {values.size:,} {what}: spread {values.std():.3f}", ylabel="Count")
+        ax.legend(ncol=2, **_LEGEND)
+    bottom.set_xlabel(xlabel)
+    top.figure.suptitle(title)
+    return top, bottom
 
 
 def plot_exact_distribution(
@@ -192,8 +195,8 @@ def plot_exact_distribution(
     """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
 
     The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label`` and its value. The y axis reaches ``headroom`` times the highest
-    probability, leaving room above the bars for the legend (in ``legend_columns`` columns).
+    legend by ``highlight_label`` and its value; the y axis reaches ``headroom`` times the highest
+    probability, leaving room for the legend.
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -224,380 +227,6 @@ def plot_exact_distribution(
     if handles:
         ax.legend(handles, labels, ncol=legend_columns, **_LEGEND)
     return ax
-
-
-def plot_sorted_changes(
-    changes: ArrayLike,
-    *,
-    ax=None,
-    title: str = "Per-query changes, sorted",
-    ylabel: str = "Change B - A",
-):
-    """Every query's change ``d_q`` as a bar, sorted; wins in B's colour, losses in A's.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_sorted_changes([0.1, -0.2, 0.0], ax=Figure().subplots())
-    >>> [float(round(p.get_height(), 1)) for p in ax.patches]
-    [-0.2, 0.0, 0.1]
-    """
-    from matplotlib.patches import Patch
-
-    d = np.sort(_checks.scores(changes, "changes"))
-    ax = _axes(ax)
-    colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
-    ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
-    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
-    wins, losses, unchanged = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
-    labels = [f"B better ({wins})", f"A better ({losses})", f"unchanged ({unchanged})"]
-    labels = labels[: 3 if unchanged else 2]
-    handles = [Patch(color=PALETTE[role]) for role in ("B", "A", "neutral")[: len(labels)]]
-    ax.legend(handles, labels, loc="upper left", fontsize=10)
-    ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
-    return ax
-
-
-# --- chapter 5 --------------------------------------------------------------------------------
-
-
-def plot_sign_assignments(
-    means: Sequence[float],
-    observed: float,
-    *,
-    numbered: bool = False,
-    ax=None,
-    title: str = "Every sign assignment's mean change",
-    xlabel: str = "Mean change B - A under the null",
-):
-    """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
-    (solid line) and its mirror image (dashed) marked.
-
-    Ties, the assignments exactly as far from zero as the observed mean (within 1e-12, as the
-    chapter's count), are squares in the accent colour; the more extreme ones are accent dots,
-    the less extreme ones green. ``numbered`` writes each assignment's position in ``means``
-    (from 1) in its dot.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
-    >>> ax.get_legend_handles_labels()[1][:3]
-    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
-    """
-    m = _checks.scores(means, "means")
-    far = abs(_checks.number(observed, "observed"))
-    tie = np.abs(np.abs(m) - far) <= 1e-12
-    more = (np.abs(m) > far) & ~tie
-    _, group = np.unique(np.round(m, 10), return_inverse=True)
-    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
-    seen: dict[int, int] = {}
-    for i, g in enumerate(group.tolist()):
-        seen[g] = seen.get(g, 0) + 1
-        height[i] = seen[g]
-    ax = _axes(ax)
-    size = 15 if numbered else 9
-    for kind, name, marker, color, edge in (
-        (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
-        (tie, "ties", "s", PALETTE["accent"], "black"),
-        (more, "more extreme", "o", PALETTE["accent"], "white"),
-    ):
-        ax.plot(
-            m[kind],
-            height[kind],
-            linestyle="none",
-            marker=marker,
-            markersize=size,
-            color=color,
-            markeredgecolor=edge,
-            zorder=3,
-            label=f"{name} ({int(kind.sum())})",
-        )
-    if numbered:
-        for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
-            ax.annotate(
-                str(i + 1), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=4
-            )
-    top = height.max() + 0.5
-    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
-    ax.vlines(
-        -observed,
-        0,
-        top,
-        color="black",
-        linewidth=1.5,
-        linestyle="--",
-        label=f"its mirror {signed(-observed)}",
-    )
-    ax.vlines(0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=0)
-    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
-    ax.set_yticks(range(1, height.max() + 1))
-    ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
-    handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
-    order = [0, 3, 1, 4, 2]
-    ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
-    return ax
-
-
-# --- chapter 6 --------------------------------------------------------------------------------
-# How often a procedure claims a change that is not there, as more is tried.
-_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
-
-
-def plot_error_rates(
-    counts: ArrayLike,
-    rates: dict[str, ArrayLike],
-    *,
-    nominal: float,
-    ax=None,
-    title: str = "False positives as more is tried",
-    xlabel: str = "Number tried",
-    ylabel: str = "False-positive rate",
-):
-    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
-
-    ``rates`` maps a label to one rate per count, at most three procedures: the first in the
-    accent colour, the second in the difference's green, the third dashed grey (a formula, say).
-    ``nominal`` is the rate the procedure promises, drawn as a dotted line.
-
-    >>> from matplotlib.figure import Figure
-    >>> rates = {"best of k": [0.03, 0.05]}
-    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
-    >>> [line.get_label() for line in ax.get_lines()]
-    ['best of k', 'promised 2.5%']
-    """
-    from matplotlib.ticker import PercentFormatter
-
-    x = _checks.scores(counts, "counts")
-    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
-        raise ValueError(
-            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
-        )
-    series = {}
-    for label, values in rates.items():
-        r = _checks.scores(values, f"rates[{label!r}]")
-        if r.size != x.size:
-            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
-        if r.min() < 0 or r.max() > 1:
-            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
-        series[label] = r
-    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
-        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
-    ax = _axes(ax)
-    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
-        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
-    ax.axhline(
-        nominal,
-        color=PALETTE["neutral"],
-        linestyle=":",
-        linewidth=2,
-        label=f"promised {nominal:.1%}".replace(".0%", "%"),
-    )
-    top = max(max(r.max() for r in series.values()), nominal)
-    ax.set_ylim(0, 1.35 * top)  # head room for the legend
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xticks(x, [f"{v:g}" for v in x])
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
-    ax.legend(**_LEGEND)
-    return ax
-
-
-# --- chapters 3 and 4: intervals against a known truth, and coverage -------------------------
-
-
-def plot_intervals_vs_truth(
-    intervals: ArrayLike,
-    truth: float,
-    *,
-    ax=None,
-    title: str = "95% intervals from repeated samples",
-    xlabel: str = "Mean change, B - A",
-    ylabel: str = "Sample",
-    truth_label: str = "truth",
-    labels: tuple[str, str] = ("contain it", "miss it"),
-):
-    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
-    those that contain it in the difference colour, those that miss it in the accent colour.
-    ``truth_label`` names the line and ``labels`` the two kinds of segment; the legend counts
-    each. A new figure is made when ``ax`` is omitted (shorter for a few intervals).
-
-    >>> from matplotlib.figure import Figure
-    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
-    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['truth', 'contain it (2)', 'miss it (1)']
-    """
-    iv = np.asarray(intervals, dtype=float)
-    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
-        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
-    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
-        raise ValueError("intervals must be finite, each low end <= its high end.")
-    _checks.number(truth, "truth")
-    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
-    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
-    rows = np.arange(1, len(iv) + 1)
-    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
-    for hit, colour, name in (
-        (~miss, PALETTE["diff"], labels[0]),
-        (miss, PALETTE["accent"], labels[1]),
-    ):
-        ax.hlines(
-            rows[hit],
-            iv[hit, 0],
-            iv[hit, 1],
-            colors=colour,
-            linewidth=float(np.clip(150 / len(iv), 1.0, 2.5)),  # thinner when there are many
-            label=f"{name} ({int(hit.sum())})",
-        )
-    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
-    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
-    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
-    return ax
-
-
-def plot_coverage(
-    sizes: Sequence[int],
-    coverages: dict[str, Sequence[float]],
-    *,
-    n_samples: int | None = None,
-    level: float = 0.95,
-    ax=None,
-    colors: Sequence[str] | None = None,
-    title: str = "How often each interval contains the truth",
-    xlabel: str = "Number of queries per sample",
-):
-    """Coverage against the number of queries, one line per method, with the nominal level
-    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
-    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['nominal 95%', 'percentile']
-    """
-    n = _checks.scores(sizes, "sizes")
-    if np.any(n <= 0):
-        raise ValueError("sizes must be positive numbers of queries.")
-    if not coverages:
-        raise ValueError("coverages is empty: give one sequence of coverages per method.")
-    if n_samples is not None:
-        n_samples = _checks.integer(n_samples, "n_samples")
-    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
-    ax = _axes(ax)
-    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
-        c = _checks.scores(cov, f"coverages[{name!r}]")
-        if c.size != n.size or np.any((c < 0) | (c > 1)):
-            raise ValueError(
-                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
-            )
-        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
-        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
-    ax.axhline(
-        level, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"nominal {level:.0%}"
-    )
-    ax.set_xscale("log")
-    ax.set_xticks(n, [f"{int(x)}" for x in n])
-    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
-    ax.legend(loc="lower right", fontsize=10)
-    return ax
-
-
-# --- Many runs against one baseline (issue 31; chapter 7's optional section) ---------------
-
-
-def plot_forest(
-    labels: Sequence[str],
-    changes: Sequence[float],
-    intervals: Sequence[tuple[float, float]],
-    marked: Sequence[bool],
-    *,
-    groups: Sequence[str] | None = None,
-    ax=None,
-    title: str = "Each run against the baseline: change and 95% interval",
-    xlabel: str = "Mean change, run - baseline",
-    mark_label: str = "* adjusted p <= 0.05",
-):
-    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
-    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
-    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['ndcg · B *', 'ndcg · C']
-    """
-    from matplotlib.lines import Line2D
-
-    n = len(labels)
-    if not (len(changes) == len(intervals) == len(marked) == n) or n == 0:
-        raise ValueError(
-            "labels, changes, intervals and marked must have the same, non-zero length."
-        )
-    if groups is not None and len(groups) != n:
-        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
-    est = _checks.scores(changes, "changes")
-    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
-    ys = np.arange(n)[::-1].astype(float)
-    names = []
-    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
-        color = PALETTE["accent"] if flag else PALETTE["diff"]
-        ax.plot([low, high], [y, y], color=color, linewidth=5, solid_capstyle="butt", alpha=0.85)
-        ax.plot([est[i]], [y], marker="o", color="black", markersize=6)
-        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
-        names.append(name + (" *" if flag else ""))
-        if groups is not None and i and groups[i] != groups[i - 1]:
-            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    ax.set_yticks(ys, names)
-    ax.set(ylim=(-0.7, n - 0.3), xlabel=xlabel, title=title)
-    handles = [
-        Line2D([], [], color=PALETTE["accent"], linewidth=5, label=mark_label),
-        Line2D([], [], color=PALETTE["diff"], linewidth=5, label="no mark: no change detected"),
-    ]
-    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
-    return ax
-
-
-# --- planning: power against the number of queries ------------------------------------------
-
-
-def plot_power_curve(
-    queries: ArrayLike,
-    power: ArrayLike,
-    *,
-    target: float = 0.8,
-    needed: int | None = None,
-    label: str = "power",
-    color: str | None = None,
-    marker: str | None = None,
-    ax=None,
-    title: str = "How often a change of the smallest useful size is detected",
-):
-    """Power (the share of studies that detect the change) against the number of queries,
-    with the target power as a dotted line and, if given, the queries ``needed`` marked.
-    Call it again on the same ``ax`` to add a second curve (another method or pilot).
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
-    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
-    ('Judged queries Q', [0.0, 1.0])
-    """
-    n = _checks.scores(queries, "queries")
-    p = _checks.scores(power, "power")
-    if n.size != p.size:
-        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
-    if np.any((p < 0) | (p > 1)):
-        raise ValueError("power must lie between 0 and 1 (a share of studies).")
-    target = float(_checks.level(target, "target", "0.8"))
-    ax = _axes(ax)
-    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
-    ax.axhline(target, color=PALETTE["neutral"], linestyle=":", linewidth=1.5)
-    if needed is not None:
-        q = _checks.integer(needed, "needed")
-        ax.axvline(q, color=PALETTE["accent"], linestyle="--", linewidth=1.5, label=f"Q = {q}")
-    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
-    ax.legend(loc="lower right", fontsize=10)
-    return ax
-
-
-# --- chapter 2: which queries a resample picked (the resample explorer's left panel) --------
 
 
 def plot_picked_queries(
@@ -641,12 +270,41 @@ def plot_picked_queries(
     low, high = min(d.min(), 0.0), max(d.max(), 0.0)
     ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
     ax.set_title(title)
-    ax.legend(loc="upper right", fontsize=10, frameon=True, framealpha=0.95, edgecolor="none")
+    ax.legend(**_LEGEND | dict(loc="upper right"))
     return ax
 
 
-# --- chapter 5 --------------------------------------------------------------------------------
-# A null distribution as bars, and the bootstrap means beside it.
+def plot_sorted_changes(
+    changes: ArrayLike,
+    *,
+    ax=None,
+    title: str = "Per-query changes, sorted",
+    ylabel: str = "Change B - A",
+):
+    """Every query's change ``d_q`` as a bar, sorted; wins in B's colour, losses in A's.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sorted_changes([0.1, -0.2, 0.0], ax=Figure().subplots())
+    >>> [float(round(p.get_height(), 1)) for p in ax.patches]
+    [-0.2, 0.0, 0.1]
+    """
+    from matplotlib.patches import Patch
+
+    d = np.sort(_checks.scores(changes, "changes"))
+    ax = _axes(ax)
+    colors = np.where(d > 0, PALETTE["B"], np.where(d < 0, PALETTE["A"], PALETTE["neutral"]))
+    ax.bar(np.arange(1, d.size + 1), d, width=1.0, color=colors, linewidth=0)
+    ax.axhline(0, color=PALETTE["neutral"], linewidth=1)
+    wins, losses, unchanged = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+    labels = [f"B better ({wins})", f"A better ({losses})", f"unchanged ({unchanged})"]
+    labels = labels[: 3 if unchanged else 2]
+    handles = [Patch(color=PALETTE[role]) for role in ("B", "A", "neutral")[: len(labels)]]
+    ax.legend(handles, labels, loc="upper left", fontsize=10)
+    ax.set(xlim=(0.5, d.size + 0.5), xlabel="Queries, sorted by change", ylabel=ylabel, title=title)
+    return ax
+
+
+# --- the null distribution of a randomization test (chapter 5) --------------------------------
 
 
 def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) -> np.ndarray:
@@ -661,14 +319,72 @@ def _value_bars(ax, values: np.ndarray, extreme_from: float | None, color: str) 
     extreme = np.abs(points) >= extreme_from - 1e-10
     tail = int(counts[extreme].sum()) / values.size
     ax.bar(points[~extreme], share[~extreme], width=width, color=color, label="less extreme")
-    ax.bar(
-        points[extreme],
-        share[extreme],
-        width=width,
-        color=PALETTE["accent"],
-        label=f"at least as extreme: {tail:.4f}",
-    )
+    label = f"at least as extreme: {tail:.4f}"
+    ax.bar(points[extreme], share[extreme], width=width, color=PALETTE["accent"], label=label)
     return share
+
+
+def _observed_lines(ax, observed: float, top: float, mirror=None, *, zero=None, zero_order=5):
+    """Lines from 0 to ``top``: solid at the observed value, dashed at its mirror image (if
+    ``mirror`` names it), then dotted at zero (named ``zero``)."""
+    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
+    if mirror:
+        ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label=mirror)
+    ax.vlines(0, 0, top, **_DOTTED, linewidth=2, label=zero, zorder=zero_order)
+
+
+def plot_sign_assignments(
+    means: Sequence[float],
+    observed: float,
+    *,
+    numbered: bool = False,
+    ax=None,
+    title: str = "Every sign assignment's mean change",
+    xlabel: str = "Mean change B - A under the null",
+):
+    """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
+    (solid line) and its mirror image (dashed) marked. Ties, as far from zero as the observed mean
+    (within 1e-12, as the chapter counts them), are accent squares; the more extreme means are
+    accent dots, the less extreme ones green. ``numbered`` writes each dot's place in ``means``
+    (from 1) in it.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
+    >>> ax.get_legend_handles_labels()[1][:3]
+    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
+    """
+    m = _checks.scores(means, "means")
+    far = abs(_checks.number(observed, "observed"))
+    tie = np.abs(np.abs(m) - far) <= 1e-12
+    more = (np.abs(m) > far) & ~tie
+    _, group = np.unique(np.round(m, 10), return_inverse=True)
+    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
+    seen: dict[int, int] = {}
+    for i, g in enumerate(group.tolist()):
+        seen[g] = seen.get(g, 0) + 1
+        height[i] = seen[g]
+    ax = _axes(ax)
+    size = 15 if numbered else 9
+    for kind, name, marker, color, edge in (
+        (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
+        (tie, "ties", "s", PALETTE["accent"], "black"),
+        (more, "more extreme", "o", PALETTE["accent"], "white"),
+    ):
+        style = dict(marker=marker, markersize=size, color=color, markeredgecolor=edge, zorder=3)
+        ax.plot(m[kind], height[kind], linestyle="none", label=f"{name} ({kind.sum()})", **style)
+    if numbered:
+        number = dict(ha="center", va="center", fontsize=8, color="white", zorder=4)
+        for i, (x, y) in enumerate(zip(m.tolist(), height.tolist(), strict=True)):
+            ax.annotate(str(i + 1), (x, y), **number)
+    mirror = f"its mirror {signed(-observed)}"
+    _observed_lines(ax, observed, height.max() + 0.5, mirror, zero_order=0)  # zero behind the dots
+    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
+    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
+    handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
+    order = [0, 3, 1, 4, 2]
+    ax.legend([handles[k] for k in order], [names[k] for k in order], ncol=3, **_LEGEND)
+    return ax
 
 
 def plot_null_distribution(
@@ -693,12 +409,7 @@ def plot_null_distribution(
     far = abs(_checks.number(observed, "observed"))
     ax = _axes(ax)
     share = _value_bars(ax, v, far, color)
-    top = share.max() * 1.1  # reference lines stop below the legend
-    ax.vlines(observed, 0, top, color="black", linewidth=1.5, label=f"observed {signed(observed)}")
-    ax.vlines(-observed, 0, top, color="black", linewidth=1.5, linestyle="--", label="its mirror")
-    ax.vlines(
-        0, 0, top, color=PALETTE["neutral"], linestyle=":", linewidth=2, label="zero", zorder=5
-    )
+    _observed_lines(ax, observed, share.max() * 1.1, "its mirror", zero="zero")  # under the legend
     ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
     ax.set(xlabel=xlabel, ylabel="Probability", title=title)
     ax.legend(ncol=3, **_LEGEND)
@@ -717,8 +428,6 @@ def plot_bootstrap_beside_null(
     change, and the null distribution (bottom), centred on zero with the p-value's tails in the
     accent colour. Each panel marks its own centre (the mean of its values) with a triangle.
 
-    ``axes`` is a pair of axes (top, bottom); a new figure is made when it is omitted.
-
     >>> from matplotlib.figure import Figure
     >>> top, bottom = plot_bootstrap_beside_null(
     ...     [0.1, 0.2, 0.2, 0.3], [0.2, -0.2, 0.0, 0.0], 0.2, axes=Figure().subplots(2, 1))
@@ -728,34 +437,17 @@ def plot_bootstrap_beside_null(
     boot = _checks.scores(bootstrap, "bootstrap")
     v = _checks.scores(null, "null")
     far = abs(_checks.number(observed, "observed"))
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        _, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
-    top, bottom = axes
+    top, bottom = _axes(axes, (7.5, 6.4), rows=2)
     panels = (
         (top, boot, None, PALETTE["diff"], "Bootstrap: the means of resampled queries"),
         (bottom, v, far, PALETTE["neutral"], "Null: every sign assignment equally likely"),
     )
     for ax, values, tail_from, color, title in panels:
         share = _value_bars(ax, values, tail_from, color)
-        height = share.max() * 1.1
-        ax.vlines(
-            observed, 0, height, color="black", linewidth=1.5, label=f"observed {signed(observed)}"
-        )
-        ax.vlines(0, 0, height, color=PALETTE["neutral"], linestyle=":", linewidth=2, zorder=5)
+        _observed_lines(ax, observed, share.max() * 1.1)
         centre = float(values.mean())
-        ax.plot(
-            [centre],
-            [0],
-            marker="^",
-            markersize=11,
-            color="black",
-            linestyle="none",
-            clip_on=False,
-            zorder=6,
-            label=f"centre {signed(centre)}",
-        )
+        triangle = dict(marker="^", markersize=11, color="black", clip_on=False, zorder=6)
+        ax.plot([centre], [0], linestyle="none", label=f"centre {signed(centre)}", **triangle)
         ax.set_ylim(0, share.max() * 1.55)
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
@@ -763,71 +455,106 @@ def plot_bootstrap_beside_null(
     return top, bottom
 
 
-# --- chapter 1: the sampling distribution beside one sample's bootstrap distribution --------
+# --- intervals as horizontal bars (chapters 1, 3, 4, 6, 7) ------------------------------------
 
 
-def plot_sampling_vs_bootstrap(
-    sample_means: ArrayLike,
-    bootstrap_means: ArrayLike,
+def _same_length(names: str, *columns, empty: bool = False, show: bool = False) -> int:
+    """The one length of ``columns`` (named in ``names``); two lengths are refused, and so is
+    none unless ``empty``. ``show`` adds the lengths to the message."""
+    sizes = [len(c) for c in columns]
+    if len(set(sizes)) > 1 or not (sizes[0] or empty):
+        same = "the same length" if empty else "the same, non-zero length"
+        raise ValueError(f"{names} must have {same}" + (f"; got {sizes}." if show else "."))
+    return sizes[0]
+
+
+def _interval_row(ax, y, low, high, estimate, sizes, dot=None, **bar) -> None:
+    """An interval as a horizontal bar at height ``y``, its estimate as a black dot on it;
+    ``sizes`` are the bar's width and the dot's size, ``bar`` and ``dot`` more of their style."""
+    ax.plot([low, high], [y, y], linewidth=sizes[0], solid_capstyle="butt", **bar)
+    ax.plot([estimate], [y], marker="o", color="black", markersize=sizes[1], **(dot or {}))
+
+
+def _rows_against_zero(ax, ys, names: Sequence[str], xlabel: str, title: str) -> None:
+    """Zero as a dotted line, then each row named on the y axis."""
+    ax.axvline(0, **_DOTTED, linewidth=1.5)
+    ax.set_yticks(ys, names)
+    ax.set(ylim=(-0.7, len(ys) - 0.3), xlabel=xlabel, title=title)
+
+
+def plot_intervals(
+    labels: Sequence[str],
+    intervals: Sequence[tuple[float, float]],
+    estimates: Sequence[float],
     *,
-    truth: float,
-    observed: float,
-    lattice: float | None = None,
-    title: str = "Fresh samples from the world, and one sample's resamples",
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "95% intervals for the mean change B - A",
     xlabel: str = "Mean change, B - A",
 ):
-    """Two histograms on one x axis: above, the means of many fresh samples from a known world
-    (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
-    (centred near that sample's mean ``observed``). Each panel names its spread (standard
-    deviation); the truth is marked in both. Returns the two axes, top first.
+    """Horizontal interval bars, one row per method, with zero marked.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> top, bottom = plot_sampling_vs_bootstrap([-0.1, -0.05, -0.05, 0.0], [0.0, 0.05, 0.1],
-    ...                                          truth=-0.05, observed=0.05)
-    >>> top.get_title(), bottom.get_xlabel()
-    ('Means of 4 fresh samples: spread 0.035', 'Mean change, B - A')
+    >>> ax = plot_intervals(["paired", "unpaired"], [(-0.1, 0.0), (-0.2, 0.1)], [-0.05, -0.05])
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['paired', 'unpaired']
     """
-    import matplotlib.pyplot as plt
-
-    fresh = _checks.scores(sample_means, "sample_means")
-    boot = _checks.scores(bootstrap_means, "bootstrap_means")
-    _checks.number(truth, "truth")
-    _checks.number(observed, "observed")
-    both = np.concatenate([fresh, boot])
-    if lattice:
-        k = np.round(both / lattice).astype(int)
-        edges = (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
-    else:
-        edges = np.histogram_bin_edges(both, bins=40)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 5.6), sharex=True)
-    panels = (
-        (top, fresh, PALETTE["neutral"], "fresh samples", None),
-        (bottom, boot, PALETTE["diff"], "resamples of one sample", observed),
-    )
-    for ax, values, colour, what, centre in panels:
-        counts, _, _ = ax.hist(values, bins=edges, color=colour, alpha=0.85, edgecolor="white")
-        below = dict(ymax=0.8)  # the lines stop below the legend
-        ax.axvline(truth, color="black", linewidth=1.5, label=f"true change {truth:+.3f}", **below)
-        if centre is not None:
-            ax.axvline(
-                centre,
-                color=PALETTE["accent"],
-                linestyle="--",
-                linewidth=2,
-                label=f"this sample's mean {centre:+.3f}",
-                **below,
-            )
-        ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
-        ax.set_title(f"Means of {values.size:,} {what}: spread {values.std():.3f}")
-        ax.set_ylabel("Count")
-        ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
-    fig.suptitle(title)
-    return top, bottom
+    n = _same_length("labels, intervals and estimates", labels, intervals, estimates, empty=True)
+    ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * n))
+    colors = list(colors) if colors is not None else [PALETTE["diff"]] * n
+    ys = np.arange(n)[::-1]
+    for y, (low, high), est, c in zip(ys, intervals, estimates, colors, strict=False):
+        _interval_row(ax, y, low, high, est, (6, 7), color=c, alpha=0.85)
+        ends = f"[{low:+.3f}, {high:+.3f}]"
+        ax.annotate(ends, (high, y), (8, 0), textcoords="offset points", va="center", fontsize=10)
+    _rows_against_zero(ax, ys, labels, xlabel, title)
+    return ax
 
 
-# --- chapter 6: the decision, drawn ---------------------------------------------------------------
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    _rows_against_zero(ax, ys, names, xlabel, title)
+    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
+    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
 
 
 def _verdict(low: float, high: float, limit: float, better: str) -> str:
@@ -853,8 +580,7 @@ def plot_decision(
     smallest useful change or a guardrail's bound, dashed vermillion) and zero (dotted grey).
 
     ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good. Each panel's
-    title says whether the interval shows the good side, rules it out, or neither. Returns
-    the panels' axes.
+    title says whether the interval shows the good side, rules it out, or neither.
 
     >>> from matplotlib.figure import Figure
     >>> axes = plot_decision(["gain"], [0.014], [(0.003, 0.026)], [0.01], better=["above"],
@@ -862,13 +588,9 @@ def plot_decision(
     >>> axes[0].get_title()
     'gain · useful: neither shown nor ruled out'
     """
-    n = len(labels)
-    sizes = [len(x) for x in (estimates, intervals, limits, better, xlabels, limit_labels)]
-    if n == 0 or any(s != n for s in sizes):
-        raise ValueError(
-            "labels, estimates, intervals, limits, better, xlabels and limit_labels must have "
-            f"the same, non-zero length; got {[n, *sizes]}."
-        )
+    names = "labels, estimates, intervals, limits, better, xlabels and limit_labels"
+    columns = (labels, estimates, intervals, limits, better, xlabels, limit_labels)
+    n = _same_length(names, *columns, show=True)
     est = _checks.scores(estimates, "estimates")
     lim = _checks.scores(limits, "limits")
     if any(np.ndim(iv) != 1 or len(iv) != 2 for iv in intervals):
@@ -884,24 +606,15 @@ def plot_decision(
 
         fig = plt.figure(figsize=(7.5, 0.6 + 1.7 * n))
     axes = fig.subplots(n, 1, squeeze=False)[:, 0]
-    for ax, label, e, (low, high), limit, side, xl, ll in zip(
-        axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True
-    ):
-        ax.plot(
-            [low, high],
-            [-0.5, -0.5],
-            color=PALETTE["diff"],
-            linewidth=8,
-            solid_capstyle="butt",
-            label="95% interval",
-        )
-        ax.plot(
-            [e], [-0.5], marker="o", color="black", markersize=7, linestyle="none", label="estimate"
-        )
-        ax.axvline(limit, color=PALETTE["accent"], linestyle="--", linewidth=2, label=ll)
-        ax.axvline(0, color=PALETTE["neutral"], linestyle=":", linewidth=1.5, label="zero")
-        span = max(high, limit, 0) - min(low, limit, 0)
-        ax.set_xlim(min(low, limit, 0) - 0.12 * span, max(high, limit, 0) + 0.12 * span)
+    bar = dict(color=PALETTE["diff"], label="95% interval")
+    dot = dict(linestyle="none", label="estimate")
+    rows = zip(axes, labels, est, ivs, lim, better, xlabels, limit_labels, strict=True)
+    for ax, label, e, (low, high), limit, side, xl, ll in rows:
+        _interval_row(ax, -0.5, low, high, e, (8, 7), dot, **bar)
+        ax.axvline(limit, **_DASHED, linewidth=2, label=ll)
+        ax.axvline(0, **_DOTTED, linewidth=1.5, label="zero")
+        left, right = min(low, limit, 0), max(high, limit, 0)
+        ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
         ax.set_ylim(-1, 1.4)  # the legend above the bar
         ax.set_yticks([])
         ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
@@ -909,6 +622,52 @@ def plot_decision(
     fig.suptitle(title)
     fig.tight_layout()
     return axes
+
+
+#: The legend of the segment plots: three columns of short entries.
+_SEGMENTS_LEGEND = dict(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+
+
+def plot_intervals_vs_truth(
+    intervals: ArrayLike,
+    truth: float,
+    *,
+    ax=None,
+    title: str = "95% intervals from repeated samples",
+    xlabel: str = "Mean change, B - A",
+    ylabel: str = "Sample",
+    truth_label: str = "truth",
+    labels: tuple[str, str] = ("contain it", "miss it"),
+):
+    """One horizontal segment per interval (rows of ``(low, high)``), with the truth marked:
+    those that contain it in the difference colour, those that miss it in the accent colour.
+    ``truth_label`` names the line and ``labels`` the two kinds of segment, counted in the legend.
+
+    >>> from matplotlib.figure import Figure
+    >>> ivs = [(0.0, 0.2), (0.05, 0.3), (-0.1, 0.05)]
+    >>> ax = plot_intervals_vs_truth(ivs, 0.1, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['truth', 'contain it (2)', 'miss it (1)']
+    """
+    iv = np.asarray(intervals, dtype=float)
+    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
+        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
+    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError("intervals must be finite, each low end <= its high end.")
+    _checks.number(truth, "truth")
+    ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
+    miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
+    rows = np.arange(1, len(iv) + 1)
+    ax.axvline(truth, color="black", linewidth=1.5, label=truth_label, zorder=3)
+    width = float(np.clip(150 / len(iv), 1.0, 2.5))  # thinner when there are many
+    kinds = ((~miss, PALETTE["diff"], labels[0]), (miss, PALETTE["accent"], labels[1]))
+    for hit, colour, name in kinds:
+        label = f"{name} ({int(hit.sum())})"
+        ax.hlines(rows[hit], iv[hit, 0], iv[hit, 1], colors=colour, linewidth=width, label=label)
+    ax.set(ylim=(0, 1.2 * len(iv) + 2), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
+    ax.set_yticks([t for t in ax.get_yticks() if 1 <= t <= len(iv)])  # no ticks in the head room
+    ax.legend(**_SEGMENTS_LEGEND)
+    return ax
 
 
 def plot_intervals_vs_zero(
@@ -919,24 +678,158 @@ def plot_intervals_vs_zero(
     ylabel: str = "Seed",
 ):
     """Intervals of one comparison (say, one per seed) against zero: those that include zero in
-    the difference colour, those that exclude it in the neutral grey. Excluding zero is no
-    error, so it does not take the accent colour that marks a miss in
-    :func:`plot_intervals_vs_truth`.
+    the difference colour, those that exclude it in grey (excluding zero is no error, so not in
+    the accent colour of a miss in :func:`plot_intervals_vs_truth`).
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_intervals_vs_zero([(-0.2, 0.0), (-0.2, -0.1)], ax=Figure().subplots())
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['zero (no change)', 'includes zero (1)', 'excludes zero (1)']
     """
-    ax = plot_intervals_vs_truth(
-        intervals,
-        0.0,
-        ax=ax,
-        title=title,
-        ylabel=ylabel,
-        truth_label="zero (no change)",
-        labels=("includes zero", "excludes zero"),
-    )
+    names = dict(truth_label="zero (no change)", labels=("includes zero", "excludes zero"))
+    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel=ylabel, **names)
     ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
-    ax.legend(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
+    ax.legend(**_SEGMENTS_LEGEND)
+    return ax
+
+
+# --- rates against a count: errors, coverage, power (chapters 3 and 6) ------------------------
+
+
+#: plot_error_rates' procedures, in order: colour (a role in PALETTE), marker, line style.
+_RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
+
+
+def plot_error_rates(
+    counts: ArrayLike,
+    rates: dict[str, ArrayLike],
+    *,
+    nominal: float,
+    ax=None,
+    title: str = "False positives as more is tried",
+    xlabel: str = "Number tried",
+    ylabel: str = "False-positive rate",
+):
+    """One line per procedure: its false-positive rate (0 to 1) at each count, and the nominal rate.
+
+    ``rates`` maps a label to one rate per count, for one to three procedures (the third dashed
+    grey: a formula, say); ``nominal``, the rate promised, is dotted.
+
+    >>> from matplotlib.figure import Figure
+    >>> rates = {"best of k": [0.03, 0.05]}
+    >>> ax = plot_error_rates([1, 2], rates, nominal=0.025, ax=Figure().subplots())
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['best of k', 'promised 2.5%']
+    """
+    from matplotlib.ticker import PercentFormatter
+
+    x = _checks.scores(counts, "counts")
+    if not isinstance(rates, dict) or not 1 <= len(rates) <= len(_RATE_STYLES):
+        raise ValueError(
+            f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
+        )
+    series = {}
+    for label, values in rates.items():
+        r = _checks.scores(values, f"rates[{label!r}]")
+        if r.size != x.size:
+            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
+        if r.min() < 0 or r.max() > 1:
+            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
+        series[label] = r
+    if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
+        raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
+    ax = _axes(ax)
+    for (label, r), (role, marker, style) in zip(series.items(), _RATE_STYLES, strict=False):
+        ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
+    ax.axhline(nominal, **_DOTTED, linewidth=2, label=f"promised {nominal:.1%}".replace(".0%", "%"))
+    top = max(max(r.max() for r in series.values()), nominal)
+    ax.set_ylim(0, 1.35 * top)  # head room for the legend
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.legend(**_LEGEND)
+    return ax
+
+
+def plot_coverage(
+    sizes: Sequence[int],
+    coverages: dict[str, Sequence[float]],
+    *,
+    n_samples: int | None = None,
+    level: float = 0.95,
+    ax=None,
+    colors: Sequence[str] | None = None,
+    title: str = "How often each interval contains the truth",
+    xlabel: str = "Number of queries per sample",
+):
+    """Coverage against the number of queries, one line per method, with the nominal level
+    marked. Given ``n_samples`` (the samples behind each coverage ``c``), error bars show two
+    Monte Carlo standard errors, ``2 * sqrt(c * (1 - c) / n_samples)``.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_coverage([4, 30], {"percentile": [0.7, 0.9]}, ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['nominal 95%', 'percentile']
+    """
+    n = _checks.scores(sizes, "sizes")
+    if np.any(n <= 0):
+        raise ValueError("sizes must be positive numbers of queries.")
+    if not coverages:
+        raise ValueError("coverages is empty: give one sequence of coverages per method.")
+    if n_samples is not None:
+        n_samples = _checks.integer(n_samples, "n_samples")
+    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    ax = _axes(ax)
+    for (name, cov), colour in zip(coverages.items(), colors, strict=False):
+        c = _checks.scores(cov, f"coverages[{name!r}]")
+        if c.size != n.size or np.any((c < 0) | (c > 1)):
+            raise ValueError(
+                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
+            )
+        se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
+        ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
+    ax.axhline(level, **_DASHED, linewidth=1.5, label=f"nominal {level:.0%}")
+    ax.set_xscale("log")
+    ax.set_xticks(n, [f"{int(x)}" for x in n])
+    ax.set(ylim=(min(0.5, ax.get_ylim()[0]), 1.0), xlabel=xlabel, ylabel="Coverage", title=title)
+    ax.legend(loc="lower right", fontsize=10)
+    return ax
+
+
+def plot_power_curve(
+    queries: ArrayLike,
+    power: ArrayLike,
+    *,
+    target: float = 0.8,
+    needed: int | None = None,
+    label: str = "power",
+    color: str | None = None,
+    marker: str | None = None,
+    ax=None,
+    title: str = "How often a change of the smallest useful size is detected",
+):
+    """Power (the share of studies that detect the change) against the number of queries,
+    with the target power as a dotted line and, if given, the queries ``needed`` marked.
+    Call it again on the same ``ax`` to add a second curve (another method or pilot).
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_power_curve([10, 20, 40], [0.3, 0.55, 0.85], needed=35, ax=Figure().subplots())
+    >>> ax.get_xlabel(), [float(y) for y in ax.get_ylim()]
+    ('Judged queries Q', [0.0, 1.0])
+    """
+    n = _checks.scores(queries, "queries")
+    p = _checks.scores(power, "power")
+    if n.size != p.size:
+        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("power must lie between 0 and 1 (a share of studies).")
+    target = float(_checks.level(target, "target", "0.8"))
+    ax = _axes(ax)
+    ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)
+    ax.axhline(target, **_DOTTED, linewidth=1.5)
+    if needed is not None:
+        q = _checks.integer(needed, "needed")
+        ax.axvline(q, **_DASHED, linewidth=1.5, label=f"Q = {q}")
+    ax.set(ylim=(0.0, 1.0), xlabel="Judged queries Q", ylabel="Power", title=title)
+    ax.legend(loc="lower right", fontsize=10)
     return ax
