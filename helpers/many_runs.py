@@ -42,7 +42,6 @@ CORRECTIONS = ("holm", "bonferroni")
 RECORD_FORMAT = "did-search-improve/many-runs"
 RECORD_VERSION = 1
 _MARK = "*"
-_EXACT = ("interval_exact", "pvalue_exact")
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,8 @@ class RunComparison:
 
 
 class _Rendering:
-    """How a :class:`ManyRunsTable` shows its cells: ``print`` gives plain text, a notebook HTML,
-    :meth:`to_markdown` and :meth:`to_latex` the other media, each under its title and with its
-    legend; :meth:`plot` draws the forest plot."""
+    """How a :class:`ManyRunsTable` shows its cells: in every medium under its title, with its
+    legend."""
 
     def family_text(self) -> str:
         """Which family was corrected, by which method, at which level, in words."""
@@ -108,9 +106,8 @@ class _Rendering:
             f"exact on the score grid where possible, else Monte Carlo "
             f"(R = {self.n_resamples:,}, seed {self.seed})"
         )  # fmt: skip
-        p = "exact" if all(c.pvalue_exact for c in self.cells) else (
-            f"exact where possible, else Monte Carlo (seed {self.seed})"
-        )  # fmt: skip
+        exact_p = all(c.pvalue_exact for c in self.cells)
+        p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
         lines = [
             f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
             "A mark is not a probability that the run is better than the baseline; a cell "
@@ -253,8 +250,9 @@ def _tex(x: str) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ManyRunsTable(_Rendering):
-    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure, with the
-    settings and scores that recompute it (:meth:`save`)."""
+    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure. ``print``
+    gives plain text, a notebook HTML; :meth:`to_markdown`, :meth:`to_latex` and :meth:`plot` the
+    other media; :meth:`save` the record that recomputes it."""
 
     cells: tuple[RunComparison, ...]
     baseline: str
