@@ -1,11 +1,7 @@
 """Many runs against one baseline: the results table a paper reports, every cell exact where
-the scores allow and every mark corrected over a family that the table names.
-
-:func:`compare_many` compares each candidate run with the baseline on each measure, as
-:func:`compare_runs` does for one pair (the same interval, the same randomization test), then
-adjusts the p-values over the family (Holm by default) and marks the cells whose adjusted
-p-value is at most ``alpha``. The table prints as text, HTML, Markdown and LaTeX, draws a
-forest plot, and saves as one JSON record that recomputes it exactly.
+the scores allow and every mark corrected over a family that the table names. It prints as
+text, HTML, Markdown and LaTeX, draws a forest plot, and saves as a JSON record that
+recomputes it exactly.
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from .alignment import MISSING_POLICIES, _query_set
 from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
-from .records import save_record
+from .records import _read_record, save_record
 from .report import _compare_runs_iv, _enough_queries, _query_interval, _test_and_counts
 from .significance import _holm
 
@@ -46,7 +42,6 @@ CORRECTIONS = ("holm", "bonferroni")
 RECORD_FORMAT = "did-search-improve/many-runs"
 RECORD_VERSION = 1
 _MARK = "*"
-_EXACT = ("interval_exact", "pvalue_exact")
 
 
 @dataclass(frozen=True)
@@ -74,14 +69,190 @@ class RunComparison:
     family: str
 
 
-@dataclass(frozen=True, eq=False)
-class ManyRunsTable:
-    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure.
+# --- Rendering: the same cells as text, HTML, Markdown and LaTeX ------------------
 
-    ``print(table)`` gives plain text; in a notebook it shows as HTML;
-    :meth:`to_markdown` and :meth:`to_latex` give the other media, each with the
-    legend. :meth:`plot` draws the forest plot, :meth:`save` the record.
-    """
+
+class _Rendering:
+    """How a :class:`ManyRunsTable` shows its cells: in every medium under its title, with its
+    legend."""
+
+    def family_text(self) -> str:
+        """Which family was corrected, by which method, at which level, in words."""
+        n, a = len(self.cells), f"{self.alpha:g}"
+        how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
+        if self.family == "all":
+            text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
+        elif self.family == "per measure":
+            k = n // len(self.measures)
+            text = (
+                f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
+                f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
+            )
+        else:
+            primary, k = self.measures[0], len(self.runs)
+            text = (
+                f"gatekeeping (chapter 6's plan): the primary measure {primary}'s {k} comparisons "
+                f"by {how} at {a}; then the other {n - k} by {how} at {a}, marked only if every "
+                f"primary comparison is; family-wise error rate {a} over all {n}"
+            )
+        if self.correction == "bonferroni":
+            text += "; Holm marks every cell Bonferroni marks, and may mark more"
+        return text
+
+    def legend(self) -> list[str]:
+        """The legend's lines: what a mark means, what it does not, how each column was made."""
+        exact_iv = all(c.interval_exact for c in self.cells)
+        iv = "exact (no random numbers)" if exact_iv else (
+            f"exact on the score grid where possible, else Monte Carlo "
+            f"(R = {self.n_resamples:,}, seed {self.seed})"
+        )  # fmt: skip
+        exact_p = all(c.pvalue_exact for c in self.cells)
+        p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
+        lines = [
+            f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
+            "A mark is not a probability that the run is better than the baseline; a cell "
+            "without a mark shows no detected change, not no change. Each interval, like p, is "
+            "for its cell alone, not adjusted for the family: an unmarked cell's interval may "
+            "exclude 0.",
+            f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
+            f"bootstrap percentile interval, {iv}; p: paired randomization test, "
+            f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
+            "lower, the same.",
+        ]
+        monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not c.interval_exact]
+        if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
+            lines.append(f"Monte Carlo intervals: {', '.join(monte_carlo)}.")
+        gaps = [
+            f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
+            for run, by_measure in self.missing_queries.items()
+            for m, qs in by_measure.items()
+            if qs
+        ]
+        if gaps:
+            verb = "dropped" if self.missing == "drop" else "scored 0"
+            lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
+        return lines
+
+    def title(self) -> str:
+        """The line that names the baseline, above the table in every medium."""
+        return f"{self.baseline} (baseline) against {len(self.runs)} runs"
+
+    def _rows(self) -> tuple[list[str], list[list[str]]]:
+        head = ["measure", "run", "queries", "baseline", "run mean", "change"]
+        head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
+        rows = [
+            [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
+             signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
+             _p_text(c.pvalue), _p_text(c.adjusted), f"{c.up}/{c.down}/{c.unchanged}",
+             _MARK if c.marked else ""]
+            for c in self.cells
+        ]  # fmt: skip
+        return head, rows
+
+    def to_text(self) -> str:
+        """The table as plain text, at most 88 characters a line: under the title, one block per
+        measure headed by its queries and the baseline's mean (a run name too long for its column
+        stands on a line of its own above its numbers), then the legend wrapped by meaning."""
+        head, rows = self._rows()
+        head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
+        room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
+        widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
+        left = (0, 3)  # the run and the interval
+        rule = "  ".join("-" * w for w in widths[:-1])
+        out = [*_report._wrap(self.title()), _report._line(head, widths, left), rule]
+        for i, (c, r) in enumerate(zip(self.cells, rows, strict=True)):
+            if not i or c.measure != self.cells[i - 1].measure:
+                about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
+                out += [rule] * bool(i) + _report._wrap(about)
+            if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
+                out, r = out + _report._wrap(r[0]), ["", *r[1:]]
+            out.append(_report._line(r, widths, left))
+        legend = [x for text in self.legend() for x in _report._wrap(text, indent="  ")]
+        return "\n".join([*out, rule, *legend])
+
+    __str__ = to_text
+
+    def _repr_html_(self) -> str:
+        head, rows = self._rows()
+        head, *rows = ([html.escape(x) for x in r] for r in [head, *rows])
+        top = " style='border-top:1px solid'"  # above each measure's block but the first
+        tr = [top if i and r[0] != rows[i - 1][0] else "" for i, r in enumerate(rows)]
+        legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in self.legend())
+        return _report._html_table(head, rows, html.escape(self.title()), tr) + legend
+
+    def to_markdown(self) -> str:
+        """The table in Markdown (a pipe table) under a line naming the baseline, then the
+        legend."""
+        head, rows = self._rows()
+        align = ["---", "---", *["---:"] * 8, ":---:"]
+        lines = ["| " + " | ".join(map(_md, r)) + " |" for r in [head, align, *rows]]
+        legend = self.legend()
+        legend[0] = legend[0].replace(_MARK, "\\*", 1).replace("<=", "≤", 1)
+        return "\n\n".join([f"**{_md(self.title())}**", "\n".join(lines), *legend]) + "\n"
+
+    def to_latex(self) -> str:
+        """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
+        baseline, then the legend (needs ``\\usepackage{booktabs}``); put it in a ``table``
+        float with your caption."""
+        head, rows = self._rows()
+        title = _tex(self.title())
+        out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{title}}} \\"]
+        out += [r"\toprule", " & ".join(map(_tex, head)) + r" \\", r"\midrule"]
+        for i, r in enumerate(rows):
+            if i and r[0] != rows[i - 1][0]:
+                out.append(r"\midrule")
+            out.append(" & ".join([*map(_tex, r[:-1]), r"$^{*}$" if r[-1] else ""]) + r" \\")
+        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
+        legend = self.legend()
+        out.append(r"$^{*}$" + _tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
+        out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
+        return "\n".join(out) + "\n"
+
+    def plot(self, ax=None, *, title: str | None = None):
+        """The forest plot: each run's change and interval per measure, zero marked
+        (:func:`helpers.plot_forest`)."""
+        from .plots import plot_forest
+
+        title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
+        return plot_forest(
+            [c.run for c in self.cells],
+            [c.change for c in self.cells],
+            [tuple(c.interval) for c in self.cells],
+            [c.marked for c in self.cells],
+            groups=[c.measure for c in self.cells],
+            ax=ax,
+            title=title,
+            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
+            f"family: {self.family}, {len(self.cells)} comparisons)",
+        )
+
+
+def _p_text(p: float) -> str:
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def _md(x: str) -> str:
+    """Text for a Markdown table cell."""
+    return x.replace("|", "\\|").replace("*", "\\*")
+
+
+def _tex(x: str) -> str:
+    """Text for LaTeX's text mode."""
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
+        x = x.replace(a, b)
+    # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
+    return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+
+
+# --- The table: what compare_many computed ----------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ManyRunsTable(_Rendering):
+    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure. ``print``
+    gives plain text, a notebook HTML; :meth:`to_markdown`, :meth:`to_latex` and :meth:`plot` the
+    other media; :meth:`save` the record that recomputes it."""
 
     cells: tuple[RunComparison, ...]
     baseline: str
@@ -153,122 +324,11 @@ class ManyRunsTable:
             self, cells=cells, family=family, correction=correction, alpha=float(alpha)
         )
 
-    def family_text(self) -> str:
-        """Which family was corrected, by which method, at which level, in words."""
-        n, a = len(self.cells), f"{self.alpha:g}"
-        how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
-        if self.family == "all":
-            text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
-        elif self.family == "per measure":
-            k = n // len(self.measures)
-            text = (
-                f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
-                f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
-            )
-        else:
-            primary, k = self.measures[0], len(self.runs)
-            text = (
-                f"gatekeeping (chapter 6's plan): the primary measure {primary}'s {k} comparisons "
-                f"by {how} at {a}; then the other {n - k} by {how} at {a}, marked only if every "
-                f"primary comparison is; family-wise error rate {a} over all {n}"
-            )
-        if self.correction == "bonferroni":
-            text += "; Holm marks every cell Bonferroni marks, and may mark more"
-        return text
-
-    def legend(self) -> list[str]:
-        """The legend's lines: what a mark means, what it does not, how each column was made."""
-        exact_iv, exact_p = (all(getattr(c, k) for c in self.cells) for k in _EXACT)
-        iv = "exact (no random numbers)" if exact_iv else (
-            f"exact on the score grid where possible, else Monte Carlo "
-            f"(R = {self.n_resamples:,}, seed {self.seed})"
-        )  # fmt: skip
-        p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
-        lines = [
-            f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
-            "A mark is not a probability that the run is better than the baseline; a cell "
-            "without a mark shows no detected change, not no change. Each interval, like p, is "
-            "for its cell alone, not adjusted for the family: an unmarked cell's interval may "
-            "exclude 0.",
-            f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
-            f"bootstrap percentile interval, {iv}; p: paired randomization test, "
-            f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
-            "lower, the same.",
-        ]
-        monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not c.interval_exact]
-        if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
-            lines.append(f"Monte Carlo intervals: {', '.join(monte_carlo)}.")
-        gaps = [
-            f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
-            for run, by_measure in self.missing_queries.items()
-            for m, qs in by_measure.items()
-            if qs
-        ]
-        if gaps:
-            verb = "dropped" if self.missing == "drop" else "scored 0"
-            lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
-        return lines
-
-    def title(self) -> str:
-        """The line that names the baseline, above the table in every medium."""
-        return f"{self.baseline} (baseline) against {len(self.runs)} runs"
-
-    def _rows(self) -> tuple[list[str], list[list[str]]]:
-        head = ["measure", "run", "queries", "baseline", "run mean", "change"]
-        head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
-        rows = [
-            [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
-             signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
-             _p_text(c.pvalue), _p_text(c.adjusted), f"{c.up}/{c.down}/{c.unchanged}",
-             _MARK if c.marked else ""]
-            for c in self.cells
-        ]  # fmt: skip
-        return head, rows
-
-    def to_text(self) -> str:
-        """The table as plain text, at most 88 characters a line: a block per measure, then the
-        legend."""
-        return _text(self)
-
-    __str__ = to_text
-
     def __repr__(self) -> str:
         return (
             f"ManyRunsTable(baseline={self.baseline!r}, runs={list(self.runs)}, "
             f"measures={list(self.measures)}, family={self.family!r}, "
             f"correction={self.correction!r}, marked={self.n_marked} of {len(self.cells)})"
-        )
-
-    def _repr_html_(self) -> str:
-        return _html(self)
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (a pipe table) under a line naming the baseline, then the
-        legend."""
-        return _markdown(self)
-
-    def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
-        baseline, then the legend (needs ``\\usepackage{booktabs}``); put it in a ``table``
-        float with your caption."""
-        return _latex(self)
-
-    def plot(self, ax=None, *, title: str | None = None):
-        """The forest plot: each run's change and interval per measure, zero marked
-        (:func:`helpers.plot_forest`)."""
-        from .plots import plot_forest
-
-        title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
-        return plot_forest(
-            [c.run for c in self.cells],
-            [c.change for c in self.cells],
-            [tuple(c.interval) for c in self.cells],
-            [c.marked for c in self.cells],
-            groups=[c.measure for c in self.cells],
-            ax=ax,
-            title=title,
-            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
-            f"family: {self.family}, {len(self.cells)} comparisons)",
         )
 
     def to_record(self) -> ManyRunsRecord:
@@ -277,16 +337,21 @@ class ManyRunsTable:
             m: {run: s.tolist() for run, s in by_run.items()} for m, by_run in self.scores.items()
         }
         query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
+        keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
+        cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
         return ManyRunsRecord(
             baseline=self.baseline,
             runs=list(self.runs),
             measures=list(self.measures),
-            settings=_settings(self),
+            settings={k: getattr(self, k) for k in (*keys, "missing", "min_queries")},
             query_ids=query_ids,
             scores=scores,
             scores_sha256=_scores_hash(query_ids, scores),
             missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
-            cells=[_cell_summary(c) for c in self.cells],
+            cells=[
+                {**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
+                for c in self.cells
+            ],
         )
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -294,105 +359,13 @@ class ManyRunsTable:
         save_record(self.to_record(), path)
 
 
-def _p_text(p: float) -> str:
-    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
-
-
-# --- Rendering: the same cells as text, HTML, Markdown and LaTeX ------------------
-
-
-def _text(t: ManyRunsTable) -> str:
-    """Plain text of at most WIDTH characters a line: under the title, one block per measure
-    headed by its queries and the baseline's mean; a run name too long for its column stands
-    on a line of its own above its numbers; the legend wrapped by meaning."""
-    head, rows = t._rows()
-    head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
-    room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
-    widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
-
-    def line(r: list[str]) -> str:  # the run and the interval to the left
-        return _report._line(r, widths, (0, 3))
-
-    rule = "  ".join("-" * w for w in widths[:-1])
-    out = [*_report._wrap(t.title()), line(head), rule]
-    for i, (c, r) in enumerate(zip(t.cells, rows, strict=True)):
-        if not i or c.measure != t.cells[i - 1].measure:
-            about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
-            out += [rule] * bool(i) + _report._wrap(about)
-        if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
-            out, r = out + _report._wrap(r[0]), ["", *r[1:]]
-        out.append(line(r))
-    legend = [x for text in t.legend() for x in _report._wrap(text, indent="  ")]
-    return "\n".join([*out, rule, *legend])
-
-
-def _html(t: ManyRunsTable) -> str:
-    head, rows = t._rows()
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = []
-    for i, r in enumerate(rows):
-        top = " style='border-top:1px solid'" if i and r[0] != rows[i - 1][0] else ""
-        tds = "".join(f"<td>{html.escape(x)}</td>" for x in r)
-        body.append(f"<tr{top}>{tds}</tr>")
-    legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in t.legend())
-    return (
-        f"<table><caption>{html.escape(t.title())}</caption><thead><tr>{th}</tr></thead>"
-        f"<tbody>{''.join(body)}</tbody></table>{legend}"
-    )
-
-
-def _markdown(t: ManyRunsTable) -> str:
-    head, rows = t._rows()
-    align = ["---", "---", *["---:"] * 8, ":---:"]
-    esc = [[x.replace("|", "\\|").replace("*", "\\*") for x in r] for r in [head, *rows]]
-    lines = ["| " + " | ".join(r) + " |" for r in esc]
-    lines.insert(1, "| " + " | ".join(align) + " |")
-    title = t.title().replace("|", "\\|").replace("*", "\\*")
-    legend = [x.replace("*", "\\*", 1) if x.startswith(_MARK) else x for x in t.legend()]
-    legend = [legend[0].replace("<=", "≤", 1), *legend[1:]]
-    return f"**{title}**\n\n" + "\n".join(lines) + "\n\n" + "\n\n".join(legend) + "\n"
-
-
-def _tex(x: str) -> str:
-    """Text for LaTeX's text mode."""
-    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
-        x = x.replace(a, b)
-    # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
-    return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
-
-
-def _latex(t: ManyRunsTable) -> str:
-    head, rows = t._rows()
-    out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{_tex(t.title())}}} \\"]
-    out += [r"\toprule", " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
-    for i, r in enumerate(rows):
-        if i and r[0] != rows[i - 1][0]:
-            out.append(r"\midrule")
-        cells = [_tex(x) for x in r]
-        cells[-1] = r"$^{*}$" if r[-1] else ""
-        out.append(" & ".join(cells) + r" \\")
-    out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
-    legend = t.legend()
-    out.append(r"$^{*}$" + _tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
-    out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
-    return "\n".join(out) + "\n"
-
-
-def _settings(t: ManyRunsTable) -> dict[str, Any]:
-    keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
-    return {k: getattr(t, k) for k in (*keys, "missing", "min_queries")}
-
-
-def _cell_summary(c: RunComparison) -> dict[str, Any]:
-    keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
-    return {**{k: getattr(c, k) for k in keys}, "interval": list(c.interval)}
-
-
 def _scores_hash(query_ids: dict, scores: dict) -> str:
     """SHA-256 of the query IDs and scores, as canonical JSON (floats as Python writes them)."""
     text = json.dumps({"query_ids": query_ids, "scores": scores}, sort_keys=True, allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- Computing the table ----------------------------------------------------------
 
 
 def compare_many(
@@ -425,11 +398,12 @@ def compare_many(
     ``missing="drop"`` those every run scores, with ``"zero"`` those any run scores (or the
     judged topics of ``qrels``), a missing score counting 0; the table names them.
 
-    The p-values are adjusted over the ``family``: ``"all"`` cells (default), each measure
-    (``"per measure"``), or ``"gatekeeping"``: the first of ``measures`` is the primary, its
-    cells one family, and the other cells a second family marked only if every primary cell
-    is. ``correction`` is ``"holm"`` or ``"bonferroni"``. ``workers`` threads compute the
-    cells (default: one per core; the result does not depend on it).
+    The p-values are adjusted (``correction`` ``"holm"`` or ``"bonferroni"``) over the
+    ``family``: ``"all"`` cells, each measure (``"per measure"``), or ``"gatekeeping"``: the
+    first of ``measures`` is the primary, its cells one family, and the other cells a second
+    family marked only if every primary cell is. A cell is marked when its adjusted p-value is
+    at most ``alpha``. ``workers`` threads compute the cells (default: one per core; the result
+    does not depend on it).
 
     >>> base = {"ndcg": {"q1": 0.50, "q2": 0.70, "q3": 0.65, "q4": 0.55, "q5": 0.40}}
     >>> runs = {"BM25": base,
@@ -449,14 +423,16 @@ def compare_many(
         alternative, missing, qrels, min_queries, workers,
     )  # fmt: skip
     runs, baseline, measures, settings, workers = args
-    aligned, gaps = {}, {}
+    query_ids, by_measure, gaps = {}, {}, {}
     for m in measures:
-        aligned[m], found = _align_many({r: runs[r][m] for r in runs}, baseline, m, missing, qrels)
+        query_ids[m], by_measure[m], found = _align_many(
+            {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
+        )
         for run, qs in found.items():
             gaps.setdefault(run, {})[m] = qs
-        _enough_queries(len(aligned[m][0]), settings["min_queries"])
+        _enough_queries(len(query_ids[m]), settings["min_queries"])
     candidates = tuple(r for r in runs if r != baseline)
-    return _table(aligned, baseline, candidates, tuple(measures), settings, gaps, workers)
+    return _table(baseline, candidates, query_ids, by_measure, gaps, settings, workers)
 
 
 def _compare_many_iv(
@@ -475,51 +451,25 @@ def _compare_many_iv(
     if qrels is not None and not isinstance(qrels, Qrels):
         raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
     workers = (os.cpu_count() or 1) if workers is None else _checks.integer(workers, "workers")
-    pairs = _named_runs(scores)
-    names = [name for name, _ in pairs]
-    if str(baseline) not in names:
+    runs = _named_runs(scores)
+    if str(baseline) not in runs:
         raise ValueError(
-            f"baseline {baseline!r} is not one of the runs ({_checks.name_some(names, 10)}); "
+            f"baseline {baseline!r} is not one of the runs ({_checks.name_some(runs, 10)}); "
             "pass baseline= the name of the run the others are compared with."
         )
     baseline = str(baseline)
-    runs = {name: _measures_of(name, by_measure) for name, by_measure in pairs}
-    if measures is None:
-        measures = list(runs[baseline])
-        for name, by_measure in runs.items():
-            extra = [m for m in by_measure if m not in runs[baseline]]
-            if extra:
-                raise ValueError(
-                    f"run {name!r} has scores for {_checks.name_some(extra)}, which the baseline "
-                    f"{baseline!r} has not; score the baseline on it too, or pass measures=[...] "
-                    "to compare only the measures every run has."
-                )
-    else:
-        if isinstance(measures, str) or not isinstance(measures, Sequence) or not measures:
-            raise ValueError(
-                f"measures must be a list of measure names, e.g. ['ndcg_cut_10']; got {measures!r}."
-            )
-        measures = [str(m) for m in measures]
-        if len(set(measures)) != len(measures):
-            raise ValueError(f"measures names a measure twice: {measures}.")
-    for name, by_measure in runs.items():
-        for m in measures:
-            if m not in by_measure:
-                raise ValueError(
-                    f"run {name!r} has no scores for measure {m!r} (it has "
-                    f"{_checks.name_some(by_measure) or 'none'}); score it on {m!r} too, or "
-                    "pass measures=[...] to compare only the measures every run has."
-                )
+    runs = {name: _measures_of(name, by_measure) for name, by_measure in runs.items()}
     settings = dict(
         family=family, correction=correction, alpha=float(alpha), level=float(level),
         seed=seed, n_resamples=n_resamples, alternative=alternative, missing=missing,
         min_queries=min_queries,
     )  # fmt: skip
-    return runs, baseline, measures, settings, workers
+    return runs, baseline, _measure_names(runs, baseline, measures), settings, workers
 
 
-def _named_runs(scores: object) -> list[tuple[str, object]]:
-    """(name, measures) pairs, from a mapping or a list of pairs: two or more, unique as text."""
+def _named_runs(scores: object) -> dict[str, object]:
+    """The runs by name, from a mapping or a list of (name, measures) pairs: two or more, their
+    names unique as text."""
     if isinstance(scores, Mapping):
         pairs = list(scores.items())
     elif isinstance(scores, Sequence) and not isinstance(scores, str):
@@ -548,7 +498,7 @@ def _named_runs(scores: object) -> list[tuple[str, object]]:
             f"{'' if len(names) == 1 else 's'} ({_checks.name_some(names)}). For one pair, "
             "compare_runs(a, b) gives the full report."
         )
-    return [(str(name), by_measure) for name, by_measure in pairs]
+    return {name: by_measure for name, (_, by_measure) in zip(names, pairs, strict=True)}
 
 
 def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
@@ -566,35 +516,61 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
                 f"{where}: the scores must be a mapping query ID -> score or a RunScores (from "
                 f"evaluate, read_trec_eval or read_scores_csv); got {type(run).__name__}."
             )
-        raw = dict(run.scores if isinstance(run, RunScores) else run)
-        if not raw:
+        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
+        if not run.scores:
             raise ValueError(f"{where}: no scored queries.")
-        bad = [q for q, v in raw.items() if type(v) is not float and not _is_real(v)]
+        # a real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)
+        real = (numbers.Real, np.bool_)
+        bad = [q for q, v in run.scores.items() if type(v) is not float and not isinstance(v, real)]
         if bad:
-            q = bad[0]
             raise ValueError(
-                f"{where}: the score of query {q!r} is {raw[q]!r}, not a number; convert the "
-                "scores to numbers (e.g. float(x)) before comparing."
+                f"{where}: the score of query {bad[0]!r} is {run.scores[bad[0]]!r}, not a number; "
+                "convert the scores to numbers (e.g. float(x)) before comparing."
             )
-        ids = list(raw)
-        values = _checks.scores(list(raw.values()), f"{where}: the scores", labels=ids)
+        ids = list(run.scores)
+        values = _checks.scores(list(run.scores.values()), f"{where}: the scores", labels=ids)
         scores = dict(zip(ids, values.tolist(), strict=True))
-        kept = (run.source, run.unretrieved, run.unjudged) if isinstance(run, RunScores) else (
-            "", None, None)  # fmt: skip
-        out[str(m)] = RunScores(scores, str(m), kept[0], unretrieved=kept[1], unjudged=kept[2])
+        out[str(m)] = dataclasses.replace(run, scores=scores, measure=str(m))
     return out
 
 
-def _is_real(x: object) -> bool:
-    """A real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)."""
-    return isinstance(x, (numbers.Real, np.bool_))
+def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measures: object) -> list:
+    """The measures to compare (by default the baseline's), each scored for every run."""
+    if measures is None:
+        measures = list(runs[baseline])
+        for name, by_measure in runs.items():
+            extra = [m for m in by_measure if m not in runs[baseline]]
+            if extra:
+                raise ValueError(
+                    f"run {name!r} has scores for {_checks.name_some(extra)}, which the baseline "
+                    f"{baseline!r} has not; score the baseline on it too, or pass measures=[...] "
+                    "to compare only the measures every run has."
+                )
+    elif isinstance(measures, str) or not isinstance(measures, Sequence) or not measures:
+        raise ValueError(
+            f"measures must be a list of measure names, e.g. ['ndcg_cut_10']; got {measures!r}."
+        )
+    else:
+        measures = [str(m) for m in measures]
+        if len(set(measures)) != len(measures):
+            raise ValueError(f"measures names a measure twice: {measures}.")
+    for name, by_measure in runs.items():
+        for m in measures:
+            if m not in by_measure:
+                raise ValueError(
+                    f"run {name!r} has no scores for measure {m!r} (it has "
+                    f"{_checks.name_some(by_measure) or 'none'}); score it on {m!r} too, or "
+                    "pass measures=[...] to compare only the measures every run has."
+                )
+    return measures
 
 
 def _align_many(
     runs: dict[str, RunScores], baseline: str, measure: str, missing: str, qrels: Qrels | None
-) -> tuple[tuple[tuple[str, ...], dict[str, np.ndarray]], dict[str, list[str]]]:
+) -> tuple[tuple[str, ...], dict[str, np.ndarray], dict[str, list[str]]]:
     """Every run on one list of queries for ``measure``, by :func:`align_runs`' rules applied to
-    each run against the baseline; the queries of that list each run has no score for."""
+    each run against the baseline: the query IDs, each run's scores on them, and the queries each
+    run has no score for."""
     sets = []
     base = runs[baseline].scores
     for name, run in runs.items():
@@ -625,22 +601,22 @@ def _align_many(
         arrays[name] = np.array([s.get(q, 0.0) for q in ids])
         arrays[name].setflags(write=False)
         gaps[name] = [str(q) for q in _checks.sorted_ids(universe - set(s))]
-    return (tuple(str(q) for q in ids), arrays), gaps
+    return tuple(str(q) for q in ids), arrays, gaps
 
 
 def _table(
-    aligned: dict[str, tuple[tuple[str, ...], dict[str, np.ndarray]]], baseline: str,
-    candidates: tuple[str, ...], measures: tuple[str, ...], settings: dict[str, Any],
-    gaps: dict[str, dict[str, list[str]]], workers: int,
+    baseline: str, candidates: tuple[str, ...], query_ids: dict[str, tuple[str, ...]],
+    scores: dict[str, dict[str, np.ndarray]], gaps: dict[str, dict[str, list[str]]],
+    settings: dict[str, Any], workers: int,
 ) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
     half_alpha = (1 - _checks.level(settings["level"])) / 2
+    measures = tuple(query_ids)
     jobs = [(r, m) for m in measures for r in candidates]
 
     def one(job: tuple[str, str]) -> dict[str, Any]:
         run, m = job
-        by_run = aligned[m][1]
-        return _cell(by_run[baseline], by_run[run], settings, half_alpha)
+        return _cell(scores[m][baseline], scores[m][run], settings, half_alpha)
 
     if workers > 1 and len(jobs) > 1:
         with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
@@ -656,10 +632,9 @@ def _table(
         for (run, m), f, mark in zip(jobs, found, marks, strict=True)
     )
     return ManyRunsTable(
-        cells=cells, baseline=baseline, runs=candidates, measures=measures,
-        query_ids={m: aligned[m][0] for m in measures},
-        scores={m: dict(aligned[m][1]) for m in measures},
-        missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())}, **settings,
+        cells=cells, baseline=baseline, runs=candidates, measures=measures, query_ids=query_ids,
+        scores=scores, missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())},
+        **settings,
     )  # fmt: skip
 
 
@@ -688,20 +663,16 @@ def _marks(
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
     with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
-    labels = _family_labels(jobs, family, primary)
-    adjusted = _adjust(p, labels, correction)
+    if family == "all":
+        labels = ["all"] * len(jobs)
+    elif family == "per measure":
+        labels = [m for _, m in jobs]
+    else:
+        labels = ["primary" if m == primary else "secondary" for _, m in jobs]
     return [
         dict(adjusted=float(adj), marked=bool(adj <= alpha), family=label)
-        for adj, label in zip(adjusted, labels, strict=True)
+        for adj, label in zip(_adjust(p, labels, correction), labels, strict=True)
     ]
-
-
-def _family_labels(jobs: list[tuple[str, str]], family: str, primary: str) -> list[str]:
-    if family == "all":
-        return ["all"] * len(jobs)
-    if family == "per measure":
-        return [m for _, m in jobs]
-    return ["primary" if m == primary else "secondary" for _, m in jobs]
 
 
 def _adjust(p: np.ndarray, labels: list[str], correction: str) -> np.ndarray:
@@ -746,20 +717,10 @@ class ManyRunsRecord:
 def load_many_record(path: str | os.PathLike[str]) -> ManyRunsRecord:
     """Read a record written by :meth:`ManyRunsTable.save`, checking that it is complete and that
     its scores still have the hash they were saved with (errors name the file)."""
-    name = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            raw = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg}).") from None
-    if not isinstance(raw, dict) or raw.get("format") != RECORD_FORMAT:
-        raise ValueError(f'{name}: not a many-runs record (expected "format": "{RECORD_FORMAT}").')
-    if raw.get("version") != RECORD_VERSION:
-        raise ValueError(f"{name}: record version {raw.get('version')!r} is not supported.")
     fields = list(ManyRunsRecord.__dataclass_fields__)
-    missing = [k for k in fields if k not in raw]
-    if missing:
-        raise ValueError(f"{name}: the record is missing {', '.join(missing)}.")
+    name, raw = _read_record(
+        path, RECORD_FORMAT, "many-runs", (RECORD_VERSION,), fields, column=False
+    )
     record = ManyRunsRecord(**{k: raw[k] for k in fields})
     if _scores_hash(record.query_ids, record.scores) != record.scores_sha256:
         raise ValueError(
@@ -780,16 +741,13 @@ def recompute_many(record: ManyRunsRecord) -> ManyRunsTable:
     >>> again.cells == table.cells
     True
     """
-    settings = dict(record.settings)
-    aligned = {
-        m: (
-            tuple(record.query_ids[m]),
-            {r: np.array(record.scores[m][r], dtype=float) for r in record.scores[m]},
-        )
+    query_ids = {m: tuple(record.query_ids[m]) for m in record.measures}
+    scores = {
+        m: {r: np.array(s, dtype=float) for r, s in record.scores[m].items()}
         for m in record.measures
     }
     candidates = tuple(r for r in record.runs if r != record.baseline)
     return _table(
-        aligned, record.baseline, candidates, tuple(record.measures), settings,
-        record.missing_queries, 1,
+        record.baseline, candidates, query_ids, scores, record.missing_queries,
+        dict(record.settings), 1,
     )  # fmt: skip

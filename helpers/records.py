@@ -1,9 +1,8 @@
 """Saving a comparison as JSON so that anyone can recompute it exactly.
 
-A record holds the query IDs, both systems' scores, the seed, R, the level and
-the reported interval (Python writes floats that read back as the same double).
-Version 2 adds clusters, exclusions and the evaluation's config; a
-record that uses none of them is written as version 1.
+A record holds the query IDs, both systems' scores, the seed, R, the level and the reported
+interval (Python writes floats that read back as the same double). Version 2 adds clusters,
+exclusions and the evaluation's config; a record that uses none of them is written as version 1.
 """
 
 from __future__ import annotations
@@ -21,13 +20,8 @@ from .grid import _exact_bootstrap_interval
 from .intervals import CONVENTION, Interval, _percentile_interval
 from .resampling import DEFAULT_MAX_ELEMENTS, _cluster_bootstrap, _cluster_totals, _paired_bootstrap
 
-__all__ = [
-    "ComparisonRecord",
-    "make_record",
-    "recompute_interval",
-    "save_record",
-    "load_record",
-]
+__all__ = ["ComparisonRecord", "make_record", "recompute_interval", "save_record",
+           "load_record"]  # fmt: skip
 
 FORMAT = "did-search-improve/comparison"
 READABLE_VERSIONS = (1, 2)
@@ -256,36 +250,43 @@ def save_record(record: ComparisonRecord, path: str | os.PathLike[str]) -> None:
 _REQUIRED = ("query_ids", "scores_a", "scores_b", "seed", "n_resamples", "level", "interval")
 
 
-def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
-    """Read a record written by :func:`save_record`, checking that it is complete and consistent
-    (errors name the file)."""
+def _read_record(
+    path: str | os.PathLike[str], fmt: str, kind: str, versions: tuple[int, ...],
+    required: Sequence[str], column: bool = True,
+) -> tuple[str, dict[str, Any]]:  # fmt: skip
+    """The file's name and its JSON object, refused (naming the file) unless it is valid JSON of
+    format ``fmt``, of one of ``versions`` and with every ``required`` field."""
     name = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
-        ) from None
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ValueError(f'{name}: not a comparison record (expected "format": "{FORMAT}").')
+        at = f"line {exc.lineno}" + (f", column {exc.colno}" if column else "")
+        raise ValueError(f"{name}: not valid JSON ({at}: {exc.msg}).") from None
+    if not isinstance(raw, dict) or raw.get("format") != fmt:
+        raise ValueError(f'{name}: not a {kind} record (expected "format": "{fmt}").')
     version = raw.get("version")
-    if isinstance(version, bool) or version not in READABLE_VERSIONS:
-        raise ValueError(
-            f"{name}: record version {version!r} is not supported (this code reads versions "
-            f"{', '.join(map(str, READABLE_VERSIONS))})."
-        )
-    missing = [k for k in _REQUIRED if k not in raw]
+    if isinstance(version, bool) or version not in versions:
+        said = ", ".join(map(str, versions))
+        reads = f" (this code reads versions {said})" if len(versions) > 1 else ""
+        raise ValueError(f"{name}: record version {version!r} is not supported{reads}.")
+    missing = [k for k in required if k not in raw]
     if missing:
         raise ValueError(f"{name}: the record is missing {', '.join(missing)}.")
+    return name, raw
+
+
+def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
+    """Read a record written by :func:`save_record`, checking that it is complete and consistent
+    (errors name the file)."""
+    name, raw = _read_record(path, FORMAT, "comparison", READABLE_VERSIONS, _REQUIRED)
     body = {k: v for k, v in raw.items() if k not in ("format", "version")}
     known = set(ComparisonRecord.__dataclass_fields__)
-    if version == 1:
+    if raw["version"] == 1:
         known -= set(V2_FIELDS)
     unknown = sorted(set(body) - known)
     if unknown:
-        v2 = version == 1 and set(unknown) <= set(V2_FIELDS)
-        hint = " (version-2 fields in a version-1 record)" if v2 else ""
+        hint = " (version-2 fields in a version-1 record)" if set(unknown) <= set(V2_FIELDS) else ""
         raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
     n = len(body["query_ids"])
     if not (n == len(body["scores_a"]) == len(body["scores_b"])):

@@ -107,12 +107,7 @@ class SliceSummary:
 
     def _repr_html_(self) -> str:
         head, overall, *rest = ([html.escape(c) for c in row] for row in self._cells())
-        th = "".join(f"<th>{c}</th>" for c in head)
-        trs = "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
-            for row in [[f"<b>{c}</b>" for c in overall], *rest]
-        )
-        table = f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+        table = _html_table(head, [[f"<b>{c}</b>" for c in overall], *rest])
         return f"{table}<p>{html.escape(_NOTE.format(self.n_resamples))}</p>"
 
 
@@ -120,6 +115,19 @@ def _line(cells: list[str], widths: list[int], left: tuple[int, ...]) -> str:
     """One row of aligned columns, two spaces apart: the ``left`` ones to the left."""
     pairs = enumerate(zip(cells, widths, strict=True))
     return "  ".join(x.ljust(w) if i in left else x.rjust(w) for i, (x, w) in pairs).rstrip()
+
+
+def _html_table(
+    head: list[str], rows: list[list[str]], caption: str = "", tr: Sequence[str] = ()
+) -> str:
+    """An HTML table of cells given as HTML: ``caption`` above, ``tr`` each row's attributes."""
+    body = "".join(
+        f"<tr{attrs}>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+        for attrs, row in zip(tr or [""] * len(rows), rows, strict=True)
+    )
+    th = "".join(f"<th>{c}</th>" for c in head)
+    caption = f"<caption>{caption}</caption>" if caption else ""
+    return f"<table>{caption}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def slice_summary(
