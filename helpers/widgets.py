@@ -13,7 +13,7 @@ import html
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -27,15 +27,9 @@ from .plots import plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
 __all__ = [
-    "Question",
-    "Feedback",
-    "grade",
-    "quiz",
-    "DrawDescription",
-    "describe_draw",
-    "EXPLORER_PRESETS",
-    "resample_explorer",
-]
+    "Question", "Feedback", "grade", "quiz",
+    "DrawDescription", "describe_draw", "EXPLORER_PRESETS", "resample_explorer",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -51,19 +45,18 @@ class Question:
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", tuple(self.options))
         object.__setattr__(self, "explanations", tuple(self.explanations))
-        if len(self.options) < 2:
+        n = len(self.options)
+        if n < 2:
             raise ValueError("A question needs at least two options.")
-        if len(set(self.options)) != len(self.options):
+        if len(set(self.options)) != n:
             raise ValueError("Options must be distinct.")
-        if len(self.explanations) != len(self.options):
+        if len(self.explanations) != n:
             raise ValueError(
-                f"Give one explanation per option: {len(self.options)} options, "
-                f"{len(self.explanations)} explanations."
+                f"Give one explanation per option: {n} options, {len(self.explanations)} "
+                "explanations."
             )
-        if not 0 <= self.answer < len(self.options):
-            raise ValueError(
-                f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}."
-            )
+        if not 0 <= self.answer < n:
+            raise ValueError(f"answer must index an option (0 to {n - 1}); got {self.answer}.")
 
 
 @dataclass(frozen=True)
@@ -152,7 +145,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         key, question = question, _keyed_question(question, quiz_data(question)["prompt"], values)
         static = {"kind": "quiz", "key": key, "prompt": question.prompt}
     else:
-        static = {"kind": "quiz", "question": _question_fields(question)}
+        static = {"kind": "quiz", "question": asdict(question)}
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
         options=list(question.options), value=None, layout=widgets.Layout(width="auto")
@@ -181,15 +174,6 @@ def _keyed_question(key: str, prompt: str, values: dict | None = None) -> Questi
     if values is not None:
         prompt = prompt.format(**values)
     return Question(prompt, data["options"], data["answer"], data["explanations"])
-
-
-def _question_fields(q: Question) -> dict:
-    return {
-        "prompt": q.prompt,
-        "options": list(q.options),
-        "answer": q.answer,
-        "explanations": list(q.explanations),
-    }
 
 
 # --- The resample explorer (chapter 2) ---------------------------------------
@@ -354,11 +338,11 @@ def resample_explorer(
     )
     play = widgets.Play(**steps, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
-    buttons = [
-        widgets.Button(description=label, tooltip=f"Go to draw {k}")
-        for label, k in EXPLORER_PRESETS
-        if k <= total
-    ]
+    buttons = []
+    for label, k in EXPLORER_PRESETS:
+        if k <= total:  # each button with its own draw
+            buttons.append(widgets.Button(description=label, tooltip=f"Go to draw {k}"))
+            buttons[-1].on_click(lambda _b, k=k: setattr(slider, "value", k))
     text = widgets.HTML()
     size = widgets.Layout(width=f"{EXPLORER_CSS_WIDTH}px", max_width="100%", height="auto")
     image = widgets.Image(format="png", layout=size)  # shown at half its pixels: sharp
@@ -371,8 +355,6 @@ def resample_explorer(
             rendered[draw.counts] = _explorer_png(d, k, half_alpha, query_ids)
         image.value = rendered[draw.counts]
 
-    for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
-        button.on_click(lambda _b, k=k: setattr(slider, "value", k))
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
     row = widgets.Layout(width="100%")
@@ -380,11 +362,17 @@ def resample_explorer(
         [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
     )
     box.add_class("resample-explorer")
+    return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
+
+
+def _explorer_snapshot(box, caption: str, png: bytes, d, query_ids, start: int, level: float):
+    """``box`` with the picture of its first view (draw ``start``'s caption and figure), and what
+    the static pages need to rebuild it: the explorer's arguments."""
     picture = (
-        f'<p>{text.value}</p>\n<img alt="Draw {start}: the queries it picked, and its mean among '
-        f'all {total} resample means" width="{EXPLORER_CSS_WIDTH}" '
+        f'<p>{caption}</p>\n<img alt="Draw {start}: the queries it picked, and its mean among '
+        f'all {d.size**d.size} resample means" width="{EXPLORER_CSS_WIDTH}" '
         'style="max-width:100%;height:auto" '
-        f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>'
+        f'src="data:image/png;base64,{base64.b64encode(png).decode()}"/>'
     )
     static = {
         "kind": "explorer",
