@@ -316,3 +316,13 @@ def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size
     assert image.layout.width == f"{EXPLORER_CSS_WIDTH}px" and image.layout.max_width == "100%"
     snapshot = box._repr_mimebundle_()["text/html"]
     assert f'width="{EXPLORER_CSS_WIDTH}"' in snapshot
+
+
+def test_explorer_buttons_go_to_their_own_draws_when_some_presets_are_left_out():
+    """With three queries (27 draws) only the preset at draw 15 fits: its button goes there."""
+    play, slider, buttons, text, image = _parts(
+        resample_explorer([0.1, -0.2, 0.3], ["a", "b", "c"], start=5)
+    )
+    assert [b.description for b in buttons] == ["Repeat q1, omit q2"]
+    buttons[0].click()
+    assert slider.value == 15
