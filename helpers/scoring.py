@@ -273,7 +273,7 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
         f"{_checks.name_some(extra, 3)}); the qrels judge {len(judged)}, {len(missing)} of them "
         f"not in the run (e.g. {_checks.name_some(missing, 3)})."
     )
-    # each side's topics by their keys (where several share a key, the first in sorted order)
+    # each side's topics by key; where several share one, the first in sorted order (written last)
     run_keys, judged_keys = ({_topic_key(q): q for q in sorted(t)[::-1]} for t in (extra, missing))
     same = sorted((r, judged_keys[_topic_key(r)]) for r in extra if _topic_key(r) in judged_keys)
     if same:
