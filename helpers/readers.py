@@ -20,14 +20,8 @@ from dataclasses import dataclass
 from . import _checks
 
 __all__ = [
-    "RunScores",
-    "Run",
-    "Qrels",
-    "read_trec_eval",
-    "read_scores_csv",
-    "read_run",
-    "read_qrels",
-]
+    "RunScores", "Run", "Qrels", "read_trec_eval", "read_scores_csv", "read_run", "read_qrels",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -145,14 +139,14 @@ def _parse_number(text: str, where: str, what: str) -> float:
 
 
 def _store(
-    table: dict[str, float], seen_at: dict[str, int], qid: str, value: float, path: str, lineno: int
+    scores: dict[str, float], first_line: dict, qid: str, value: float, path: str, lineno: int
 ) -> None:
-    if qid not in table:
-        table[qid], seen_at[qid] = value, lineno
-    elif table[qid] != value:
+    """Keep query ``qid``'s score and the line it was first on; a later line may only repeat it."""
+    first = first_line.setdefault(qid, lineno)
+    if scores.setdefault(qid, value) != value:
         raise ValueError(
             f"{path}:{lineno}: query {qid!r} appears again with a different value "
-            f"({value!r}; line {seen_at[qid]} has {table[qid]!r}). Each query needs one score."
+            f"({value!r}; line {first} has {scores[qid]!r}). Each query needs one score."
         )
 
 
@@ -172,14 +166,14 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     """
     name = os.fspath(path)
     scores: dict[str, float] = {}
-    seen_at: dict[str, int] = {}
+    first_line: dict[str, int] = {}
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
     for lineno, (m, qid, value) in _trec_lines(path, 3, "'measure query_id value'", "trec_eval"):
         (summary_only if qid == "all" else measures).add(m)
         if m == measure and qid != "all":
             value = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
-            _store(scores, seen_at, qid, value, name, lineno)
+            _store(scores, first_line, qid, value, name, lineno)
     if measure not in measures:
         if measure in summary_only:
             raise ValueError(
@@ -221,7 +215,7 @@ def read_scores_csv(
         delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
     wanted = {"query": query, "score": score, "cluster": cluster, "slice": slice}
     scores: dict[str, float] = {}
-    seen_at: dict[str, int] = {}
+    first_line: dict[str, int] = {}
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter=delimiter)
     rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
     header = _csv_header(next(rows, None), name, wanted)  # the first non-blank row
@@ -238,7 +232,7 @@ def read_scores_csv(
         if not qid:
             raise ValueError(f"{where}: the query ID is empty.")
         value = _parse_number(row[pos["score"]].strip(), where, f"{score!r} value")
-        _store(scores, seen_at, qid, value, name, lineno)
+        _store(scores, first_line, qid, value, name, lineno)
         for role, table in labels.items():
             label = row[pos[role]].strip()
             if not label:
@@ -247,7 +241,7 @@ def read_scores_csv(
             if previous != label:
                 raise ValueError(
                     f"{where}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} "
-                    f"on line {seen_at[qid]}."
+                    f"on line {first_line[qid]}."
                 )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
@@ -368,7 +362,7 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     """
     name = os.fspath(path)
     rankings: dict[str, dict[str, float]] = {}
-    seen_at: dict[tuple[str, str], int] = {}
+    first_line: dict[tuple[str, str], int] = {}
     tags: dict[str, None] = {}  # the run's tags, in order
     for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
         path, 6, "a run line 'query_id Q0 doc_id rank score tag'", "a TREC run", more_ok=True
@@ -376,13 +370,12 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         where = f"{name}:{lineno}"
         _parse_c_number(rank, where, f"rank of document {doc!r}")
         value = _parse_c_number(score, where, f"score of document {doc!r}")
-        if (qid, doc) in seen_at:
+        if (first := first_line.setdefault((qid, doc), lineno)) != lineno:
             raise ValueError(
                 f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
-                f"{seen_at[qid, doc]}); each document may appear once per query (trec_eval stops "
-                "with 'duplicate docs'). Remove one of the two lines."
+                f"{first}); each document may appear once per query (trec_eval stops with "
+                "'duplicate docs'). Remove one of the two lines."
             )
-        seen_at[qid, doc] = lineno
         rankings.setdefault(qid, {})[doc] = value
         tags[tag] = None
     return Run(rankings, name, ",".join(tags))
@@ -414,7 +407,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """
     name = os.fspath(path)
     judgments: dict[str, dict[str, int]] = {}
-    seen_at: dict[tuple[str, str], int] = {}
+    first_line: dict[tuple[str, str], int] = {}
     for lineno, (qid, _, doc, grade) in _trec_lines(
         path, 4, "a qrels line 'query_id iteration doc_id grade'", "qrels"
     ):
@@ -424,11 +417,10 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
                 f"{where}: the grade {grade!r} of document {doc!r} is not an integer; qrels grades "
                 "are 0, 1, 2..."
             )
-        if (qid, doc) in seen_at:
+        if (first := first_line.setdefault((qid, doc), lineno)) != lineno:
             raise ValueError(
                 f"{where}: document {doc!r} is judged again for query {qid!r} (first on line "
-                f"{seen_at[qid, doc]}); keep one judgment per document."
+                f"{first}); keep one judgment per document."
             )
-        seen_at[qid, doc] = lineno
         judgments.setdefault(qid, {})[doc] = int(grade)
     return Qrels(judgments, name)

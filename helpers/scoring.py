@@ -175,21 +175,16 @@ def evaluate(
 ) -> RunScores:
     """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
-    ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``;
-    :data:`MEASURES`); ``level`` is its ``-l`` and ``max_docs`` its ``-M``.
-    Every topic of the qrels gets a score: one the run retrieved nothing for
-    scores 0 (``trec_eval -c``) and is listed in ``unretrieved``; the run's
-    topics that the qrels do not judge are left out and listed in ``unjudged``.
+    ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``; :data:`MEASURES`);
+    ``level`` is its ``-l`` and ``max_docs`` its ``-M``. Every topic of the qrels gets a score:
+    one the run retrieved nothing for scores 0 (``trec_eval -c``) and is listed in
+    ``unretrieved``; the run's topics that the qrels do not judge are left out and listed in
+    ``unjudged``.
 
-    The topic IDs are checked first (``check_topics=True``): a run whose topics
-    plainly are not the qrels' is refused, naming examples from both sides and
-    the likely cause: judged topics spelt with leading zeros, in another case or
-    with a prefix or suffix; no topic in common; or so many judged topics
-    missing, and as many unjudged ones in their place, that half the judged
-    topics may be renamed (or the qrels are for other topics). Scored anyway,
-    every such judged topic would count 0 and a comparison would be confidently
-    wrong. A few extra unjudged topics, or judged topics the run retrieved
-    nothing for, are fine. ``check_topics=False`` scores as trec_eval does,
+    The topic IDs are checked first: a run whose topics plainly are not the qrels' (judged topics
+    spelt otherwise, none in common, or half of them missing with as many unjudged ones in their
+    place) is refused with the likely cause, since each such judged topic would score 0 and a
+    comparison would be confidently wrong. ``check_topics=False`` scores as trec_eval does,
     without a word: only for a mismatch you have understood.
 
     >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
@@ -198,6 +193,21 @@ def evaluate(
     >>> scores.scores, scores.unretrieved, scores.unjudged
     ({'q1': 0.5, 'q2': 0.0}, ['q2'], [])
     """
+    score, level, max_docs = _evaluate_iv(qrels, run, measure, level, max_docs, check_topics)
+    scores = {}
+    for q in qrels.topics:
+        ranking = run.rankings.get(q, {})
+        scores[q] = score(rank_topic(ranking, qrels.judgments[q], level=level, max_docs=max_docs))
+    unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
+    unjudged = _checks.sorted_ids(set(run.rankings) - set(qrels.judgments))
+    return RunScores(scores, measure, run.source, unretrieved=unretrieved, unjudged=unjudged)
+
+
+def _evaluate_iv(
+    qrels: object, run: object, measure: object, level: object, max_docs: object, check: object
+) -> tuple[Callable[[RankedTopic], float], int, int | None]:
+    """The measure's function and the checked ``level`` and ``max_docs``, once the qrels, the run
+    and (if ``check``) their topics are fit to score."""
     if not isinstance(qrels, Qrels):
         raise ValueError(
             f"qrels must come from read_qrels(path); got {type(qrels).__name__}."
@@ -212,8 +222,8 @@ def evaluate(
     score = measure_function(measure)
     level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
     max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
-    if not isinstance(check_topics, bool):
-        raise ValueError(f"check_topics must be True or False; got {check_topics!r}.")
+    if not isinstance(check, bool):
+        raise ValueError(f"check_topics must be True or False; got {check!r}.")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (
@@ -228,20 +238,19 @@ def evaluate(
                         f"text IDs and {expected}. Read the files with read_qrels(path) and "
                         "read_run(path)."
                     )
-    if check_topics and (problem := _topic_mismatch(set(run.rankings), set(qrels.judgments))):
+    if check and (problem := _topic_mismatch(set(run.rankings), set(qrels.judgments))):
         raise ValueError(
             f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Fix "
             "the topic IDs in one file (or use the qrels of this run's topics). To score as "
             "trec_eval does anyway (unjudged topics left out, missing judged topics scored 0), "
             "pass check_topics=False, only for a mismatch you have understood."
         )
-    scores = {}
-    for q in qrels.topics:
-        ranking = run.rankings.get(q, {})
-        scores[q] = score(rank_topic(ranking, qrels.judgments[q], level=level, max_docs=max_docs))
-    unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
-    unjudged = _checks.sorted_ids(set(run.rankings) - set(qrels.judgments))
-    return RunScores(scores, measure, run.source, unretrieved=unretrieved, unjudged=unjudged)
+    return score, level, max_docs
+
+
+def _is_score(value: object) -> bool:
+    real = type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
+    return real and math.isfinite(value)
 
 
 # --- Do the run's topics and the qrels' match? --------------------------------------
@@ -264,10 +273,9 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
         f"{_checks.name_some(extra, 3)}); the qrels judge {len(judged)}, {len(missing)} of them "
         f"not in the run (e.g. {_checks.name_some(missing, 3)})."
     )
-    by_key: dict[str, list[str]] = {}
-    for q in missing:
-        by_key.setdefault(_topic_key(q), []).append(q)
-    same = sorted((r, by_key[_topic_key(r)][0]) for r in extra if _topic_key(r) in by_key)
+    # each side's topics by key; where several share one, the first in sorted order (written last)
+    run_keys, judged_keys = ({_topic_key(q): q for q in sorted(t)[::-1]} for t in (extra, missing))
+    same = sorted((r, judged_keys[_topic_key(r)]) for r in extra if _topic_key(r) in judged_keys)
     if same:
         r, j = same[0]
         how = (
@@ -279,13 +287,8 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
             f"{len(same)} of the run's topics are judged topics with {how} (e.g. {r!r} in the "
             f"run, {j!r} in the qrels); {sides}"
         )
-    if affix := _common_affix(extra, missing):
-        (r, j), where, text = affix
-        other = "qrels'" if where == "run's" else "run's"
-        return (
-            f"the {where} topics carry a {text} that the {other} lack (e.g. {r!r} in the "
-            f"run, {j!r} in the qrels); {sides}"
-        )
+    if affix := _common_affix(run_keys, judged_keys):
+        return f"{affix}; {sides}"
     if not run_topics & judged:
         return (
             f"the run and the qrels have no topic in common, as if for other collections; {sides}"
@@ -299,51 +302,38 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
     return None
 
 
-def _common_affix(extra: set[str], missing: set[str]) -> tuple | None:
-    """A prefix and/or suffix (not just digits) that turns judged topics into run topics or back:
-    ((run topic, judged topic), whose topics carry it, what it is), or None."""
-    keys = {_topic_key(q): q for q in missing}
-    extra_keys = {_topic_key(q): q for q in extra}
-    for long, short, where in ((extra_keys, keys, "run's"), (keys, extra_keys, "qrels'")):
-        by_length = sorted(short, key=len, reverse=True)
-        for k in sorted(long)[:50]:  # a sample of the longer IDs is enough to see a pattern
-            found = next(
-                (
-                    (k[:i], inner, k[i + len(inner) :])
-                    for inner in by_length
-                    if inner
-                    and inner != k
-                    and (i := k.find(inner)) >= 0
-                    and _whole(k[:i], inner, k[i + len(inner) :])
-                ),
-                None,
-            )
-            if found is None:
-                continue
-            prefix, inner, suffix = found
-            pair = (long[k], short[inner]) if where == "run's" else (short[inner], long[k])
-            text = " and ".join(
-                f"{name} {value!r}"
-                for name, value in (("prefix", prefix), ("suffix", suffix))
-                if value
-            )
-            return pair, where, text
+def _common_affix(run_keys: dict[str, str], judged_keys: dict[str, str]) -> str | None:
+    """Whose topics carry a prefix and/or suffix (not just digits) that the other side's lack,
+    with an example, from each side's topics by their keys; None if no such pattern is seen."""
+    for who, other, longer, shorter in (
+        ("run's", "qrels'", run_keys, judged_keys),
+        ("qrels'", "run's", judged_keys, run_keys),
+    ):
+        by_length = sorted(shorter, key=len, reverse=True)
+        for k in sorted(longer)[:50]:  # a sample of the longer IDs is enough to see a pattern
+            for inner in by_length:
+                if text := _affix(k, inner):
+                    topic = {who: longer[k], other: shorter[inner]}
+                    r, j = topic["run's"], topic["qrels'"]
+                    return (
+                        f"the {who} topics carry a {text} that the {other} lack (e.g. {r!r} in "
+                        f"the run, {j!r} in the qrels)"
+                    )
     return None
 
 
-def _whole(prefix: str, inner: str, suffix: str) -> bool:
-    """True when ``inner`` splits no number or word of ``prefix + inner + suffix``: '30' is not
-    a part of '301', nor 'b' of 'abc'; '301' is a part of 'q301' and of 'topic-301'."""
+def _affix(outer: str, inner: str) -> str | None:
+    """What ``outer`` adds around ``inner`` ("prefix 'q'", "suffix '-en'" or both) when ``inner``
+    is a part of it that splits no number or word: '301' of 'q301' and of 'topic-301', not '30'
+    of '301' nor 'b' of 'abc'; None otherwise."""
 
-    def kind(char: str) -> str:
-        return "digit" if char.isdigit() else "letter" if char.isalpha() else "other"
+    def joined(a: str, b: str) -> bool:  # two digits, or two letters
+        return (a.isdigit() and b.isdigit()) or (a.isalpha() and b.isalpha())
 
-    return not (
-        (prefix and kind(prefix[-1]) == kind(inner[0]) != "other")
-        or (suffix and kind(suffix[0]) == kind(inner[-1]) != "other")
-    )
-
-
-def _is_score(value: object) -> bool:
-    real = type(value) is float or (isinstance(value, numbers.Real) and not isinstance(value, bool))
-    return real and math.isfinite(value)
+    i = outer.find(inner) if inner and inner != outer else -1
+    if i < 0:
+        return None
+    prefix, suffix = outer[:i], outer[i + len(inner) :]
+    if joined(prefix[-1:], inner[0]) or joined(inner[-1], suffix[:1]):
+        return None
+    return " and ".join(f"{n} {v!r}" for n, v in (("prefix", prefix), ("suffix", suffix)) if v)

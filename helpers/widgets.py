@@ -12,9 +12,8 @@ import functools
 import html
 import io
 import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -24,20 +23,13 @@ from .data import signed
 from .examples import FOUR_PAIR_CHANGES
 from .exercises import quiz_data
 from .intervals import _percentile_interval
-from .plots import plot_exact_distribution, plot_picked_queries, set_style
+from .plots import plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
 __all__ = [
-    "Question",
-    "Feedback",
-    "grade",
-    "quiz",
-    "DrawDescription",
-    "describe_draw",
-    "EXPLORER_PRESETS",
-    "resample_explorer",
-    "static_widget_html",
-]
+    "Question", "Feedback", "grade", "quiz",
+    "DrawDescription", "describe_draw", "EXPLORER_PRESETS", "resample_explorer",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,19 +45,18 @@ class Question:
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", tuple(self.options))
         object.__setattr__(self, "explanations", tuple(self.explanations))
-        if len(self.options) < 2:
+        n = len(self.options)
+        if n < 2:
             raise ValueError("A question needs at least two options.")
-        if len(set(self.options)) != len(self.options):
+        if len(set(self.options)) != n:
             raise ValueError("Options must be distinct.")
-        if len(self.explanations) != len(self.options):
+        if len(self.explanations) != n:
             raise ValueError(
-                f"Give one explanation per option: {len(self.options)} options, "
-                f"{len(self.explanations)} explanations."
+                f"Give one explanation per option: {n} options, {len(self.explanations)} "
+                "explanations."
             )
-        if not 0 <= self.answer < len(self.options):
-            raise ValueError(
-                f"answer must index an option (0 to {len(self.options) - 1}); got {self.answer}."
-            )
+        if not 0 <= self.answer < n:
+            raise ValueError(f"answer must index an option (0 to {n - 1}); got {self.answer}.")
 
 
 @dataclass(frozen=True)
@@ -101,7 +92,7 @@ _COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
 def _with_snapshot(box, body: str, what: str, static: dict):
     """Let ``box`` carry a static HTML picture of its first view (``body``), shown where no
     kernel runs, with a note that running the notebook uses it. ``static`` (in the
-    ``data-static`` attribute, as JSON) is what :func:`static_widget_html` needs to make the
+    ``data-static`` attribute, as JSON) is what ``tools/static_widgets.py`` needs to make the
     widget work in the static pages without a kernel."""
     data = html.escape(json.dumps(static, sort_keys=True), quote=True)
     snapshot = (
@@ -154,7 +145,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         key, question = question, _keyed_question(question, quiz_data(question)["prompt"], values)
         static = {"kind": "quiz", "key": key, "prompt": question.prompt}
     else:
-        static = {"kind": "quiz", "question": _question_fields(question)}
+        static = {"kind": "quiz", "question": asdict(question)}
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
     choices = widgets.RadioButtons(
         options=list(question.options), value=None, layout=widgets.Layout(width="auto")
@@ -183,15 +174,6 @@ def _keyed_question(key: str, prompt: str, values: dict | None = None) -> Questi
     if values is not None:
         prompt = prompt.format(**values)
     return Question(prompt, data["options"], data["answer"], data["explanations"])
-
-
-def _question_fields(q: Question) -> dict:
-    return {
-        "prompt": q.prompt,
-        "options": list(q.options),
-        "answer": q.answer,
-        "explanations": list(q.explanations),
-    }
 
 
 # --- The resample explorer (chapter 2) ---------------------------------------
@@ -356,11 +338,11 @@ def resample_explorer(
     )
     play = widgets.Play(**steps, interval=600, description="Play through the draws")
     widgets.jslink((play, "value"), (slider, "value"))
-    buttons = [
-        widgets.Button(description=label, tooltip=f"Go to draw {k}")
-        for label, k in EXPLORER_PRESETS
-        if k <= total
-    ]
+    buttons = []
+    for label, k in EXPLORER_PRESETS:
+        if k <= total:  # each button with its own draw
+            buttons.append(widgets.Button(description=label, tooltip=f"Go to draw {k}"))
+            buttons[-1].on_click(lambda _b, k=k: setattr(slider, "value", k))
     text = widgets.HTML()
     size = widgets.Layout(width=f"{EXPLORER_CSS_WIDTH}px", max_width="100%", height="auto")
     image = widgets.Image(format="png", layout=size)  # shown at half its pixels: sharp
@@ -373,8 +355,6 @@ def resample_explorer(
             rendered[draw.counts] = _explorer_png(d, k, half_alpha, query_ids)
         image.value = rendered[draw.counts]
 
-    for button, (_, k) in zip(buttons, EXPLORER_PRESETS, strict=False):
-        button.on_click(lambda _b, k=k: setattr(slider, "value", k))
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
     row = widgets.Layout(width="100%")
@@ -382,11 +362,17 @@ def resample_explorer(
         [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
     )
     box.add_class("resample-explorer")
+    return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
+
+
+def _explorer_snapshot(box, caption: str, png: bytes, d, query_ids, start: int, level: float):
+    """``box`` with the picture of its first view (draw ``start``'s caption and figure), and what
+    the static pages need to rebuild it: the explorer's arguments."""
     picture = (
-        f'<p>{text.value}</p>\n<img alt="Draw {start}: the queries it picked, and its mean among '
-        f'all {total} resample means" width="{EXPLORER_CSS_WIDTH}" '
+        f'<p>{caption}</p>\n<img alt="Draw {start}: the queries it picked, and its mean among '
+        f'all {d.size**d.size} resample means" width="{EXPLORER_CSS_WIDTH}" '
         'style="max-width:100%;height:auto" '
-        f'src="data:image/png;base64,{base64.b64encode(image.value).decode()}"/>'
+        f'src="data:image/png;base64,{base64.b64encode(png).decode()}"/>'
     )
     static = {
         "kind": "explorer",
@@ -397,100 +383,4 @@ def resample_explorer(
     }
     return _with_snapshot(
         box, picture, "Resample explorer (slider, play and preset buttons)", static
-    )
-
-
-# --- The static edition: the widgets in a page with no kernel ---------------------------------
-
-_STATIC = re.compile(r'<div class="widget-snapshot" data-static="([^"]*)">')
-
-
-def static_widget_html(snapshot: str) -> str:
-    """A widget's snapshot (its ``text/html``) followed by a version that works in a static page
-    with no kernel, hidden until the page's script shows it (with JavaScript off, the page
-    shows the snapshot, as before): a quiz's options as buttons with the notebook's own
-    feedback, or the resample explorer's slider, presets, caption and picture for every draw.
-    A snapshot without ``data-static`` is returned as it is.
-    """
-    match = _STATIC.search(snapshot)
-    if match is None:
-        return snapshot
-    static = json.loads(html.unescape(match.group(1)))
-    if static["kind"] == "quiz":
-        if "key" in static:
-            question = _keyed_question(static["key"], static["prompt"])
-        else:
-            question = Question(**static["question"])
-        return snapshot + _static_quiz(question)
-    if static["kind"] == "explorer":
-        return snapshot + _static_explorer(
-            static["changes"], static["query_ids"], static["start"], static["level"]
-        )
-    raise ValueError(f"unknown static widget kind {static['kind']!r} in a snapshot.")
-
-
-def _base64(text: str) -> str:
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
-def _static_quiz(q: Question) -> str:
-    """The quiz as buttons; each option's feedback (the notebook's) shown when it is chosen."""
-    buttons = "\n".join(
-        f'<button type="button" class="quiz-option" data-option="{i}" aria-pressed="false">'
-        f"{html.escape(option)}</button>"
-        for i, option in enumerate(q.options)
-    )
-    # each option's feedback in base64, decoded only when the option is clicked: the page's
-    # text (with JavaScript off, in a text browser, or searched) names no answer
-    answers = "\n".join(
-        f'<div class="quiz-feedback" data-option="{i}" '
-        f'data-feedback="{_base64(_feedback_html(grade(q, i)))}" hidden></div>'
-        for i in range(len(q.options))
-    )
-    return (
-        f'\n<div class="static-widget static-quiz" hidden>\n<p><b>{html.escape(q.prompt)}</b></p>'
-        f'\n<div class="quiz-options" role="group">\n{buttons}\n</div>\n'
-        f'<div class="quiz-feedback" data-option="none">{_feedback_html(grade(q, None))}</div>\n'
-        f"{answers}\n</div>"
-    )
-
-
-def _static_explorer(changes: list, query_ids: list, start: int, level: str) -> str:
-    """The explorer for a page: a slider over every draw, the presets, the caption, and one
-    picture per multiset (the notebook explorer's own, by the same code), chosen by the page's
-    script from a table of draws."""
-    import matplotlib
-
-    start, d, query_ids = _draw_iv(start, changes, query_ids)
-    half_alpha = (1 - _checks.level(float(level))) / 2
-    total = d.size**d.size
-    pictures: dict[tuple[int, ...], int] = {}
-    images, draws = [], []
-    with matplotlib.rc_context():  # in the series' style, as the chapters draw them
-        set_style()
-        for k in range(1, total + 1):
-            draw = _describe_draw(k, d, query_ids)
-            if draw.counts not in pictures:
-                pictures[draw.counts] = len(images)
-                png = _explorer_png(d, k, half_alpha, query_ids)
-                images.append("data:image/png;base64," + base64.b64encode(png).decode())
-            draws.append([pictures[draw.counts], draw.html])
-    data = json.dumps({"pictures": images, "draws": draws}).replace("</", "<\\/")
-    presets = "".join(
-        f'<button type="button" class="explorer-preset" data-k="{k}">{html.escape(label)}</button>'
-        for label, k in EXPLORER_PRESETS
-        if k <= total
-    )
-    first = draws[start - 1]
-    return (
-        '\n<div class="static-widget static-explorer" hidden>\n'
-        f'<label>Draw <input type="range" class="explorer-slider" min="1" max="{total}" '
-        f'step="1" value="{start}" aria-label="Draw, 1 to {total}"></label>\n'
-        '<div class="explorer-presets"><button type="button" class="explorer-play" '
-        f'aria-pressed="false">▶ Play</button>{presets}</div>\n'
-        f'<p class="explorer-caption" aria-live="polite">{first[1]}</p>\n'
-        f'<img class="explorer-picture" alt="The queries the draw picked, and its mean among all '
-        f'{total} resample means" width="{EXPLORER_CSS_WIDTH}" '
-        f'style="max-width:100%;height:auto" src="{images[first[0]]}"/>\n'
-        f'<script type="application/json" class="explorer-data">{data}</script>\n</div>'
     )

@@ -291,8 +291,8 @@ STATIC_WIDGETS_JS = Path(__file__).resolve().parent / "static" / "widgets.js"
 
 def make_widgets_static(nb) -> int:
     """Give each widget output of ``nb`` its static, working version after its snapshot
-    (:func:`helpers.widgets.static_widget_html`); return how many widgets it changed."""
-    from helpers.widgets import static_widget_html
+    (:func:`static_widgets.static_widget_html`); return how many widgets it changed."""
+    from static_widgets import static_widget_html
 
     changed = 0
     for cell in nb.cells:
