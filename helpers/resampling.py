@@ -269,8 +269,9 @@ def _exact_means(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def collapse_to_multisets(draws: np.ndarray, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Group ordered draws by how many times each unit was drawn.
 
-    ``draws`` is a ``(k, m)`` integer array, one draw per row; ``n`` the number of units
-    (default: largest index + 1). The ``n**n`` ordered draws collapse to ``C(2n - 1, n)``.
+    ``draws`` is a ``(k, m)`` integer array, one draw per row; ``n`` the number
+    of units (default: largest index + 1). The ``n**n`` ordered draws collapse
+    to ``C(2n - 1, n)`` multisets.
 
     >>> counts, freq = collapse_to_multisets(enumerate_resamples(2))
     >>> counts.tolist(), freq.tolist()

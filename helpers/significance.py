@@ -44,12 +44,10 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: that an observed mean of zero still ties with itself.
 REL_TOL = 1e-9
 
-#: An exact grid p-value below this is recomputed in logarithms by tilting
-#: (:meth:`SignFlipFFT.log_lower_tail`): the dynamic programme's smallest counts pass through
-#: subnormal doubles, and a p below the smallest double is then reported as such.
+#: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
+#: programme's smallest counts pass through subnormal doubles); one below the smallest positive
+#: double, _SMALLEST, is reported as it, with a note.
 _TINY = 1e-250
-
-#: The smallest positive double: an exact p below it is reported as it, with a note.
 _SMALLEST = math.ulp(0.0)
 
 #: Signs the Monte Carlo randomization test draws at once by default (2**26 random bits,
@@ -307,32 +305,15 @@ def _randomization_test(
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
     null: bool = True,
 ) -> SignificanceResult:
-    """The test on checked arguments; ``null=False``: the exact grid route may leave the null
-    distribution empty (see :func:`_grid_test`)."""
-    flipped = d if totals is None else totals.sums
-    test = _sign_flip_test(
-        flipped, n_resamples, rng, alternative, max_elements, fallback_resamples, null
-    )
-    if totals is None:
-        return test
-    # The test ran on user totals: its statistic was the mean of the signed totals.
-    # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
-    null = test.null_distribution * (len(totals.labels) / d.size)
-    null.flags.writeable = False
-    method = test.method + ", flipping each user's total change"
-    return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
-
-
-def _sign_flip_test(
-    d: np.ndarray,
-    n_resamples: int | None,
-    rng: np.random.Generator | None,
-    alternative: str,
-    max_elements: int,
-    fallback_resamples: int,
-    null: bool = True,
-) -> SignificanceResult:
-    """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
+    """The test on checked arguments, flipping each change or (``totals``) each user's total
+    change; ``null=False``: the exact grid route may leave the null distribution empty."""
+    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
+        args = (n_resamples, rng, alternative, max_elements, fallback_resamples, null)
+        test = _randomization_test(totals.sums, None, *args)
+        null = test.null_distribution * (len(totals.labels) / d.size)
+        null.flags.writeable = False
+        method = test.method + ", flipping each user's total change"
+        return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
     n = d.size
     nonzero = d[d != 0]
     k = nonzero.size
