@@ -520,8 +520,8 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
 
 def _fft_totals(sp: _Spectrum) -> tuple[np.ndarray, float]:
     """The inverse FFT: probabilities (not renormalised) of the window's totals, and a bound on
-    the error of any cumulative probability: :func:`_fft_spectrum`'s, plus ``N log2(N) eps``
-    times the largest probability for the inverse transform, and twice the mass clipped off.
+    the error of any cumulative probability: :func:`_fft_spectrum`'s, ``N log2(N) eps`` times the
+    largest probability for the inverse transform, and twice the mass clipped (then renormalised).
     """
     spectrum = np.zeros(sp.n_fft // 2 + 1, dtype=complex)
     spectrum[sp.kept] = sp.power
