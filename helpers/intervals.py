@@ -43,7 +43,7 @@ class Interval(NamedTuple):
 def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, int]:
     """The 0-based positions of the interval ends in the sorted values.
 
-    ``low = floor(alpha/2 * B)``, ``high = min(B - 1, floor((1 - alpha/2) * B))``, in fractions.
+    ``low = floor(alpha/2 * B)``, ``high = min(B - 1, floor((1 - alpha/2) * B))``, exactly.
 
     >>> order_statistic_indices(5000), order_statistic_indices(256)
     ((125, 4875), (6, 249))
@@ -86,12 +86,12 @@ def percentile_interval(
 ) -> Interval:
     """Percentile interval of bootstrap values, with the source's order-statistic convention.
 
-    The sorted B values ``s`` give ``(s[floor(alpha/2 * B)], s[min(B - 1, floor((1 - alpha/2) *
-    B))])``, ``alpha = 1 - level``: values that occurred, nothing interpolated. With ``weights``
-    (counts or probabilities, e.g. of an exact distribution) the ends are the smallest ``v`` with
-    ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same
-    interval; non-integer weights within :data:`PROBABILITY_TOLERANCE` of a threshold count as
-    equal to it.
+    The sorted B values ``s`` give ``s[floor(alpha/2 * B)]`` and
+    ``s[min(B - 1, floor((1 - alpha/2) * B))]``, ``alpha = 1 - level``: values that occurred,
+    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an exact
+    distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2`` and
+    ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same interval; non-integer
+    weights within :data:`PROBABILITY_TOLERANCE` of a threshold count as equal to it.
 
     >>> percentile_interval(range(1, 101), level=0.90)
     Interval(low=6.0, high=96.0)

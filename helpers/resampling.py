@@ -36,7 +36,8 @@ def paired_bootstrap(
     """Bootstrap means of the per-query changes, resampling whole query pairs.
 
     Each of the R resamples draws Q queries with replacement from the Q observed ones and
-    averages their changes ``d_q = m_B(q) - m_A(q)``: a query's A and B scores travel together.
+    averages their changes ``d_q = m_B(q) - m_A(q)``; a query's A and B scores travel together
+    because only its change is drawn.
 
     >>> means = paired_bootstrap([0.10, 0.02, -0.06, 0.04], n_resamples=1000, rng=0)
     >>> means.shape, bool(means.min() >= -0.06 and means.max() <= 0.10)
