@@ -1,10 +1,9 @@
-"""Exact answers on the score grid: grid detection, the exact sign-flip
-distribution and the exact bootstrap distribution of the mean.
+"""Exact answers on the score grid: grid detection, the exact sign-flip distribution and the
+exact bootstrap distribution of the mean.
 
-Scores live on a grid (trec_eval's four decimals, hit@k's 1/k, RR@10's 1/2520),
-so each change is a whole number ``k_q`` of steps ``h``, and the randomization
-test (the sum of ``+-k_q`` over all sign assignments) and the bootstrap of the
-mean (the Q-fold convolution of the ``k_q``) become sums of integer variables,
+Scores live on a grid (trec_eval's four decimals, hit@k's 1/k, RR@10's 1/2520), so each change
+is a whole number ``k_q`` of steps ``h``: the randomization test (sums of ``+-k_q``) and the
+bootstrap of the mean (the Q-fold convolution of the ``k_q``) become sums of integer variables,
 computed by dynamic programming or FFT within :data:`MAX_GRID_POINTS` points.
 """
 
@@ -24,18 +23,9 @@ from . import _checks
 from .intervals import PROBABILITY_TOLERANCE, Interval, _percentile_interval
 from .resampling import ExactDistribution, _exact_bootstrap_distribution
 
-__all__ = [
-    "MAX_GRID_POINTS",
-    "Grid",
-    "find_grid",
-    "sign_flip_distribution",
-    "SignFlipFFT",
-    "GridDistribution",
-    "grid_bootstrap_distribution",
-    "count_attainable_means",
-    "ExactInterval",
-    "exact_bootstrap_interval",
-]
+__all__ = ["MAX_GRID_POINTS", "Grid", "find_grid", "sign_flip_distribution", "SignFlipFFT",
+           "GridDistribution", "grid_bootstrap_distribution", "count_attainable_means",
+           "ExactInterval", "exact_bootstrap_interval"]  # fmt: skip
 
 #: Most grid points any exact grid computation holds (the FFTs take about 40 bytes a
 #: point, 320 MiB at the limit); an MS MARCO-sized comparison fits (``make bench``).
@@ -51,8 +41,8 @@ GRID_TOLERANCE = 1e-9
 #: How a ValueError names the grids tried.
 GRIDS_TRIED = f"multiples of 1/L for L <= {MAX_DENOMINATOR:,}, or of 10^-{MAX_DECIMALS}"
 
-#: Each tail cut off by the FFT window holds less than this probability (far
-#: below the 1e-10 tolerance with which intervals are read).
+#: Each tail cut off by the FFT window holds less than this probability (far below the 1e-10
+#: tolerance with which intervals are read).
 TAIL_EPSILON = 1e-14
 
 _EPS = float(np.finfo(float).eps)
@@ -76,14 +66,12 @@ class Grid:
 
 
 def find_grid(values: ArrayLike) -> Grid | None:
-    """The coarsest grid step the ``values`` are whole numbers of (with the integer steps), or
-    None.
+    """The coarsest grid step the ``values`` are whole numbers of (with those numbers), or None.
 
-    Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520,
-    trec_eval's 1/10,000, and least common multiples of these) and 10^-6. A
-    value lies on the grid of step h when ``value / h`` is within ``1e-9 + 8 *
-    eps * size / h`` of a whole number: the float error of a difference of
-    scores of that size (the largest |value|), while fractions with
+    Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520, trec_eval's
+    1/10,000, and their least common multiples) and 10^-6. A value is on the grid of step h
+    when ``value / h`` is within ``1e-9 + 8 eps size / h`` of a whole number (the float error
+    of a difference of scores as large as the largest |value|), while fractions with
     denominators up to 100,000 stay at least 1e-10 apart.
 
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
@@ -167,9 +155,9 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
     return p
 
 
-#: The sign-flip distribution is built by dynamic programming while K * S (K
-#: non-zero steps, S their total: the additions it makes) is at most this many,
-#: about a quarter of a second; beyond, by FFT (:class:`SignFlipFFT`).
+#: The sign-flip distribution is built by dynamic programming while K * S (K non-zero steps, S
+#: their total: the additions it makes) is at most this, about a quarter of a second; beyond, by
+#: FFT (:class:`SignFlipFFT`).
 MAX_DP_WORK = 2**28
 
 #: Frequencies whose transform is below exp(LOG_DROP) = 1e-40 are dropped.
@@ -192,16 +180,15 @@ _BLOCK = 2**20
 
 
 def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarray | None:
-    """The frequencies ``0..N/2`` at which the tilted transform may exceed exp(_LOG_DROP): every
-    other frequency certainly does not. None when the bound below cannot rule out enough of them.
+    """The frequencies ``0..N/2`` at which the tilted transform may exceed exp(_LOG_DROP) (every
+    other one certainly does not), or None when too many remain to gain by it.
 
-    With ``s_j = 4 pi_j (1 - pi_j)`` and ``weight = c s``, ``-log|X_f| = sum_j -c_j/2
-    log1p(-s_j sin^2(pi f v_j / N))`` is at least ``sum_j c_j s_j sin^2(pi f v_j / N) / 2 = (W -
-    Re Phi(2 pi f / N)) / 4`` (as ``-log1p(-x) >= x``), where ``W = sum weight`` and ``Phi(w) =
-    sum_j weight_j exp(i w v_j)``. Phi moves by at most ``D |w - w'|``, ``D = sum weight_j
-    v_j``, so its values at the M points ``2 pi m / M`` (one small FFT) bound it at every one of
-    the N frequencies: a frequency survives only near a point m where ``Re Phi`` is within ``D
-    pi / M`` of ``W - 4 * 92``. A margin of 1 in the logarithm covers every rounding.
+    With ``s_j = 4 pi_j (1 - pi_j)`` and ``weight = c s``,
+    ``-log|X_f| = sum_j -c_j/2 log1p(-s_j sin^2(pi f v_j / N)) >= (W - Re Phi(2 pi f / N)) / 4``
+    (as ``-log1p(-x) >= x``), where ``W = sum weight`` and ``Phi(w) = sum_j weight_j exp(i w
+    v_j)`` moves by at most ``D |w - w'|``, ``D = sum weight_j v_j``. So a frequency survives
+    only near a point ``2 pi m / M`` where ``Re Phi`` (one small FFT) is within ``D pi / M`` of
+    ``W - 4 * 92`` (a margin of 1 in the logarithm covers every rounding).
     """
     total, slope = float(weight.sum()), float(np.dot(weight, v))
     need = total - 4 * (-_LOG_DROP + 1.0)  # Re Phi at a surviving frequency exceeds this
@@ -212,47 +199,36 @@ def _flip_candidates(v: np.ndarray, weight: np.ndarray, n_fft: int) -> np.ndarra
     if m > n_fft // 8 or need - slack <= total / 2:
         return None
     coarse = scipy.fft.rfft(np.bincount(v % m, weights=weight, minlength=m)).real
-    # m in 0..M/2; Re Phi(2 pi (M - m)/M) is equal
-    first, last = _near_points(np.flatnonzero(coarse > need - slack), m, n_fft)
-    if int((last - first + 1).sum()) > (n_fft // 2 + 1) // 8:
-        return None
-    return _spans(first, last)
+    return _near(np.flatnonzero(coarse > need - slack), m, n_fft, (n_fft // 2 + 1) // 8)
 
 
-def _near_points(cells: np.ndarray, m: int, n_fft: int) -> tuple[np.ndarray, np.ndarray]:
-    """The spans ``[first, last]`` of frequencies ``0..N/2`` within pi / M of the points
-    ``2 pi m / M`` in ``cells`` (and of their mirrors ``M - m``), one span per point."""
+def _near(cells: np.ndarray, m: int, n_fft: int, most: int) -> np.ndarray | None:
+    """Every frequency ``0..N/2`` within pi / M of a point ``2 pi c / M``, c in ``cells`` or
+    ``M - c`` (the transform there is the conjugate), sorted; None when more than ``most``."""
     cells = np.union1d(cells, m - cells)
-    # f lies within pi / M of its nearest point m: in [(2m - 1) N / 2M, (2m + 1) N / 2M]
+    # f lies within pi / M of its nearest point c: in [(2c - 1) N / 2M, (2c + 1) N / 2M]
     first = np.maximum(0, -((-(2 * cells - 1) * n_fft) // (2 * m)))
     last = np.minimum(n_fft // 2, ((2 * cells + 1) * n_fft) // (2 * m))
     keep = last >= first
-    return first[keep], last[keep]
-
-
-def _spans(first: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Every frequency in the spans ``[first, last]``, sorted, each once."""
-    return np.unique(
-        np.concatenate([np.arange(a, b + 1) for a, b in zip(first, last, strict=True)])
-    )
+    first, last = first[keep], last[keep]
+    if int((last - first + 1).sum()) > most:
+        return None
+    spans = [np.arange(a, b + 1) for a, b in zip(first, last, strict=True)]
+    return np.unique(np.concatenate(spans))
 
 
 def _flip_transform(
     v: np.ndarray, c: np.ndarray, theta: float, lo: int, n_fft: int
 ) -> tuple[np.ndarray, float]:
-    """The transform of the flipped total T, tilted by ``theta``, on an FFT of ``n_fft`` points.
+    """The half spectrum of the flipped total T, tilted by ``theta``, on an FFT of ``n_fft``
+    points, and a bound on the error of any probability of its inverse.
 
-    Under the tilt each ``|k|`` equal to ``v[j]`` (``c[j]`` of them) is flipped with
-    probability ``pi_j = 1 / (1 + exp(-theta v_j))`` (1/2 when theta = 0), so
-    ``X_f = prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j`` times ``w**(f lo)``
-    (w = exp(2 pi i / N)), and its inverse FFT holds ``P(T = lo + n)`` at n.
-    Magnitudes are accumulated in logarithms first, the steepest factors first,
-    and a frequency is dropped when its magnitude is below 1e-40; the complex
-    product is formed on the few that remain (:func:`_times_power`). Only the
-    frequencies :func:`_flip_candidates` cannot rule out are summed (the same sums, in the
-    same order, as over all of them: the same frequencies are kept, with the same values).
-    Returns the half spectrum and a bound on the error of any probability of
-    the inverse transform.
+    Under the tilt each ``|k|`` equal to ``v[j]`` (``c[j]`` of them) is flipped with probability
+    ``pi_j = 1 / (1 + exp(-theta v_j))`` (1/2 when theta = 0), so that, with w = exp(2 pi i / N),
+    ``X_f = w**(f lo) prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j``: its inverse FFT holds
+    ``P(T = lo + n)`` at n. Log-magnitudes are summed first, steepest factor first, dropping a
+    frequency once below 1e-40; the complex product is formed on the few that remain. Only
+    :func:`_flip_candidates`' frequencies are summed: the same sums in the same order.
     """
     pi = scipy.special.expit(theta * v)
     spread = 4 * pi * (1 - pi)
@@ -300,9 +276,9 @@ def _hoeffding_halfwidth(sum_squares: float, eps: float) -> float:
 class SignFlipFFT:
     """The distribution of the flipped total T by FFT, for K * S beyond :data:`MAX_DP_WORK`.
 
-    ``probabilities[i]`` is ``P(T = first + i)`` (within ``error_bound``) on a
-    window outside which each tail holds under 1e-14 (its inverse FFT is taken when first
-    asked); :meth:`lower_tail` gives tails to a relative 1e-9 however small.
+    ``probabilities[i]`` is ``P(T = first + i)`` (within ``error_bound``) on a window outside
+    which each tail holds under 1e-14 (the inverse FFT is taken when first asked);
+    :meth:`lower_tail` gives tails to a relative 1e-9 however small.
     """
 
     values: np.ndarray
@@ -317,9 +293,8 @@ class SignFlipFFT:
 
     @functools.cached_property
     def probabilities(self) -> np.ndarray:
-        """``P(T = first + i)`` for ``i < width``, from the inverse FFT (clipped at 0)."""
-        p = scipy.fft.irfft(self.spectrum, self.n_points)[: self.width]
-        return np.maximum(p, 0.0, out=p)
+        """``P(T = first + i)`` for ``i < width``, from the inverse FFT."""
+        return _inverse(self.spectrum, self.n_points, self.width)
 
     @classmethod
     def of(cls, steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> SignFlipFFT:
@@ -340,21 +315,21 @@ class SignFlipFFT:
         return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft, max_points)
 
     def lower_tail(self, t: int) -> float:
-        """``P(T <= t)``, to a relative precision of about 1e-9 however small it is (0.0 only
-        where that underflows double precision: :meth:`log_lower_tail` gives its logarithm).
+        """``P(T <= t)``, to a relative 1e-9 however small (0.0 only where that underflows double
+        precision: :meth:`log_lower_tail` gives its logarithm).
 
-        Read off the window when that is precise enough; otherwise by exponential tilting:
-        for any theta, ``P(T = u) = q(u) M exp(-theta u)``, where q is T's distribution
-        when each ``|k_i|`` is flipped with probability ``1 / (1 + exp(-theta |k_i|))``
-        and ``M = E exp(theta T)``. With theta < 0 chosen so that q has its mean at t,
-        ``P(T <= t) = M exp(-theta t) * sum over u <= t of q(u) exp(theta (t - u))``, a
-        sum whose largest terms are near the centre of q, where the FFT is accurate.
+        Read off the window when that is precise enough, else by exponential tilting: for any
+        theta, ``P(T = u) = q(u) M exp(-theta u)``, q being T's distribution when each ``|k_i|``
+        is flipped with probability ``1 / (1 + exp(-theta |k_i|))``, and ``M = E exp(theta T)``.
+        With theta < 0 putting q's mean at t,
+        ``P(T <= t) = M exp(-theta t) * sum over u <= t of q(u) exp(theta (t - u))``,
+        whose largest terms lie at q's centre, where the FFT is accurate.
         """
         return self._lower_tail(t, log=False)
 
     def log_lower_tail(self, t: int) -> float:
-        """``log P(T <= t)`` (natural), to about 1e-9 of ``P(T <= t)``, also where the
-        probability itself underflows double precision (-inf when ``t < 0``)."""
+        """``log P(T <= t)`` (natural), to about 1e-9 of ``P(T <= t)``, also where the probability
+        underflows double precision (-inf when ``t < 0``)."""
         return self._lower_tail(t, log=True)
 
     def _lower_tail(self, t: int, log: bool) -> float:
@@ -368,9 +343,8 @@ class SignFlipFFT:
             n = int(c.sum())
             return -n * math.log(2.0) if log else math.ldexp(1.0, -n)
         # read off the window when its absolute error (each point's, and the tail below the
-        # window) is below 1e-9 of the sum; a smaller tail is computed by tilting. The window
-        # is not needed when Hoeffding's bound on P(T <= t) is below half that threshold, nor
-        # when t lies below it (where the threshold has no meaning: the tail is all outside).
+        # window) is below 1e-9 of the sum, else by tilting; the window's inverse FFT is skipped
+        # where Hoeffding's bound on P(T <= t) is below half that, or t lies below the window.
         vf = v.astype(float)
         sum_squares = float(np.dot(c, vf**2))
         needed = 1e9 * ((t - self.first + 1) * self.error_bound + TAIL_EPSILON)
@@ -393,15 +367,19 @@ class SignFlipFFT:
         half = _hoeffding_halfwidth(sum_squares, 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
-        spectrum, _ = _flip_transform(v, c, theta, lo, n_fft)
-        q = scipy.fft.irfft(spectrum, n_fft)[: t - lo + 1]
-        np.maximum(q, 0.0, out=q)
+        q = _inverse(_flip_transform(v, c, theta, lo, n_fft)[0], n_fft, t - lo + 1)
         weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
         if not weighted > 0:  # q is centred at t, so its terms near t are far from 0
             raise RuntimeError(f"the tilted tail at t = {t} has no mass; please report this")
         log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
         log_tail = log_m - theta * t + math.log(weighted)
         return log_tail if log else math.exp(log_tail)
+
+
+def _inverse(spectrum: np.ndarray, n_fft: int, size: int) -> np.ndarray:
+    """The first ``size`` points of the inverse FFT of a half spectrum, clipped at 0."""
+    p = scipy.fft.irfft(spectrum, n_fft)[:size]
+    return np.maximum(p, 0.0, out=p)
 
 
 # --- The bootstrap of the mean: the Q-fold convolution ----------------------------
@@ -421,11 +399,8 @@ def _chernoff_halfwidths(
     x: np.ndarray, counts: np.ndarray, n: int, eps: float
 ) -> tuple[float, float]:
     """How far below and above its mean a sum of n draws of x (weights counts) can be, except with
-    probability eps.
-
-    Chernoff's bound ``P(S - n mu >= t) <= exp(n K(theta) - theta t)`` for every
-    theta > 0, with K the log moment generating function of the centred draw;
-    any theta gives a valid bound, so a coarse grid of theta suffices.
+    probability eps: Chernoff's ``P(S - n mu >= t) <= exp(n K(theta) - theta t)``, K the centred
+    draw's log moment generating function, holds for every theta > 0 (a coarse grid suffices).
     """
     w = counts / counts.sum()
     mu = float(np.dot(w, x))
@@ -458,15 +433,15 @@ class _Spectrum:
 
 
 def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> np.ndarray | None:
-    """The frequencies ``0..N/2`` at which one draw's transform ``phi_f = sum_x w_x exp(-2 pi i f
-    x / N)`` may exceed ``level`` in magnitude: every other frequency certainly does not. None
-    when the bound cannot rule out most of them.
+    """The frequencies ``0..N/2`` at which one draw's transform may exceed ``level`` in magnitude
+    (every other one certainly does not), or None where the full FFT is cheaper.
 
-    ``|phi|`` moves by at most ``L |w - w'|`` (``L = sum_x w_x |x - c|``, c the median: centre
-    the exponent at c), so its values at the M points ``2 pi m / M`` (one small FFT of the
-    values' weights folded modulo M) bound it at every one of the N frequencies.
+    ``|phi_f|``, ``phi_f = sum_x w_x exp(-2 pi i f x / N)``, moves by at most ``L |w - w'|``
+    (``L = sum_x w_x |x - c|``, c the median: centre the exponent at c), so its values at the M
+    points ``2 pi m / M`` (one small FFT of the weights folded modulo M) bound it at every one
+    of the N frequencies.
     """
-    if n_fft < 2**16:  # cheaper by FFT
+    if n_fft < 2**16:
         return None
     centre = x[np.searchsorted(np.cumsum(w), 0.5)]
     slope = float(np.dot(w, np.abs(x - centre)))
@@ -475,20 +450,16 @@ def _draw_candidates(x: np.ndarray, w: np.ndarray, level: float, n_fft: int) -> 
     if m > n_fft // 8:
         return None
     coarse = np.abs(scipy.fft.rfft(np.bincount(x % m, weights=w, minlength=m)))
-    # |phi| at 2 pi (M - m) / M is the same
-    first, last = _near_points(np.flatnonzero(coarse > level - slack), m, n_fft)
-    if int((last - first + 1).sum()) * x.size > n_fft:  # cheaper by FFT
-        return None
-    return _spans(first, last)
+    # beyond N / x.size frequencies, the sums over the values cost more than the FFT
+    return _near(np.flatnonzero(coarse > level - slack), m, n_fft, n_fft // x.size)
 
 
 def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) -> np.ndarray:
     """``sum_x w_x exp(-2 pi i f x / N)`` at the frequencies ``freq``, each a pairwise sum (the
     angle reduced modulo N in integers first), in blocks of at most :data:`_BLOCK` terms.
 
-    Each term is off by at most about 16 eps (the angle's rounding, below 10 eps of 2 pi; exp's
-    and the product's), and numpy's pairwise sum of n terms adds at most ``12 + log2(n)`` eps:
-    :func:`_fft_spectrum` counts ``log2(n) + 32`` eps on each value.
+    Each term is off by about 16 eps at most (the angle's rounding, below 10 eps of 2 pi; exp's
+    and the product's), a pairwise sum of n terms adds ``12 + log2(n)``: ``log2(n) + 32`` in all.
     """
     out = np.empty(freq.size, dtype=complex)
     rows = max(1, _BLOCK // x.size)
@@ -501,15 +472,12 @@ def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) ->
 def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     """The transform of the total of Q draws of ``grid.steps``, on a window of totals.
 
-    The error bound: the forward FFT leaves an absolute error of at most about
-    ``log2(N) * eps`` on each ``phi_f`` (the input sums to 1); raising to the
-    power Q turns it into ``Q * |phi_f|**(Q-1)`` times that. The inverse
-    transform of an error at frequency f adds at most ``1 / (N * sin(pi f /
-    N))`` to any partial sum of the output (a geometric sum), so a cumulative
-    probability is off by at most the sum of those terms over f (bounded by
-    ``1 / (2f)``), plus the cut-off tails, the dropped frequencies (each below
-    1e-40) and what reading the probabilities adds (see :func:`_fft_totals`
-    and :func:`_direct_ends`).
+    The error bound: the forward FFT leaves an absolute error of about ``log2(N) eps`` at most
+    on each ``phi_f`` (the input sums to 1), which the power Q multiplies by ``Q |phi_f|**(Q-1)``.
+    An error at frequency f adds at most ``1 / (N sin(pi f / N)) <= 1 / (2f)`` to any partial sum
+    of the inverse transform (a geometric sum): a cumulative probability is off by at most the
+    sum of those over f, plus the cut-off tails, the dropped frequencies (each below 1e-40) and
+    what reading the probabilities adds (:func:`_fft_totals`, :func:`_spectrum_cdf`).
     """
     k = grid.steps
     kmin = int(k.min())
@@ -527,8 +495,8 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
     n_fft = _fft_length(max(width, span + 1), max_points, what, fix)
     w = counts / q
-    # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them
-    # also keeps the squaring away from subnormal numbers (which are very slow).
+    # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them also keeps
+    # the squaring away from subnormal numbers (which are very slow).
     floor = math.exp(-184.0 / q)
     candidates = _draw_candidates(x, w, math.sqrt(floor), n_fft)
     if candidates is None:  # the whole transform by FFT
@@ -543,21 +511,17 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
     phi = phi[keep]
     power = _times_power(np.ones_like(phi), phi, q)
     pos = kept > 0  # the error bound (see above), over the kept frequencies f > 0
-    if q > 1:  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, from squared magnitudes
-        pw, ph = power[pos], phi[pos]
-        lower = np.sqrt((pw.real**2 + pw.imag**2) / (ph.real**2 + ph.imag**2))
-    else:
-        lower = np.ones(int(pos.sum()))
+    pw, ph = power[pos], phi[pos]  # |phi_f|**(Q-1) = |phi_f**Q| / |phi_f|, squared magnitudes
+    lower = np.sqrt((pw.real**2 + pw.imag**2) / (ph.real**2 + ph.imag**2))
     # 1 / (N sin(pi f / N)) <= 1 / (2 f) for f <= N/2, since sin(x) >= 2x/pi there
     forward = 2 * q * log_n * _EPS * float(np.dot(lower, 0.5 / kept[pos])) + 1e-25
     return _Spectrum(kept, power, lo, width, n_fft, lo + q * kmin, 2 * TAIL_EPSILON + forward)
 
 
-def _fft_totals(sp: _Spectrum) -> tuple[np.ndarray, int, float, int]:
-    """The inverse FFT: probabilities (not renormalised) of the totals ``first, first + 1, ...``,
-    ``first``, a bound on the error of any cumulative probability (:func:`_fft_spectrum`'s, plus
-    ``N log2(N) eps`` times the largest probability for the inverse transform and twice the mass
-    clipped off: clipping and renormalising), and the FFT's length.
+def _fft_totals(sp: _Spectrum) -> tuple[np.ndarray, float]:
+    """The inverse FFT: probabilities (not renormalised) of the window's totals, and a bound on
+    the error of any cumulative probability: :func:`_fft_spectrum`'s, ``N log2(N) eps`` times the
+    largest probability for the inverse transform, and twice the mass clipped (then renormalised).
     """
     spectrum = np.zeros(sp.n_fft // 2 + 1, dtype=complex)
     spectrum[sp.kept] = sp.power
@@ -567,24 +531,22 @@ def _fft_totals(sp: _Spectrum) -> tuple[np.ndarray, int, float, int]:
     np.maximum(p, 0.0, out=p)  # clip the round-off below zero
     clipped = float(p.sum()) - before
     inverse = sp.n_fft * (math.log2(sp.n_fft) + 2) * _EPS * float(p.max())
-    return p, sp.first, float(sp.error + inverse + 2 * clipped), sp.n_fft
+    return p, float(sp.error + inverse + 2 * clipped)
 
 
 #: With at most this many kept frequencies, an interval is read off the spectrum
-#: (:func:`_direct_ends`), skipping the inverse FFT.
+#: (:func:`_spectrum_cdf`), skipping the inverse FFT.
 MAX_DIRECT_FREQUENCIES = 2_000
 
 
-def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Interval ends (offsets into the window) read from the spectrum, without the inverse FFT.
+def _spectrum_cdf(sp: _Spectrum) -> tuple[Callable[[int], float], float]:
+    """``cdf(j)``, the probability of the totals ``lo .. lo + j`` read off the spectrum (no inverse
+    FFT), and a bound on the rounding of its sums.
 
-    The probability of total ``t`` is ``(1/N) sum_f P_f w**(f t)`` (w = exp(2 pi
-    i / N), the sum over all N frequencies, ``P_(N-f)`` the conjugate of
-    ``P_f``), so the probability of the totals ``lo .. lo + j`` is a sum of
-    geometric series: ``(1/N) [P_0 (j + 1) + sum_f c_f Re(P_f w**(f lo) (1 -
-    w**(f (j+1))) / (1 - w**f))]``, with ``c_f = 2`` (1 at f = N/2). It is
-    evaluated at O(log N) offsets by bisection, with the same rule as
-    :func:`_read_ends`.
+    The probability of total t is ``(1/N) sum_f P_f w**(f t)`` (``w = exp(2 pi i / N)``, f over
+    all N frequencies, ``P_(N-f)`` the conjugate of ``P_f``), so cdf(j) sums geometric series:
+    ``(1/N) [P_0 (j + 1) + sum_f c_f Re(P_f w**(f lo) (1 - w**(f (j+1))) / (1 - w**f))]``, with
+    ``c_f = 2`` (1 at f = N/2). Each term, at most ``|P_f| / (2f)``, is off by a few eps.
     """
     n, pos = sp.n_fft, sp.kept > 0
     f = sp.kept[pos].astype(np.int64)
@@ -598,26 +560,8 @@ def _direct_ends(sp: _Spectrum, half_alpha: float, tol: float) -> tuple[int, int
     def cdf(j: int) -> float:
         return (p0 * (j + 1) + float(np.dot(coef, 1 - turn(f * (j + 1))).real)) / n
 
-    last = sp.width - 1
-    total = cdf(last)
-
-    def first_above(level: float) -> int:  # smallest j with cdf(j) > level, else the last
-        if not total > level:
-            return last
-        a, b = 0, last
-        while a < b:
-            mid = (a + b) // 2
-            a, b = (a, mid) if cdf(mid) > level else (mid + 1, b)
-        return a
-
-    return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
-
-
-def _direct_error(sp: _Spectrum) -> float:
-    """Rounding in :func:`_direct_ends`' sums: a few eps on each term, at most ``|P_f| / (2f)``."""
-    pos = sp.kept > 0
     terms = 8 * _EPS * np.dot(np.abs(sp.power[pos]), 0.5 / sp.kept[pos])
-    return float(terms + 4 * _EPS * sp.width / sp.n_fft)
+    return cdf, float(terms + 4 * _EPS * sp.width / sp.n_fft)
 
 
 def grid_bootstrap_distribution(
@@ -625,11 +569,10 @@ def grid_bootstrap_distribution(
 ) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
-    With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q
-    draws from the k_q: the Q-th power of their Fourier transform, transformed
-    back, on a window (Chernoff's bound) outside which each tail holds under
-    1e-14. ``error_bound`` (see :func:`_fft_totals`) must stay below
-    :data:`PROBABILITY_TOLERANCE`.
+    With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q draws from the
+    k_q: the Q-th power of their Fourier transform, transformed back, on a window (Chernoff's
+    bound) outside which each tail holds under 1e-14. ``error_bound`` (see :func:`_fft_spectrum`)
+    must stay below :data:`PROBABILITY_TOLERANCE`.
 
     >>> dist = grid_bootstrap_distribution([-1, 0, 0, 1])
     >>> print(dist.values.tolist())
@@ -639,37 +582,42 @@ def grid_bootstrap_distribution(
     """
     d = _checks.scores(changes, "changes")
     max_points = _checks.integer(max_points, "max_points")
-    grid = grid or _find_grid(d)
-    if grid is None:
+    grid = grid or _on_grid(d)
+    return _grid_distribution(grid, d.size, _fft_spectrum(grid, d.size, max_points))
+
+
+def _on_grid(d: np.ndarray) -> Grid:
+    """The grid of the changes ``d``, or a ValueError saying they are on none."""
+    if (grid := _find_grid(d)) is None:
         raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
-    return _grid_distribution(grid, d.size, _fft_totals(_fft_spectrum(grid, d.size, max_points)))
+    return grid
 
 
-def _grid_distribution(grid: Grid, q: int, fft: tuple) -> GridDistribution:
-    """The distribution of the mean from :func:`_fft_totals`' output (renormalised in place)."""
-    p, first, error_bound, n_fft = fft
+def _grid_distribution(
+    grid: Grid, q: int, sp: _Spectrum, fft: tuple | None = None
+) -> GridDistribution:
+    """The distribution of the mean from :func:`_fft_totals` (``fft`` if taken already),
+    renormalised in place."""
+    p, error_bound = fft or _fft_totals(sp)
     p /= p.sum()
-    totals = np.arange(first, first + p.size, dtype=np.int64)
+    totals = np.arange(sp.first, sp.first + p.size, dtype=np.int64)
     step = grid.step
     values = (totals * step.numerator) / (step.denominator * q)  # rounded once
-    return GridDistribution(values, p, step, float(error_bound), int(n_fft))
+    return GridDistribution(values, p, step, float(error_bound), int(sp.n_fft))
 
 
 def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> int:
     """How many distinct values a bootstrap resample mean of changes on a grid can take.
 
-    Counts the distinct totals of Q draws of the steps ``k_q`` exactly: bit t of
-    ``reach`` says whether a total t steps above ``Q * min(k)`` can be made.
+    Counts the distinct totals of Q draws of the steps ``k_q`` exactly: bit t of ``reach`` says
+    whether a total t steps above ``Q * min(k)`` can be made.
 
     >>> count_attainable_means([0.10, 0.02, -0.06, 0.04])   # of 33 grid points from -0.06 to +0.10
     24
     """
     d = _checks.scores(changes, "changes")
     max_points = _checks.integer(max_points, "max_points")
-    grid = _find_grid(d)
-    if grid is None:
-        raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
-    k = np.unique(grid.steps)
+    k = np.unique(_on_grid(d).steps)
     _within(d.size * int(k[-1] - k[0]) + 1, max_points, "the totals span")
     shifts = (k - k[0]).tolist()
     reach = 1  # the total of no draws: 0
@@ -713,11 +661,10 @@ def exact_bootstrap_interval(
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
     exactly.
 
-    The series' convention applied to all ``Q**Q`` ordered resamples: the
-    smallest means ``v`` with ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``,
-    ``F`` from multiset enumeration (small cases) or the grid FFT. A ``F``
-    within :data:`PROBABILITY_TOLERANCE` of a threshold counts as equal to it,
-    so the ends do not depend on the last bits of the arithmetic on any CPU.
+    The series' convention applied to all ``Q**Q`` ordered resamples: the smallest means ``v``
+    with ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``, ``F`` from multiset enumeration (small
+    cases) or the grid FFT. An ``F`` within :data:`PROBABILITY_TOLERANCE` of a threshold counts
+    as equal to it, so the ends do not depend on the last bits of the arithmetic on any CPU.
 
     >>> iv = exact_bootstrap_interval([0.10, 0.02, -0.06, 0.04])
     >>> print(f"[{iv.low:+.3f}, {iv.high:+.3f}]  {iv.method}")
@@ -750,32 +697,46 @@ def _exact_bootstrap_interval(
             "(Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q, max_points)
-    direct = sp.kept.size <= MAX_DIRECT_FREQUENCIES  # few frequencies: read the ends off them
-    fft = None if direct else _fft_totals(sp)  # else the inverse FFT
-    error_bound = sp.error + _direct_error(sp) if direct else fft[2]
+    fft = None
+    if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # few frequencies: read the ends off them
+        cdf, rounding = _spectrum_cdf(sp)
+        error_bound = sp.error + rounding
+    else:  # else off the inverse FFT
+        fft = _fft_totals(sp)
+        cdf, error_bound = np.cumsum(fft[0]).item, fft[1]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    ha = float(half_alpha)  # the unnormalised probabilities: each read-out scales by their total
-    low_i, high_i = _direct_ends(sp, ha, tol) if direct else _read_ends(fft[0], ha, tol)
+    low_i, high_i = _ends(cdf, sp.width - 1, float(half_alpha), tol)
     step, first = grid.step, sp.first
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     method = f"exact bootstrap (FFT on the {grid.label} grid, {sp.n_fft:,} points)"
-
-    def distribution() -> GridDistribution:  # for plots: from the FFT, run again if it was skipped
-        return _grid_distribution(grid, q, fft or _fft_totals(sp))
-
+    # for plots: the distribution, from the inverse FFT (taken then if it was skipped)
+    distribution = functools.partial(_grid_distribution, grid, q, sp, fft)
     return ExactInterval(float(low), float(high), float(level), method, error_bound, distribution)
 
 
+def _ends(cdf: Callable[[int], float], last: int, half_alpha: float, tol: float) -> tuple[int, int]:
+    """The smallest ``j <= last`` with ``F(j) > alpha/2`` and with ``F(j) > 1 - alpha/2`` (else
+    ``last``), ``F = cdf / cdf(last)`` (so the probabilities need no renormalising) within ``tol``
+    of a threshold counting as equal; by bisection, ``cdf`` taken at O(log(last)) points."""
+    total = cdf(last)
+
+    def first_above(level: float) -> int:
+        if not total > level:
+            return last
+        a, b = 0, last
+        while a < b:
+            mid = (a + b) // 2
+            a, b = (a, mid) if cdf(mid) > level else (mid + 1, b)
+        return a
+
+    return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
+
+
 def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """Positions of the smallest values with F > alpha/2 and F > 1 - alpha/2, F within ``tol`` of a
-    threshold counting as equal.
-    """
-    cum = np.cumsum(p)
-    total = float(cum[-1])  # 1 up to rounding far below tol, or the sum before renormalising
-    ends = np.searchsorted(cum, np.add([half_alpha, 1 - half_alpha], tol) * total, "right")
-    return min(int(ends[0]), p.size - 1), min(int(ends[1]), p.size - 1)
+    """:func:`_ends` on the probabilities ``p`` (not necessarily summing to 1)."""
+    return _ends(np.cumsum(p).item, p.size - 1, half_alpha, tol)

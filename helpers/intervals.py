@@ -12,15 +12,8 @@ from numpy.typing import ArrayLike
 
 from . import _checks
 
-__all__ = [
-    "Interval",
-    "order_statistic_indices",
-    "percentile_interval",
-    "CONVENTION",
-    "PROBABILITY_TOLERANCE",
-    "EndpointDistribution",
-    "endpoint_distribution",
-]
+__all__ = ["Interval", "order_statistic_indices", "percentile_interval", "CONVENTION",
+           "PROBABILITY_TOLERANCE", "EndpointDistribution", "endpoint_distribution"]  # fmt: skip
 
 #: The source material's convention, in words (stored in saved records).
 CONVENTION = (
@@ -50,8 +43,7 @@ class Interval(NamedTuple):
 def order_statistic_indices(n_values: int, level: float = 0.95) -> tuple[int, int]:
     """The 0-based positions of the interval ends in the sorted values.
 
-    ``low = floor(alpha/2 * B)`` and ``high = min(B - 1, floor((1 - alpha/2) * B))``,
-    in exact rational arithmetic.
+    ``low = floor(alpha/2 * B)``, ``high = min(B - 1, floor((1 - alpha/2) * B))``, exactly.
 
     >>> order_statistic_indices(5000), order_statistic_indices(256)
     ((125, 4875), (6, 249))
@@ -67,26 +59,26 @@ def _order_statistic_indices(n_values: int, half_alpha: Fraction) -> tuple[int, 
 
 
 def _weighted_indices(w: np.ndarray, half_alpha: Fraction) -> tuple[int, int]:
-    """Positions of the interval ends in sorted values with weights ``w``: the first whose
-    cumulative weight exceeds alpha/2 (low) and 1 - alpha/2 (high) of the total."""
+    """Positions of the ends in sorted values with weights ``w`` (:func:`percentile_interval`)."""
     total = math.fsum(w)
     if np.all(w == np.floor(w)) and total < 2**53:
-        # integer weights (counts): exact integer arithmetic. A cumulative count
-        # c exceeds t * W exactly when c > floor(t * W).
+        # counts, in integers: cumulative count c exceeds t * W exactly when c > floor(t * W),
+        # the order statistics of the W values the counts stand for
         cum = np.cumsum(w.astype(np.int64))
-        n_total = int(cum[-1])
-        low = np.searchsorted(cum, math.floor(half_alpha * n_total), side="right")
-        high = np.searchsorted(cum, math.floor((1 - half_alpha) * n_total), side="right")
+        ranks = _order_statistic_indices(int(cum[-1]), half_alpha)
+        low, high = np.searchsorted(cum, ranks, side="right")
     else:
-        # probabilities: float sums, read with a tolerance. The high end uses the
-        # equivalent condition "probability strictly above the value < alpha/2",
-        # summed from the top, so that both ends add up small numbers (accurate)
-        # rather than comparing a sum close to 1 with 1 - alpha/2.
+        # probabilities, read with a tolerance; the high end as "probability above the value
+        # < alpha/2", so that both ends sum small numbers rather than compare a sum near 1
         p, a, tol = w / total, float(half_alpha), PROBABILITY_TOLERANCE
         low = np.searchsorted(np.cumsum(p), a + tol, side="right")
-        above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # above[i] = sum of p[j] for j > i
-        high = np.searchsorted(-above, -(a - tol), side="right")
+        high = np.searchsorted(-_above(p), -(a - tol), side="right")
     return min(int(low), w.size - 1), min(int(high), w.size - 1)
+
+
+def _above(p: np.ndarray) -> np.ndarray:
+    """``above[i]``: the probability of the values after ``i``, summed from the top."""
+    return np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)
 
 
 def percentile_interval(
@@ -94,13 +86,12 @@ def percentile_interval(
 ) -> Interval:
     """Percentile interval of bootstrap values, with the source's order-statistic convention.
 
-    The sorted B values ``s`` give ``(s[floor(alpha/2 * B)], s[min(B - 1,
-    floor((1 - alpha/2) * B))])``, ``alpha = 1 - level``: values that occurred,
-    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an
-    exact distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2``
-    and ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same
-    interval. Non-integer weights within :data:`PROBABILITY_TOLERANCE` of a
-    threshold count as equal to it.
+    The sorted B values ``s`` give ``s[floor(alpha/2 * B)]`` and
+    ``s[min(B - 1, floor((1 - alpha/2) * B))]``, ``alpha = 1 - level``: values that occurred,
+    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an exact
+    distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2`` and
+    ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same interval; non-integer
+    weights within :data:`PROBABILITY_TOLERANCE` of a threshold count as equal to it.
 
     >>> percentile_interval(range(1, 101), level=0.90)
     Interval(low=6.0, high=96.0)
@@ -135,9 +126,8 @@ def endpoint_distribution(
 ) -> EndpointDistribution:
     """Exact distribution, over seeds, of the ends of a Monte Carlo percentile interval.
 
-    B = ``n_resamples`` draws from (``values``, ``probabilities``); the end
-    ``s[k]`` is at most ``v`` when at least ``k + 1`` draws are, so
-    ``P(s[k] <= v) = P(Binomial(B, F(v)) >= k + 1)``.
+    B = ``n_resamples`` draws from (``values``, ``probabilities``); the end ``s[k]`` is at most
+    ``v`` when at least ``k + 1`` draws are: ``P(s[k] <= v) = P(Binomial(B, F(v)) >= k + 1)``.
 
     >>> ends = endpoint_distribution([-1.0, 0.0], [0.03, 0.97], n_resamples=100)
     >>> print(f"P(low end is -1) = {ends.low[0]:.4f}")
@@ -149,8 +139,7 @@ def endpoint_distribution(
     low_k, high_k = _order_statistic_indices(n, (1 - _checks.level(level)) / 2)
     order = np.argsort(v, kind="stable")
     v, p = v[order], w[order] / math.fsum(w.tolist())
-    above = np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)  # P(X > v_i), summed from the top
-    above = np.minimum(above, 1.0)  # a sum of probabilities may round past 1
+    above = np.minimum(_above(p), 1.0)  # P(X > v_i); a sum of probabilities may round past 1
     # P(s[k] <= v_i) = P(at most n - k - 1 draws are above v_i), for k = each end's position:
     # the binomial of the complement, so that F(v_i) near 1 keeps its accuracy
     from scipy import stats  # here, not at the top: a second of every kernel's start, for one use

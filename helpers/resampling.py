@@ -1,8 +1,7 @@
 """Resampling: the paired bootstrap, the step that bounds its memory, then its variants.
 
-Every variant is :func:`paired_bootstrap`'s idea (R resamples of Q query indices
-drawn with replacement) applied to another statistic, to whole users, or done
-without random numbers.
+Every variant is :func:`paired_bootstrap`'s idea (R resamples of Q query indices drawn with
+replacement) applied to another statistic, to whole users, or done without random numbers.
 """
 
 from __future__ import annotations
@@ -17,25 +16,11 @@ from numpy.typing import ArrayLike
 
 from . import _checks
 
-__all__ = [
-    "paired_bootstrap",
-    "resample",
-    "unpaired_bootstrap",
-    "paired_bootstrap_statistic",
-    "mean_difference",
-    "relative_change",
-    "quantile_difference",
-    "enumerate_resamples",
-    "collapse_to_multisets",
-    "exact_means",
-    "ClusterTotals",
-    "cluster_totals",
-    "cluster_bootstrap",
-    "ClusterDraws",
-    "enumerate_cluster_resamples",
-    "ExactDistribution",
-    "exact_bootstrap_distribution",
-]
+__all__ = ["paired_bootstrap", "resample", "unpaired_bootstrap", "paired_bootstrap_statistic",
+           "mean_difference", "relative_change", "quantile_difference", "enumerate_resamples",
+           "collapse_to_multisets", "exact_means", "ClusterTotals", "cluster_totals",
+           "cluster_bootstrap", "ClusterDraws", "enumerate_cluster_resamples", "ExactDistribution",
+           "exact_bootstrap_distribution"]  # fmt: skip
 
 #: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`_in_chunks`.
 DEFAULT_MAX_ELEMENTS = 2**16
@@ -50,9 +35,9 @@ def paired_bootstrap(
 ) -> np.ndarray:
     """Bootstrap means of the per-query changes, resampling whole query pairs.
 
-    Each of the R resamples draws Q queries with replacement from the Q observed
-    ones and averages their changes ``d_q = m_B(q) - m_A(q)``; a query's A and B
-    scores travel together because only its change is drawn.
+    Each of the R resamples draws Q queries with replacement from the Q observed ones and
+    averages their changes ``d_q = m_B(q) - m_A(q)``; a query's A and B scores travel together
+    because only its change is drawn.
 
     >>> means = paired_bootstrap([0.10, 0.02, -0.06, 0.04], n_resamples=1000, rng=0)
     >>> means.shape, bool(means.min() >= -0.06 and means.max() <= 0.10)
@@ -113,9 +98,8 @@ def resample(
 ) -> np.ndarray:
     """The general form of :func:`paired_bootstrap`: apply ``statistic`` to R index draws.
 
-    ``statistic`` receives ``(k, draws)`` indices drawn with replacement from
-    ``range(n)`` (``draws`` defaults to ``n``), one resample per row, and
-    returns ``k`` values.
+    ``statistic`` receives ``(k, draws)`` indices drawn with replacement from ``range(n)``
+    (``draws`` defaults to ``n``), one resample per row, and returns ``k`` values.
 
     >>> d = np.array([0.1, 0.2, 0.3])
     >>> resample(3, lambda idx: d[idx].mean(axis=1), n_resamples=4, rng=1).round(3)
@@ -123,21 +107,18 @@ def resample(
     """
     n = _checks.integer(n, "n")
     draws = n if draws is None else _checks.integer(draws, "draws")
-    return _resample(n, statistic, *_draws_iv(n_resamples, rng, max_elements), draws)
+    return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng, max_elements))
 
 
 def _resample(
-    n: int,
-    statistic: Callable[[np.ndarray], np.ndarray],
-    n_resamples: int,
-    rng: np.random.Generator,
-    max_elements: int,
-    draws: int,
+    n: int, draws: int, statistic: Callable, R: int, rng: np.random.Generator, max_elements: int
 ) -> np.ndarray:
+    """Every variant's engine: ``statistic`` of R rows of ``draws`` indices from ``range(n)``."""
+
     def chunk(k: int) -> np.ndarray:
         return statistic(rng.integers(0, n, size=(k, draws)))
 
-    return _in_chunks(chunk, n_resamples, draws, max_elements)
+    return _in_chunks(chunk, R, draws, max_elements)
 
 
 def unpaired_bootstrap(
@@ -162,7 +143,7 @@ def unpaired_bootstrap(
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return _resample(n, diff_of_means, *_draws_iv(n_resamples, rng, max_elements), 2 * n)
+    return _resample(n, 2 * n, diff_of_means, *_draws_iv(n_resamples, rng, max_elements))
 
 
 def paired_bootstrap_statistic(
@@ -176,10 +157,9 @@ def paired_bootstrap_statistic(
 ) -> np.ndarray:
     """Bootstrap any statistic of the two score vectors, resampling whole query pairs.
 
-    The draws are :func:`paired_bootstrap`'s; ``statistic(a_res, b_res)``
-    receives two ``(k, Q)`` matrices and returns ``k`` values (write it with
-    ``axis=-1``), as :func:`mean_difference`, :func:`relative_change` and
-    :func:`quantile_difference` do.
+    The draws are :func:`paired_bootstrap`'s; ``statistic(a_res, b_res)`` receives two
+    ``(k, Q)`` matrices and returns ``k`` values (write it with ``axis=-1``), as
+    :func:`mean_difference`, :func:`relative_change` and :func:`quantile_difference` do.
 
     >>> a, b = [0.50, 0.70, 0.65, 0.55], [0.60, 0.72, 0.59, 0.59]
     >>> same = paired_bootstrap_statistic(a, b, mean_difference, n_resamples=50, rng=3)
@@ -194,7 +174,7 @@ def paired_bootstrap_statistic(
         )
     draws = _draws_iv(n_resamples, rng, max_elements)
     Q = a_arr.size
-    return _resample(Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws, Q)
+    return _resample(Q, Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws)
 
 
 def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -368,10 +348,9 @@ def cluster_bootstrap(
 ) -> np.ndarray:
     """Bootstrap the mean change resampling whole clusters (users), not single queries.
 
-    Each resample draws G of the G clusters with replacement and keeps all their
-    queries. ``weighting="query"`` (default) divides the total change by the
-    total query count; ``"cluster"`` averages the drawn clusters' means (every
-    user counts once).
+    Each resample draws G of the G clusters with replacement and keeps all their queries.
+    ``weighting="query"`` divides the total change by the total query count; ``"cluster"``
+    averages the drawn clusters' means (every user counts once).
 
     >>> d, users = [0.10, 0.02, -0.06, 0.04], ["U1", "U1", "U2", "U3"]
     >>> q = cluster_bootstrap(d, users, n_resamples=2000, rng=0)
@@ -379,8 +358,7 @@ def cluster_bootstrap(
     -0.060 +0.060
     """
     weighting = _checks.one_of(weighting, "weighting", CLUSTER_WEIGHTINGS)
-    d = _checks.scores(changes, "changes")
-    totals = _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    totals = cluster_totals(changes, clusters)
     return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng, max_elements))
 
 
@@ -395,7 +373,7 @@ def _cluster_bootstrap(
         return means[idx].mean(axis=1)  # every drawn cluster counts once
 
     G = len(t.labels)
-    return _resample(G, statistic, R, rng, max_elements, G)
+    return _resample(G, G, statistic, R, rng, max_elements)
 
 
 @dataclass(frozen=True, eq=False)
@@ -423,8 +401,7 @@ def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> Clus
     >>> print(f"{e.query_weighted[k]:+.4f} {e.cluster_weighted[k]:+.4f}")
     +0.0250 +0.0133
     """
-    d = _checks.scores(changes, "changes")
-    t = _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    t = cluster_totals(changes, clusters)
     draws = _enumerate_resamples(len(t.labels))
     counts = t.counts[draws].sum(axis=1)
     return ClusterDraws(
@@ -466,10 +443,8 @@ class ExactDistribution:
 
 
 def _compositions(n: int, k: int) -> np.ndarray:
-    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic.
-
-    One slot at a time: a row with ``r`` left grows into ``r + 1`` rows.
-    """
+    """All ``(c_1, ..., c_k)`` of non-negative integers summing to ``n``, lexicographic: one
+    slot at a time, a row with ``r`` left grows into ``r + 1`` rows."""
     cols: list[np.ndarray] = []
     remaining = np.array([n], dtype=np.int32)
     for _ in range(k - 1):
@@ -487,12 +462,11 @@ def exact_bootstrap_distribution(
 ) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
-    A resample's mean depends only on how many times it drew each of the k
-    distinct values ``u`` (multiplicities ``m``); those counts ``c`` are
-    multinomial, ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the
-    mean is ``sum(c_i * u_i) / Q``. All C(Q + k - 1, k - 1) count vectors are
-    enumerated and the probabilities of equal means (up to rounding) added.
-    Cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny.
+    A resample's mean depends only on how many times it drew each of the k distinct values
+    ``u`` (multiplicities ``m``): those counts ``c`` are multinomial,
+    ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the mean is ``sum(c_i * u_i) / Q``.
+    All C(Q + k - 1, k - 1) count vectors are enumerated and the probabilities of equal means
+    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny.
 
     >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
     >>> len(dist.values), round(float(dist.probabilities.sum()), 12)

@@ -31,17 +31,9 @@ from .resampling import (
     _paired_bootstrap,
 )
 
-__all__ = [
-    "MAX_EXACT_ASSIGNMENTS",
-    "DEFAULT_FALLBACK_RESAMPLES",
-    "DEFAULT_MAX_SIGNS",
-    "REL_TOL",
-    "SignificanceResult",
-    "randomization_test",
-    "shifted_bootstrap_test",
-    "HolmResult",
-    "holm",
-]
+__all__ = ["MAX_EXACT_ASSIGNMENTS", "DEFAULT_FALLBACK_RESAMPLES", "DEFAULT_MAX_SIGNS", "REL_TOL",
+           "SignificanceResult", "randomization_test", "shifted_bootstrap_test", "HolmResult",
+           "holm"]  # fmt: skip
 
 #: Most sign assignments :func:`randomization_test` enumerates (20 non-zero changes, 8 MiB).
 MAX_EXACT_ASSIGNMENTS = 2**20
@@ -52,12 +44,10 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: that an observed mean of zero still ties with itself.
 REL_TOL = 1e-9
 
-#: An exact grid p-value below this is recomputed in logarithms by tilting
-#: (:meth:`SignFlipFFT.log_lower_tail`): the dynamic programme's smallest counts pass through
-#: subnormal doubles, and a p below the smallest double is then reported as such.
+#: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
+#: programme's smallest counts pass through subnormal doubles); one below the smallest positive
+#: double, _SMALLEST, is reported as it, with a note.
 _TINY = 1e-250
-
-#: The smallest positive double: an exact p below it is reported as it, with a note.
 _SMALLEST = math.ulp(0.0)
 
 #: Signs the Monte Carlo randomization test draws at once by default (2**26 random bits,
@@ -74,12 +64,11 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 class SignificanceResult:
     """The outcome of a test of the mean change.
 
-    ``null_distribution`` (read-only) holds the statistics the observed one is
-    compared with: all ``2**k`` sign assignments in
-    ``itertools.product((+1, -1), repeat=k)`` order, or the resamples in draw
-    order, or on the grid the distinct means with ``null_probabilities``.
-    ``count`` of them (``n_resamples`` in all; ``2**k`` when ``exact``) are at
-    least as extreme as ``statistic``.
+    ``null_distribution`` (read-only) holds the statistics the observed one is compared with:
+    all ``2**k`` sign assignments in ``itertools.product((+1, -1), repeat=k)`` order, or the
+    resamples in draw order, or on the grid the distinct means with ``null_probabilities``.
+    ``count`` of them (``n_resamples`` in all; ``2**k`` when ``exact``) are at least as extreme
+    as ``statistic``.
     """
 
     statistic: float
@@ -133,11 +122,8 @@ _MAX_ROWS = 2**14
 
 
 def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
-    """``table[j, v]``: the sum of ``x[bits * j + i]`` over the bits ``i`` set in ``v``.
-
-    Built one bit at a time, so every entry is summed in the same order (lowest bit first)
-    on every CPU. ``x.size`` must be a multiple of ``bits``.
-    """
+    """``table[j, v]``: the sum of ``x[bits * j + i]`` over the bits ``i`` set in ``v``, built one
+    bit at a time (the same order, lowest bit first, on every CPU). ``bits`` divides ``x.size``."""
     blocks = x.reshape(-1, bits)
     table = np.zeros((blocks.shape[0], 2**bits))
     for i in range(bits):
@@ -150,14 +136,12 @@ def _monte_carlo_sign_flips(
 ) -> np.ndarray:
     """``n_resamples`` means of the sign-flipped changes, each sign one random bit.
 
-    A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change
-    (bit ``i`` of the little-endian words is change ``i``; 1 flips it), so its mean is
-    ``(sum(d) - 2 * sum of the flipped changes) / Q``. The flipped sum is read a byte
-    (or, for very many changes, half a byte) at a time from a table of subset sums:
-    one look-up adds the flipped changes among 8 (or 4), with no BLAS product whose
-    rounding would depend on the CPU. Each resample adds its look-ups one after another,
-    block 0 first, whatever the chunk it falls in; and the words are drawn row after row
-    from the stream, so chunking does not change the draws either.
+    A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change (bit ``i``
+    of the little-endian words is change ``i``; 1 flips it): its mean is ``(sum(d) - 2 * sum of
+    the flipped changes) / Q``. The flipped sum is read a byte (for very many changes, half a
+    byte) at a time from a table of subset sums, with no BLAS product whose rounding would
+    depend on the CPU. Each resample adds its look-ups in order, block 0 first, and the words
+    are drawn row after row from the stream: chunking changes neither the draws nor the sums.
     """
     k = nonzero.size
     words = -(-k // 64)
@@ -179,10 +163,9 @@ def _monte_carlo_sign_flips(
         cols = b.shape[1]
         group = max(1, min(b.shape[0], _LOOKUPS_AT_ONCE // cols))  # byte positions at once
         # Byte position g + i, half h, reads entry span * i + 2**per * h + bits of the tables
-        # from byte position g on. That entry's multiple of 256 stays in the index's high
-        # bytes for every group; the rest (0 for whole bytes, a multiple of 16 above the
-        # 4 bits of a half) joins the bits, written into the index's low byte: no cast and
-        # no add over the intp indices.
+        # from byte position g on: the entry's multiple of 256 stays in the index's high bytes
+        # for every group; the rest (0 for whole bytes, a multiple of 16 above a half's 4 bits)
+        # joins the bits in the index's low byte: no cast, no add over the intp indices.
         offset = span * np.arange(group, dtype=np.intp)[:, None]
         offsets = [offset + 2**per * h for h in range(len(shifts))]
         index = [np.repeat(o - o % 256, cols, axis=1) for o in offsets]
@@ -212,18 +195,23 @@ def _grid_test(
     d: np.ndarray, grid, observed: float, alternative: str, null: bool = True
 ) -> SignificanceResult:
     """The exact test on the grid: flipping a total ``T`` of the steps gives the signed sum
-    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT. With ``null=False``
-    the null distribution is left empty (for a caller that keeps only the p-value: the FFT route
-    then takes no inverse FFT where the tails do not need one)."""
+    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT. ``null=False``
+    leaves the null distribution empty (the FFT route then takes no inverse FFT that the tails
+    do not need)."""
     steps = grid.steps
-    k = steps.size
-    total = int(np.abs(steps).sum())
+    k, total = steps.size, int(np.abs(steps).sum())
     a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
+    m = min(a, total - a)  # two-sided: |S - 2T| >= |S - 2a| when T <= m or T >= S - m
+    tails = (  # (t, upper): P(T >= t) when upper, else P(T <= t)
+        [(m, False), (total - m, True)]
+        if alternative == "two-sided"
+        else [(a, alternative == "less")]
+    )
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
         p, first, fft = sign_flip_distribution(steps), 0, None
 
-        def tail(t: int, upper: bool) -> float:  # P(T >= t) when upper, else P(T <= t)
+        def tail(t: int, upper: bool) -> float:
             return float(np.sum(p[t:] if upper else p[: t + 1]))
     else:
         fft = SignFlipFFT.of(steps)
@@ -232,38 +220,27 @@ def _grid_test(
             return fft.lower_tail(total - t if upper else t)
 
         method = method[:-1] + f", by FFT of {fft.n_points:,} points)"
-    m = min(a, total - a)  # two-sided: |S - 2T| >= |S - 2a| when T <= m or T >= S - m
-    tails = (
-        [(m, False), (total - m, True)]
-        if alternative == "two-sided"
-        else [(a, alternative == "less")]
-    )
     if alternative == "two-sided" and 2 * a == total:
         pvalue = 1.0
     else:
         pvalue = min(1.0, sum(tail(t, upper) for t, upper in tails))
-    count = round(Fraction(pvalue) * 2**k)  # an int
     if pvalue < _TINY:  # also where the DP's smallest counts passed through subnormals
         # the same tails by tilting, in logarithms: positive however far out
         tilted = fft or SignFlipFFT.of(steps)
-        log_p = float(
-            np.logaddexp.reduce(
-                [tilted.log_lower_tail(total - t if upper else t) for t, upper in tails]
-            )
-        )
+        logs = [tilted.log_lower_tail(total - t if upper else t) for t, upper in tails]
+        log_p = float(np.logaddexp.reduce(logs))
         pvalue = math.exp(log_p)
-        count = round(Fraction(pvalue) * 2**k)
-        if pvalue == 0:  # below the smallest double: say so, and keep a bound that is not 0
-            count = int((decimal.Decimal(log_p).exp() * 2**k).to_integral_value())
-            pvalue = _SMALLEST
-            method += (
-                f"; p is about 10^{log_p / math.log(10):.1f}, which underflows double "
-                f"precision: pvalue holds the smallest positive double, {_SMALLEST:.0e}, an "
-                "upper bound"
-            )
-    if not null:
-        values = probs = np.empty(0)
-    else:
+    count = round(Fraction(pvalue) * 2**k)  # an int
+    if pvalue == 0:  # log_p is below the smallest double: say so, with a bound that is not 0
+        count = int((decimal.Decimal(log_p).exp() * 2**k).to_integral_value())
+        pvalue = _SMALLEST
+        method += (
+            f"; p is about 10^{log_p / math.log(10):.1f}, which underflows double "
+            f"precision: pvalue holds the smallest positive double, {_SMALLEST:.0e}, an "
+            "upper bound"
+        )
+    values = probs = np.empty(0)
+    if null:
         if fft is not None:
             p, first = fft.probabilities, fft.first
         t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
@@ -288,23 +265,20 @@ def randomization_test(
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
 
-    Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the
-    p-value is the fraction of sign assignments whose mean is at least as
-    extreme as the observed one (``"greater"``: B better; ties count).
+    Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the p-value is the
+    fraction of sign assignments whose mean is at least as extreme as the observed one
+    (``"greater"``: B better; ties count).
 
-    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero
-      changes: enumerated up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the
-      changes' grid (:func:`find_grid`); failing both, a Monte Carlo test of
-      ``fallback_resamples`` if ``rng`` is given (``method`` says why).
+    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero changes: enumerated
+      up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes' grid (:func:`find_grid`);
+      failing both, a Monte Carlo test of ``fallback_resamples`` if ``rng`` is given
+      (``method`` says why). Never 0 (the observed assignment and its mirror count): far out it
+      is computed by exponential tilting, and one below the smallest double is given as that
+      double, 5e-324, with ``method`` saying how small it is.
     * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
 
-    An exact p is never 0 either (the observed assignment and its mirror count): far
-    out it is computed by exponential tilting, and one below the smallest double is
-    given as that double, 5e-324, with ``method`` saying how small it is.
-
-    ``clusters`` (one label per query) flips each user's total change instead;
-    ``max_elements`` bounds the signs held at once (the result does not depend
-    on it).
+    ``clusters`` (one label per query) flips each user's total change instead; ``max_elements``
+    bounds the signs held at once (the result does not depend on it).
 
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
     >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
@@ -331,32 +305,15 @@ def _randomization_test(
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
     null: bool = True,
 ) -> SignificanceResult:
-    """The test on checked arguments; ``null=False``: the exact grid route may leave the null
-    distribution empty (see :func:`_grid_test`)."""
-    flipped = d if totals is None else totals.sums
-    test = _sign_flip_test(
-        flipped, n_resamples, rng, alternative, max_elements, fallback_resamples, null
-    )
-    if totals is None:
-        return test
-    # The test ran on user totals: its statistic was the mean of the signed totals.
-    # Rescale to the mean change over queries (sum of signed totals / Q); p is unchanged.
-    null = test.null_distribution * (len(totals.labels) / d.size)
-    null.flags.writeable = False
-    method = test.method + ", flipping each user's total change"
-    return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
-
-
-def _sign_flip_test(
-    d: np.ndarray,
-    n_resamples: int | None,
-    rng: np.random.Generator | None,
-    alternative: str,
-    max_elements: int,
-    fallback_resamples: int,
-    null: bool = True,
-) -> SignificanceResult:
-    """:func:`randomization_test` on checked changes, flipping each entry of ``d``."""
+    """The test on checked arguments, flipping each change or (``totals``) each user's total
+    change; ``null=False``: the exact grid route may leave the null distribution empty."""
+    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
+        args = (n_resamples, rng, alternative, max_elements, fallback_resamples, null)
+        test = _randomization_test(totals.sums, None, *args)
+        null = test.null_distribution * (len(totals.labels) / d.size)
+        null.flags.writeable = False
+        method = test.method + ", flipping each user's total change"
+        return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
     n = d.size
     nonzero = d[d != 0]
     k = nonzero.size
