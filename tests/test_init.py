@@ -1,11 +1,15 @@
-"""helpers/__init__.py: the package's public face and the kind of object its helpers return."""
+"""helpers/__init__.py: the package's public face, the kind of object its helpers return, and
+how large the package may grow."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
+import io
 import json
 import re
+import tokenize
 from pathlib import Path
 
 import helpers
@@ -54,3 +58,42 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
         assert cls.__dataclass_params__.frozen, f"{cls.__module__}.{name} is not frozen"
     results = {"ClusterTotals", "ExactDistribution", "HolmResult", "SignificanceResult"}
     assert results <= {n for n, c in classes.items() if dataclasses.is_dataclass(c)}
+
+
+#: What helpers/ may weigh, the exercise table and its engine aside (issue 39): a change that needs
+#: more lines makes room first, or raises the budget in a reviewed change of its own, saying why.
+MAX_LINES = 6_850
+#: The longest a public function may be: its signature and body, without docstring, comments
+#: and blank lines.
+MAX_CODE_LINES = 60
+EXERCISES = {"exercise_table.py", "exercises.py"}
+
+
+def _code_lines(function: ast.FunctionDef, lines: list[str], comments: set[int]) -> int:
+    span = set(range(function.lineno, function.end_lineno + 1))
+    first = function.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):  # the docstring
+        span -= set(range(first.lineno, first.end_lineno + 1))
+    return sum(1 for i in span - comments if lines[i - 1].strip())
+
+
+def test_helpers_stay_within_their_size_and_every_public_function_is_short():
+    sizes, long = {}, []
+    for path in sorted((ROOT / "helpers").glob("*.py")):
+        if path.name in EXERCISES:
+            continue
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        sizes[path.name] = len(lines)
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        comments = {t.start[0] for t in tokens if t.type == tokenize.COMMENT}
+        comments = {i for i in comments if lines[i - 1].lstrip().startswith("#")}
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                if (n := _code_lines(node, lines, comments)) > MAX_CODE_LINES:
+                    long.append(f"{path.name}:{node.lineno} {node.name} ({n} code lines)")
+    assert len(sizes) >= 15, "too few modules found: the count itself is broken"
+    total = sum(sizes.values())
+    biggest = ", ".join(f"{k} {v}" for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])[:3])
+    assert total <= MAX_LINES, f"helpers/ has {total:,} lines, over {MAX_LINES:,} ({biggest})"
+    assert long == [], f"public functions over {MAX_CODE_LINES} code lines: {long}"

@@ -1,6 +1,6 @@
 // The static edition's widgets (make html): each quiz answers back and the resample explorer
 // follows its slider, in any browser, with no kernel and no network. Plain JavaScript, no
-// build step. Each widget's markup comes from helpers.widgets.static_widget_html; without
+// build step. Each widget's markup comes from tools/static_widgets.py; without
 // JavaScript the page shows the widget's picture of its first view instead.
 "use strict";
 
