@@ -697,20 +697,21 @@ def _exact_bootstrap_interval(
             "(Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q, max_points)
-    fft = None
-    if sp.kept.size <= MAX_DIRECT_FREQUENCIES:  # few frequencies: read the ends off them
+    # few frequencies: read the ends off the spectrum; else off the inverse FFT
+    fft = None if sp.kept.size <= MAX_DIRECT_FREQUENCIES else _fft_totals(sp)
+    if fft is None:
         cdf, rounding = _spectrum_cdf(sp)
         error_bound = sp.error + rounding
-    else:  # else off the inverse FFT
-        fft = _fft_totals(sp)
-        cdf, error_bound = np.cumsum(fft[0]).item, fft[1]
+    else:
+        error_bound = fft[1]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    low_i, high_i = _ends(cdf, sp.width - 1, float(half_alpha), tol)
+    rule = (float(half_alpha), tol)
+    low_i, high_i = _ends(cdf, sp.width - 1, *rule) if fft is None else _read_ends(fft[0], *rule)
     step, first = grid.step, sp.first
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     method = f"exact bootstrap (FFT on the {grid.label} grid, {sp.n_fft:,} points)"
