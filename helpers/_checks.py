@@ -266,6 +266,13 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
     return None, a_arr, b_arr
 
 
+def boolean(x: object, name: str) -> bool:
+    """True or False, nothing else (not 0, 1 or a numpy bool)."""
+    if not isinstance(x, bool):
+        raise ValueError(f"{name} must be True or False; got {x!r}.")
+    return x
+
+
 def one_of(x: object, name: str, options: Sequence[str]) -> str:
     """One of a few named options (``alternative``, ``missing``...)."""
     if not isinstance(x, str) or x not in options:

@@ -126,8 +126,7 @@ def _align_runs_iv(
 ) -> tuple[RunScores, RunScores, str, Qrels | None, Mapping | None]:
     """The runs as RunScores whose scores are checked floats, and the checked settings."""
     missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
-    if qrels is not None and not isinstance(qrels, Qrels):
-        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
+    _optional_qrels(qrels)
     if clusters is not None and not isinstance(clusters, Mapping):
         raise ValueError(
             "clusters must map each query ID to its user, e.g. {'q1': 'U1', 'q2': 'U1'}; "
@@ -160,6 +159,13 @@ def _align_runs_iv(
         scores = dict(zip(ids, values.tolist(), strict=True))
         checked.append(dataclasses.replace(run, scores=scores))
     return checked[0], checked[1], missing, qrels, clusters
+
+
+def _optional_qrels(qrels: object) -> Qrels | None:
+    """``qrels`` when it is None or read by read_qrels; else a ValueError saying how to get it."""
+    if qrels is not None and not isinstance(qrels, Qrels):
+        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
+    return qrels
 
 
 def _align_runs(

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _checks
 from . import report as _report
-from .alignment import MISSING_POLICIES, _query_set
+from .alignment import MISSING_POLICIES, _optional_qrels, _query_set
 from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
@@ -448,8 +448,7 @@ def _compare_many_iv(
     correction = _checks.one_of(correction, "correction", CORRECTIONS)
     _checks.level(alpha, "alpha", "0.05")
     missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
-    if qrels is not None and not isinstance(qrels, Qrels):
-        raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
+    _optional_qrels(qrels)
     workers = (os.cpu_count() or 1) if workers is None else _checks.integer(workers, "workers")
     runs = _named_runs(scores)
     if str(baseline) not in runs:

@@ -493,10 +493,7 @@ def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, mon
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     top = _checks.integer(top, "top", minimum=0)
     min_queries = _checks.integer(min_queries, "min_queries")
-    if not isinstance(monte_carlo_bootstrap, bool):
-        raise ValueError(
-            f"monte_carlo_bootstrap must be True or False; got {monte_carlo_bootstrap!r}."
-        )
+    _checks.boolean(monte_carlo_bootstrap, "monte_carlo_bootstrap")
     return seed, n_resamples, half_alpha, alternative, top, min_queries
 
 

@@ -222,8 +222,7 @@ def _evaluate_iv(
     score = measure_function(measure)
     level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
     max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
-    if not isinstance(check, bool):
-        raise ValueError(f"check_topics must be True or False; got {check!r}.")
+    _checks.boolean(check, "check_topics")
     if not qrels.judgments:
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (

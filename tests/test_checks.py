@@ -13,10 +13,10 @@ fix; never a bare numpy or Python error, never a silently wrong answer.
   masked entries, complex numbers and an empty input are refused with a message.
 * ``clusters``: one cluster label per query, every kind of labels (behind ``cluster_totals``,
   ``cluster_bootstrap``, ``enumerate_cluster_resamples`` and ``randomization_test``).
-* ``integer``, ``seed``, ``generator``, ``level``, ``one_of``, ``labels``, ``weights``: the other
-  rules. Pairing two systems' scores (``paired``) is tried in tests/test_data.py, through
-  ``paired_differences``; the rule for runs (mappings ``{query_id: score}``) in
-  tests/test_alignment.py.
+* ``integer``, ``seed``, ``generator``, ``level``, ``boolean``, ``one_of``, ``labels``,
+  ``weights``: the other rules. Pairing two systems' scores (``paired``) is tried in
+  tests/test_data.py, through ``paired_differences``; the rule for runs (mappings
+  ``{query_id: score}``) in tests/test_alignment.py.
 """
 
 from __future__ import annotations
@@ -374,3 +374,11 @@ def test_one_of_names_the_argument_and_the_options():
     for value in ["Drop", None, 1, ["drop"], np.array(["drop", "error"])]:
         with pytest.raises(ValueError, match=r"^missing must be one of 'error', 'drop'; got "):
             _checks.one_of(value, "missing", ("error", "drop"))
+
+
+def test_boolean_takes_only_true_and_false():
+    assert _checks.boolean(True, "check_topics") is True
+    assert _checks.boolean(False, "check_topics") is False
+    for value in [0, 1, "yes", None, np.True_]:
+        with pytest.raises(ValueError, match=r"^check_topics must be True or False; got "):
+            _checks.boolean(value, "check_topics")
