@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trec_files import CHAPTER_7_DATA, chapter_7_runs
 
 import helpers
 from helpers.exercise_table import EXERCISES, QUIZZES
@@ -694,12 +695,7 @@ def test_6_5_slips_made_on_the_chapters_pilot():
 
 
 def test_7_1_slips_made_on_the_chapters_runs():
-    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
-    a, b = (
-        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
-        for s in "AB"
-    )
+    qrels, a, b = chapter_7_runs()
     ids = sorted(qrels.topics)
     d = np.array([b.scores[q] - a.scores[q] for q in ids])
 
@@ -708,9 +704,8 @@ def test_7_1_slips_made_on_the_chapters_runs():
 
     assert b.unretrieved == ["q047", "q121"]
     assert check("7.1", without(*b.unretrieved).mean()).correct
-    te = [
-        helpers.read_trec_eval(data / f"simulated_{s}.trec_eval.txt", "ndcg_cut_10") for s in "AB"
-    ]
+    files = (CHAPTER_7_DATA / f"simulated_{s}.trec_eval.txt" for s in "AB")
+    te = [helpers.read_trec_eval(f, "ndcg_cut_10") for f in files]
     rounded = helpers.compare_runs(*te, missing="drop", n_resamples=100, rng=1).mean_change
     assert check("7.1", rounded).correct  # the same answer from trec_eval's four decimals
     assert "over all 150 queries" in check("7.1", d.mean()).message
@@ -739,8 +734,7 @@ def test_7_2_slips():
 def test_7_4_slips_made_on_the_chapters_table():
     """7.4 on section 11's table: the count of unmarked cells whose interval excludes zero, and
     the reason; each slip made the way a learner makes it."""
-    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-    path = data / "simulated_many_runs.csv"
+    path = CHAPTER_7_DATA / "simulated_many_runs.csv"
     runs = ["base", "expansion", "reranker", "stemming", "tuned"]
     measures = ["ndcg_cut_10", "P_5", "recip_rank"]
     many = {r: {m: helpers.read_scores_csv(path, score=f"{r}:{m}") for m in measures} for r in runs}

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import stats
+from trec_files import CHAPTER_7_DATA, chapter_7_runs
 
 import helpers
 from helpers.planning import MAX_QUERIES, power_curve, queries_needed
@@ -181,16 +182,11 @@ def test_plot_power_curve_draws_the_curve_the_target_and_the_answer():
 
 
 def test_the_figures_docs_your_own_runs_states_for_chapter_7s_runs():
-    data = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-    qrels = helpers.read_qrels(data / "simulated.qrels.txt")
-    a, b = (
-        helpers.evaluate(qrels, helpers.read_run(data / f"simulated_{s}.run.txt"), "ndcg_cut_10")
-        for s in "AB"
-    )
+    _, a, b = chapter_7_runs()
     pilot = {q: b.scores[q] - a.scores[q] for q in a.scores}
     plan = queries_needed(pilot, smallest_useful=0.02, power=0.8)
     sim = queries_needed(pilot, smallest_useful=0.02, method="randomization", rng=1)
-    doc = (data.parent.parent / "docs" / "your-own-runs.md").read_text()
+    doc = (CHAPTER_7_DATA.parent.parent / "docs" / "your-own-runs.md").read_text()
     assert f"SD {plan.sd:.4f}" in doc and f"takes {plan.queries} queries" in doc
     assert f"{sim.queries:,} by the simulated" in doc
     assert f"power {sim.power:.3f} ± {sim.mc_error:.3f}" in doc

@@ -1,6 +1,14 @@
-"""A small qrels file and run file, written out by hand, that the tests of the readers and of
-evaluate share: four judged topics (t4 retrieved by no run line, t9 judged by no qrels line),
-graded relevance, an unjudged document, and no score ties."""
+"""TREC files the tests share: a small qrels file and run file, written out by hand, for the
+tests of the readers and of evaluate (four judged topics, t4 retrieved by no run line, t9 judged
+by no qrels line; graded relevance, an unjudged document, and no score ties); and chapter 7's
+simulated runs, scored as the chapter scores them."""
+
+from pathlib import Path
+
+import helpers
+
+#: Chapter 7's simulated qrels, run files and trec_eval outputs.
+CHAPTER_7_DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
 QRELS_TEXT = """t1 0 d1 2
 t1 0 d2 0
@@ -26,3 +34,11 @@ t3 Q0 d7 1 0.5 sys
 t3 Q0 d8 2 0.4 sys
 t9 Q0 d1 1 1.0 sys
 """
+
+
+def chapter_7_runs(measure: str = "ndcg_cut_10"):
+    """Chapter 7's qrels, and its runs A and B scored on ``measure`` by helpers.evaluate."""
+    qrels = helpers.read_qrels(CHAPTER_7_DATA / "simulated.qrels.txt")
+    runs = (helpers.read_run(CHAPTER_7_DATA / f"simulated_{s}.run.txt") for s in "AB")
+    a, b = (helpers.evaluate(qrels, run, measure) for run in runs)
+    return qrels, a, b
