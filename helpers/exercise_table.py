@@ -29,6 +29,7 @@ _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
 _TIES = "Ties with the observed mean must count: an assignment whose mean is exactly as far from zero as the observed one (a tie with the observed mean; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
 _OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
+_TOO_FEW = "Your means look right, but there are too few of them: with so few resamples their centre and spread are rough. Run the loop 1,000 times, range(1000)."
 _ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
 EXERCISES = {
@@ -57,6 +58,9 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
             ([1, None, None], "boot_means holds one mean: append each resample's mean inside the loop, 1,000 times.", 0),
             ([1000, 0.725, 0.04], "Those are resampled means of one system's scores (A's near 0.758, B's near 0.692): resample the changes d = B - A, d[picks].mean().", [0, 0.045, 0.01]),
             ([120, None, None], "boot_means holds 120 values, one resample's changes: append the mean of each resample, 1,000 times.", 0),
+            # 10 or 100 resamples: about 4 Monte Carlo standard errors at that size
+            ([10, -0.06666666666666667, 0.03277], _TOO_FEW, [0, 0.04, 0.025]),
+            ([100, -0.06666666666666667, 0.03277], _TOO_FEW, [0, 0.015, 0.012]),
             ([None, -0.06666666666666667, 0.03277], "Your means look right, but there are not 1,000 of them: the exercise asks for 1,000 resamples, range(1000).", [0, 0.0045, 0.003]),
         ],
         "solution": """# my guess: most within about 0.06 of -0.067
@@ -80,6 +84,7 @@ print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
             ([-0.15833333333333333, -0.09166666666666666], "Those are s[25] and s[975], the positions for R = 1,000: here R is 5,000, so the low end is s[int(0.025 * 5000)] = s[125]."),
             ([-0.1875, -0.1438], "np.percentile takes percents: 2.5 and 97.5, not 0.025 and 0.975.", 1e-3),
             ([-0.008333333333333333, -0.13333333333333333], "The ends are swapped: give the low end first, (low, high)."),
+            ([-0.125, -0.016666666666666666], "Those are the ends of the middle 90%, s[int(0.05 * R)] and s[int(0.95 * R)]: a 95% interval leaves out 2.5% on each side, so the positions are int(0.025 * R) and min(R - 1, int(0.975 * R))."),
         ],
         "solution": """# my guess: it just reaches zero
 s = sorted(loop_means)
@@ -98,7 +103,8 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
             ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
             ([0.039], "That is the share outside the ends; the question asks for the share between them."),
             ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
-            ([96.1], "That is a percentage: give the share, a number between 0 and 1 (96.1% is 0.961).", 0.05),
+            # any percentage from 10 to 100 (96.1, or 95 for the level): not a share
+            ([55.0], "That looks like a percentage: give the share as a number between 0 and 1, not out of 100.", 45),
         ],
         "solution": """# my guess: 95%, by the name
 inside = (loop_means >= low) & (loop_means <= high)
@@ -686,7 +692,7 @@ QUIZZES = {
 "prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
 "options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be worse by up to 0.133, or as good; zero is a seed away.'],
 "answer": 3,
-"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of up to 0.133.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero, and the exact interval reaches it.'],
+"explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of up to 0.133.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero: other seeds reach it.'],
 },
 "1.q2": {
 "prompt": 'Why compare two search systems with paired per-query differences?',

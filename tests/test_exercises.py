@@ -163,6 +163,10 @@ def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
     named(list(d[picks]), "holds 120 values")  # one resample's changes
     for R in (2000, 5000):  # the loop right, but not 1,000 times
         named(helpers.paired_bootstrap(d, n_resamples=R, rng=R), "not 1,000 of them")
+    for seed in range(20):  # range(10) or range(100) for range(1000): any seed is named
+        for n in (10, 100):
+            rng = np.random.default_rng(seed)
+            named([d[rng.integers(0, Q, size=Q)].mean() for _ in range(n)], "too few of them")
 
 
 def test_1_2_the_rules_ends_and_slips_are_named():
@@ -178,6 +182,9 @@ def test_1_2_the_rules_ends_and_slips_are_named():
     assert "R = 1,000" in check("1.2", (s[25], s[975])).message
     assert "takes percents" in check("1.2", np.percentile(means, [0.025, 0.975])).message
     assert "swapped" in check("1.2", (s[4875], s[125])).message
+    for ninety in [(s[int(0.05 * R)], s[int(0.95 * R)]), np.percentile(means, [5, 95])]:
+        assert "middle 90%" in check("1.2", ninety).message  # a 90% interval, not 95%
+    assert "middle 90%" in check("1.2", helpers.percentile_interval(means, level=0.90)).message
 
 
 def test_1_3_share_between_the_ends_and_slips_are_named():
@@ -194,6 +201,9 @@ def test_1_3_share_between_the_ends_and_slips_are_named():
     assert "the level" in check("1.3", 0.95).message
     assert "outside the ends" in check("1.3", 1 - inside.mean()).message
     assert "count of resamples" in check("1.3", int(inside.sum())).message
+    for percent in (100 * inside.mean(), round(100 * inside.mean(), 1), 95, 92.82):
+        message = check("1.3", percent).message  # a percentage: named, the share not given
+        assert "percentage" in message and "0.96" not in message and "96" not in message
 
 
 def test_1_4_width_ratio_any_seed_passes_and_slips_are_named():
