@@ -152,7 +152,7 @@ def expect_nothing_given_away(
     # a closed <details> leaves its content laid out but not rendered: ask the browser
     shown = "els => els.filter(e => e.checkVisibility()).length"
     assert details.locator("pre").evaluate_all(shown) == 0, "a solution's code is visible"
-    assert text.count("run the answer cell above first") == len(solutions)
+    assert text.count("not answered yet: your answer is still ...") == len(solutions)
     if not ran:
         return
     names = {key: EXERCISES[key]["name"] for key in EXERCISES if key.startswith(f"{chapter}.")}
