@@ -47,7 +47,7 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
         # compared by size, mean and standard deviation: any seed passes; the tolerances are about
         # 4 Monte Carlo standard errors at R = 1,000 (0.0010 for the mean, 0.0007 for the spread)
         "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
-        "minutes": 5,
+        "minutes": 8,
         "slips": [
             ([1000, -0.06666666666666667, 0.0], "Every mean is the observed -0.067: each resample took every query exactly once (replace=False, or a permutation). Draw with replacement: rng.integers(0, Q, size=Q).", [0, 1e-9, 1e-9]),
             ([1000, None, 0.0], "All your means are equal: every pass drew the same positions. Create rng once, before the loop (not inside it), and draw new positions in each pass.", [0, 0, 1e-9]),
@@ -73,7 +73,7 @@ print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
         "name": "ends", "what": "the two ends (low, high) of the middle 95% of loop_means, by the example's rule",
         # loop_means is the example's own loop (seed 7): the rule gives s[125] = -16/120, s[4875] = -1/120
         "expected": [-0.13333333333333333, -0.008333333333333333], "tol": 5e-4,
-        "minutes": 3,
+        "minutes": 4,
         "slips": [
             ([-0.175, -0.13333333333333333], "Those are s[2] and s[97]: 2.5 and 97.5 are percents, not positions. The positions are int(0.025 * R) and min(R - 1, int(0.975 * R))."),
             ([-0.058333333333333334, -0.058333333333333334], "Those are the means at positions 125 and 4,875 before sorting: sort first, s = sorted(loop_means)."),
@@ -91,7 +91,7 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
         "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
         # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
         "expected": [0.961], "tol": 5e-4,
-        "minutes": 2,
+        "minutes": 3,
         "slips": [
             ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
             ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
@@ -139,7 +139,7 @@ for name, iv in rows:
     },
     "2.1": {
         "name": "all_means", "what": "the 256 resampled means, a list or array (checked by its size, mean and spread)",
-        "summary": "moments", "minutes": 4,
+        "summary": "moments", "minutes": 6,
         "expected": [256, 0.025, 0.028613807855648994], "tol": 1e-9,
         "slips": [
             ([35, 0.025, 0.03619392214170771], "Those are the 35 multisets (combinations_with_replacement), each counted once. Ordered draws with replacement come from itertools.product(range(4), repeat=4)."),
@@ -159,7 +159,7 @@ print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")
     },
     "2.2": {
         "name": "exact_interval", "what": "the exact 95% interval as (low, high), read from the 256 sorted means",
-        "minutes": 3,
+        "minutes": 4,
         "expected": [-0.035, 0.08], "tol": 5e-4,
         "slips": [
             ([0.04, 0.01], "Those are positions 6 and 249 of the means in draw order: sort them first."),
@@ -220,7 +220,7 @@ print(f"mean change {d_bad.mean():+.3f}, exact interval [{low:+.3f}, {high:+.3f}
     },
     "3.1": {
         "name": "interval_90", "what": "the exact 90% interval as (low, high)",
-        "minutes": 5,
+        "minutes": 6,
         "expected": [-0.125, -0.016666666666666666], "tol": 5e-4,
         "slips": [
             ([-0.13333333333333333, 0.0], "That is the 95% interval; the question asks for 90% (level=0.90)."),
@@ -284,7 +284,7 @@ my_exact = exact_mean_distribution''',
     },
     "4.1": {
         "name": "resample_mean", "what": "the mean change of the resample U1, U3, U3, a number",
-        "minutes": 4,
+        "minutes": 5,
         "expected": [0.05], "tol": 5e-4,
         "slips": [
             ([0.046666666666666676], "That is the average of the three drawn users' means; the resample's mean change is over its query rows: the total change of the rows divided by their number."),
@@ -303,7 +303,7 @@ print(f"mean change of this resample: {resample_mean:+.4f}")
     },
     "4.2": {
         "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
-        "minutes": 5,
+        "minutes": 6,
         "expected": [169, 188], "tol": 0.5,
         "slips": [
             ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
@@ -357,7 +357,7 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
     },
     "5.1": {
         "name": "p_four", "what": "the exact two-sided p-value of the four pairs, a number between 0 and 1",
-        "expected": [0.625], "tol": 1e-9, "minutes": 4,
+        "expected": [0.625], "tol": 1e-9, "minutes": 6,
         "slips": [
             ([0.375], _TIES),
             ([0.3125], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
@@ -377,7 +377,7 @@ print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
     },
     "5.2": {
         "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties with the observed mean, and the p-value with the ties not counted",
-        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 4,
+        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 6,
         "slips": [
             ([0.3125, None, None], _TIES),
             ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
@@ -488,7 +488,7 @@ print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.
     },
     "6.2": {
         "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
-        "expected": [0, -1, 0], "tol": 0, "minutes": 5,
+        "expected": [0, -1, 0], "tol": 0, "minutes": 8,
         "slips": [
             ([1, -1, 0], "The primary was compared with zero. The plan asks for a useful gain: the whole interval above +0.01."),
             ([1, -1, -1], "Those are the point estimates against the limits. A verdict reads the interval: shown when all of it is on the good side, ruled out when all of it is on the bad side."),
@@ -559,7 +559,7 @@ assert np.array_equal(mine, holm_all_four)  # the same studies as section 6's on
 print(f"any rejection, my function: {mine.mean():.1%} of studies")''',
     },
     "6.5": {
-        "name": "queries_for_plan", "what": "the number of judged queries, a whole number", "minutes": 4,
+        "name": "queries_for_plan", "what": "the number of judged queries, a whole number", "minutes": 5,
         # helpers.queries_needed(d, smallest_useful=0.02, power=0.9): the t method, exact
         "expected": [216], "tol": 0,
         "slips": [
@@ -579,7 +579,7 @@ print(f"{queries_for_plan} queries (power {plan.power:.3f}; the pilot's SD {plan
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
         # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
-        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 5,
+        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 6,
         "slips": [
             ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
             ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
@@ -602,7 +602,7 @@ print(f"without q047 and q121: {helpers.signed(drop_change, 4)}")
         "calls": [({"t1": 0.5, "t2": 0.25, "t3": 0.75}, {"t1": 0.75, "t3": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"])],
-        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 4,
+        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 5,
         "slips": [
             ([-1 / 12, 0.25, 0.5], "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
             ([0.0, 0.25, 0.0], "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),
