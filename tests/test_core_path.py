@@ -6,6 +6,10 @@ here. No figure is drawn (nbval compares every figure of the whole chapter).
 One kernel runs every chapter's core cells in turn, its names cleared and its figures closed
 before each chapter (``%reset -f``): a chapter sees nothing another one set, and the kernel
 starts, and imports numpy and matplotlib, once instead of eight times.
+
+And the half-day core teaches what it calls: each ``helpers.<name>`` and scipy ``stats.<name>``
+that a core code cell of a half-day chapter (0, 1, 2, 5, 6) calls is introduced at or before
+its first use (see INTRODUCED below).
 """
 
 import ast
