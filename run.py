@@ -182,7 +182,7 @@ def copy_workspace(runner: Runner, workspace: str) -> None:
     if make_workspace(workspace, dry_run=runner.dry_run):
         runner.say(
             f"Made your lab copy in {workspace}/: the notebooks with their outputs cleared, "
-            "for you to run and edit (git ignores it). make lab opens it."
+            "for you to run and edit (git pull never touches it). make lab opens it."
         )
     else:
         runner.say(
