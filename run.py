@@ -15,9 +15,8 @@ requirements.lock: it creates the venv with the Python running this script, inst
 lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
 installs helpers/ editable. The Makefile calls this script for make env, lab, workspace,
 reset-workspace, check, test, test-browser, lint and test-versions, so the two ways cannot drift
-apart. Standard library
-only, and it parses on Python 3.8, so that an older Python gets a clear message instead of a
-syntax error.
+apart. Standard library only, and it parses on Python 3.8, so that an older Python gets a clear
+message instead of a syntax error.
 
 notebooks/ is the book: committed with every output, to read and re-run. You work in your lab
 copy (workspace/, which git ignores): the same notebooks with their outputs cleared, so that no
@@ -173,7 +172,8 @@ def make_workspace(workspace: str, root: Path = ROOT, dry_run: bool = False) -> 
     for path in folder.glob("*.ipynb"):
         notebook = json.loads(path.read_text(encoding="utf-8"))
         text = json.dumps(clear_outputs(notebook), indent=1, ensure_ascii=False) + "\n"
-        path.write_text(text, encoding="utf-8", newline="\n")
+        with open(path, "w", encoding="utf-8", newline="\n") as out:  # LF on Windows too
+            out.write(text)
     return True
 
 
