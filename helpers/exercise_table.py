@@ -28,7 +28,7 @@ _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes 
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
 _EQUALLY = "The assignments exactly as extreme as the observed one must count: a mean exactly as far from zero as the observed one (the observed signs themselves give one, and so does their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
-_ONE_SIDE = "You found 4 assignments exactly as extreme as the observed one; there are 8. A mean of -8 points is as far from zero as +8: compare abs(mean) == abs(observed), on both sides of zero. (With the changes typed as decimals, 0.10, 0.20, ..., some equal means also differ in the last digit: work in points.)"
+_ONE_SIDE = "You found 4 assignments exactly as extreme as the observed one; there are 8. A mean of -8 points is as far from zero as +8: compare abs(mean) == abs(observed), on both sides of zero. (Only if you typed the changes as decimals, 0.10, 0.20, ...: then some equal means also differ in the last digit; work in points.)"
 _OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
 _ROUNDING = "Some equally extreme assignments went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
@@ -410,7 +410,7 @@ helpers.plot_sign_assignments(means, five.mean(), numbered=True,
                               xlabel="Mean change B - A under the null (points)")
 plt.show()
 # The observed signs (assignment 1) and their mirror image (32) are equally extreme,
-# and so are six others, such as flipping -30 and +30 together. Leaving those 8 out
+# and so are six others, such as flipping -30 and +30 together. Leaving them out
 # drops 8 of the 18 assignments at least as extreme.''',
     },
     "5.3": {

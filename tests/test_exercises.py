@@ -479,8 +479,9 @@ def test_5_2_slips():
 
 def test_5_2_equally_extreme_counted_on_one_side_and_one_minus_p():
     """Issue 46: a learner in points who counts the equally extreme means on one side of zero
-    only (means == far) finds 4 of the 8; the check says so, and does not say the changes were
-    typed as decimals. 1 - p (14 of 32) gets its own message."""
+    only (means == far) finds 4 of the 8; the check says so first, and names decimals only as
+    an "if", instead of saying the changes were typed as decimals. 1 - p (14 of 32) gets its
+    own message."""
     one_side = _five_test(ties="one side")
     assert one_side == (0.5625, 4, 0.3125)
     one_side_summed = _five_test(ties="one side", summed=True)
