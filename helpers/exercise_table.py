@@ -27,9 +27,10 @@ import itertools
 _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties with the observed mean must count: an assignment whose mean is exactly as far from zero as the observed one (a tie with the observed mean; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_EQUALLY = "The assignments exactly as extreme as the observed one must count: a mean exactly as far from zero as the observed one (the observed signs themselves give one, and so does their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_ONE_SIDE = "You found 4 assignments exactly as extreme as the observed one; there are 8. A mean of -8 points is as far from zero as +8: compare abs(mean) == abs(observed), on both sides of zero. (Only if you typed the changes as decimals, 0.10, 0.20, ...: then some equal means also differ in the last digit; work in points.)"
 _OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
-_ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
+_ROUNDING = "Some equally extreme assignments went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
 EXERCISES = {
     "0.1": {
@@ -175,7 +176,7 @@ low, high = exact_interval
 print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
 # Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off
 # by one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random
-# means it would not.""",
+# means it need not.""",
     },
     "2.3": {
         "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
@@ -359,7 +360,7 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
         "name": "p_four", "what": "the exact two-sided p-value of the four pairs, a number between 0 and 1",
         "expected": [0.625], "tol": 1e-9, "minutes": 6,
         "slips": [
-            ([0.375], _TIES),
+            ([0.375], "Two slips give 6 of 16 here. A strict > leaves out the 4 assignments exactly as extreme as the observed one (the observed signs are one): compare abs(mean) >= abs(observed). Or you took 1 - p, the share of the 6 less extreme ones: the p-value counts those at least as extreme."),
             ([0.3125], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
             ([10], "That is a count of assignments; divide by 16 (= 2**4, all of them) for the p-value.", 1e-9),
             ([0.5625], _OBSERVED), ([0.6], _OBSERVED),
@@ -370,46 +371,47 @@ far = abs(four.mean())  # the observed mean, +2.5 points
 extreme = 0
 for signs in itertools.product((+1, -1), repeat=4):
     flipped = np.array(signs) * four  # one sign assignment, in points
-    extreme += abs(flipped.mean()) >= far  # ties with the observed mean count: >=
+    extreme += abs(flipped.mean()) >= far  # the equally extreme ones count: >=
 p_four = extreme / 16
 print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
-# The changes are whole points, so every sum is a whole number: ties are exact.''',
+# The changes are whole points, so every sum is whole: equal means compare equal.''',
     },
     "5.2": {
-        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties with the observed mean, and the p-value with the ties not counted",
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of assignments exactly as extreme as the observed one, and the p-value without counting them",
         "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 6,
         "slips": [
-            ([0.3125, None, None], _TIES),
+            ([0.3125, None, None], _EQUALLY),
             ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
             ([18, None, None], "That is a count; divide by 32 (= 2**5, all the assignments) for the p-value.", 1e-9),
             ([0.53125, None, None], _OBSERVED),
             ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
             ([0.5, None, None], _ROUNDING), ([0.375, None, None], _ROUNDING),
-            ([None, 4, None], _ROUNDING),
-            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
-            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
+            ([0.4375, 4, None], _ONE_SIDE), ([None, 4, None], _ONE_SIDE),
+            ([0.4375, None, None], "That is 1 - p, the share of the 14 assignments less extreme than the observed one: the p-value counts those at least as extreme, abs(mean) >= abs(observed)."),
+            ([None, 7, None], "The observed assignment is exactly as extreme as itself: count it too."),
+            ([None, 6, None], "The observed assignment is exactly as extreme as itself, and so is its mirror image (every sign flipped): count both."),
             ([None, None, 10], "That is a count of the assignments strictly farther from zero; divide by 32 for the p-value.", 1e-9),
-            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
-            ([8, 0.5625, 0.3125], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
-            ([0.5625, 0.3125, 8], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
+            ([None, None, 10 / 24], "Not counting the equally extreme assignments does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([8, 0.5625, 0.3125], "The numbers are in another order: give (the p-value, the number of equally extreme assignments, the p-value without them)."),
+            ([0.5625, 0.3125, 8], "The numbers are in another order: give (the p-value, the number of equally extreme assignments, the p-value without them)."),
             ([None, None, 0.375], _ROUNDING),
         ],
-        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers, so ties are exact
+        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers add up exactly
 far = abs(five.mean())
 signs = np.array(list(itertools.product((+1, -1), repeat=5)))  # 32 rows of signs
 means = (signs * five).mean(axis=1)
-ties = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
+equal = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
 beyond = int(np.sum(np.abs(means) > far))  # strictly farther from zero
-five_test = ((beyond + ties) / 32, ties, beyond / 32)
-print(f"{beyond} more extreme + {ties} ties = {beyond + ties} of 32: "
-      f"p = {five_test[0]:.4f}; ties not counted: {beyond}/32 = {five_test[2]:.4f}")
+five_test = ((beyond + equal) / 32, equal, beyond / 32)
+print(f"{beyond} more extreme + {equal} equally extreme = {beyond + equal} of 32: "
+      f"p = {five_test[0]:.4f}; without them: {beyond}/32 = {five_test[2]:.4f}")
 helpers.plot_sign_assignments(means, five.mean(), numbered=True,
                               title="Five changes: all 32 sign assignments",
                               xlabel="Mean change B - A under the null (points)")
 plt.show()
-# The observed signs (assignment 1) and their mirror image (32) tie, and so do six
-# others, such as flipping -30 and +30 together. Leaving the ties out drops 8 of the
-# 18 extreme assignments.''',
+# The observed signs (assignment 1) and their mirror image (32) are equally extreme,
+# and so are six others, such as flipping -30 and +30 together. Leaving them out
+# drops 8 of the 18 assignments at least as extreme.''',
     },
     "5.3": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",

@@ -429,17 +429,22 @@ def test_4_3_slips():
     assert "number of users drawn" in check("4.3", per_user).message
 
 
-def _sign_flip_p(changes, *, compare=">=", side="two-sided", plus_one=False, skip_first=False):
+def _sign_flip_p(
+    changes, *, compare=">=", side="two-sided", plus_one=False, skip_first=False, complement=False
+):
     """The exact p-value as a learner writes the loop, with one slip at a time: compare ">"
-    (ties left out), side "greater" (one-sided), plus_one ((count + 1) / (R + 1)), skip_first
-    (the observed signs left out of the count), or share=False (the count itself)."""
+    (the equally extreme assignments left out), side "greater" (one-sided), plus_one
+    ((count + 1) / (R + 1)), skip_first (the observed signs left out of the count), or
+    complement (the share of assignments less extreme than the observed one: 1 - p)."""
     x = np.asarray(changes)
     observed, count = x.mean(), 0
     for k, signs in enumerate(itertools.product((1, -1), repeat=len(x))):
         m = np.mean(np.array(signs) * x)
         if skip_first and k == 0:
             continue
-        if side == "greater":
+        if complement:
+            count += abs(m) < abs(observed)
+        elif side == "greater":
             count += m >= observed
         elif compare == ">":
             count += abs(m) > abs(observed)
@@ -454,7 +459,7 @@ FIVE = np.array([10, 20, -30, 30, 10])
 FIVE_DECIMALS = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
 #: The p-value's slips in 5.1 and 5.2, as _sign_flip_p's options, and words of their messages.
 P_SLIPS = [
-    ({"compare": ">"}, "Ties with the observed mean must count"),
+    ({"compare": ">"}, "strict > leaves out"),
     ({"side": "greater"}, "one-sided"),
     ({"plus_one": True}, "Monte Carlo"),
     ({"skip_first": True}, "count them too"),
@@ -475,16 +480,29 @@ def test_5_1_four_pairs_in_points_and_slips():
     assert "count them too" in check("5.1", skipped_and_shrunk).message
 
 
-def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, **p_kw):
-    """5.2 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
+def test_5_1_one_minus_p_is_named_as_well_as_the_strict_comparison():
+    """Issue 46: 1 - p and a strict > both give 6 of 16 on the four pairs; the message names
+    both, instead of telling a learner who took 1 - p that they compared with >."""
+    one_minus_p = _sign_flip_p(FOUR_POINTS, complement=True)
+    assert one_minus_p == 1 - _sign_flip_p(FOUR_POINTS) == _sign_flip_p(FOUR_POINTS, compare=">")
+    message = check("5.1", one_minus_p).message
+    assert "1 - p" in message and "strict >" in message
+
+
+def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, summed=False, **p_kw):
+    """5.2 as a learner answers it: (p-value, number of assignments exactly as extreme as the
+    observed one, p-value without them). summed: the p-value as the solution adds it up,
+    (more extreme + equally extreme) / 32, instead of from _sign_flip_p's loop."""
     far = abs(changes.mean())
     means = [np.mean(np.array(s) * changes) for s in itertools.product((1, -1), repeat=5)]
-    # "not itself": the loop skips the observed signs; "not the pair": and their mirror
-    kept = {"all": means, "not itself": means[1:], "not the pair": means[1:-1]}[ties]
-    n_ties = sum(abs(m) == far for m in kept)
+    # "not itself": the loop skips the observed signs; "not the pair": and their mirror;
+    # "one side": means == far, without abs: the equally extreme means below zero missed
+    kept = {"all": means, "not itself": means[1:], "not the pair": means[1:-1]}.get(ties, means)
+    n_equal = sum((m if ties == "one side" else abs(m)) == far for m in kept)
     more = sum(abs(m) > far for m in means)
-    n = 32 if denominator == "all" else 32 - n_ties
-    return (_sign_flip_p(changes, **p_kw), int(n_ties), more / n if share else more)
+    n = 32 if denominator == "all" else 32 - n_equal
+    p = (more + n_equal) / 32 if summed else _sign_flip_p(changes, **p_kw)
+    return (p, int(n_equal), more / n if share else more)
 
 
 def test_5_2_slips():
@@ -493,7 +511,7 @@ def test_5_2_slips():
     assert _five_test() == (0.5625, 8, 0.3125)
     assert check("5.2", _five_test()).correct
     for kw, words in P_SLIPS + [
-        ({"ties": "not itself"}, "ties with itself"),
+        ({"ties": "not itself"}, "exactly as extreme as itself: count it too"),
         ({"ties": "not the pair"}, "its mirror image"),
         ({"denominator": "without ties"}, "divide by 32"),
         ({"share": False}, "That is a count of the assignments strictly farther"),
@@ -504,10 +522,31 @@ def test_5_2_slips():
     # the same loops on 0.10, 0.20, ...: some sums equal on paper differ in the last digit
     decimals = _five_test(FIVE_DECIMALS)
     assert decimals == (0.5, 4, 0.375)
-    for answer in (decimals, (p, decimals[1], third), (p, n_ties, decimals[2])):
+    for answer in (decimals, (p, n_ties, decimals[2])):
         assert "Work in points" in check("5.2", answer).message, answer
+    # 4 equally extreme with the right p: one side of zero, or (less likely) decimals: both named
+    message = check("5.2", (p, decimals[1], third)).message
+    assert "on both sides of zero" in message and "work in points" in message
     assert "Work in points" in check("5.2", (0.375, n_ties, third)).message  # strict > on decimals
     assert _sign_flip_p(FIVE_DECIMALS, compare=">") == 0.375
+
+
+def test_5_2_equally_extreme_counted_on_one_side_and_one_minus_p():
+    """Issue 46: a learner in points who counts the equally extreme means on one side of zero
+    only (means == far) finds 4 of the 8; the check says so first, and names decimals only as
+    an "if", instead of saying the changes were typed as decimals. 1 - p (14 of 32) gets its
+    own message."""
+    one_side = _five_test(ties="one side")
+    assert one_side == (0.5625, 4, 0.3125)
+    one_side_summed = _five_test(ties="one side", summed=True)
+    assert one_side_summed == (0.4375, 4, 0.3125)
+    for answer in (one_side, one_side_summed):
+        message = check("5.2", answer).message
+        assert message.startswith("not quite. You found 4 assignments exactly as extreme"), answer
+        assert "on both sides of zero" in message and "Some equally extreme" not in message
+    complement = _five_test(complement=True)
+    assert complement == (1 - 0.5625, 8, 0.3125)
+    assert "1 - p" in check("5.2", complement).message
 
 
 def test_5_the_120_queries_p_with_and_without_ties():
@@ -535,8 +574,8 @@ def test_5_the_120_queries_p_with_and_without_ties():
         assert text in printed, text
 
 
-def test_5_section_6_interval_beside_the_test():
-    """Chapter 5, sections 6 and 9: the exact bootstrap's P(mean <= -1/120), computed here by
+def test_5_section_9_exact_interval_beside_the_test():
+    """Chapter 5, section 9: the exact bootstrap's P(mean <= -1/120), computed here by
     convolving one draw's distribution 120 times (12 of the 120 changes are -1, 4 are +1), puts
     the exact upper end on zero; the binomial chance that 5,000 resamples end at -1/120; and
     the chapter prints both, with chapter 1's loop interval beside them."""
