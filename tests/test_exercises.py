@@ -694,6 +694,8 @@ def _verdicts(ivs, *, read="interval", useful=0.01):
             out.append(1 if high > limit else -1)
         elif read == "two-state":
             out.append(1 if low > limit else -1)
+        elif read == "estimate for ruled out":  # shown by the interval, broken by the estimate
+            out.append(1 if low > limit else (-1 if est < limit else 0))
         else:
             out.append(1 if low > limit else (-1 if high < limit else 0))
     return out
@@ -718,6 +720,26 @@ def test_6_2_slips_made_on_the_chapters_intervals():
     assert "point estimates" in check("6.2", _verdicts(ivs, read="estimate")).message
     assert "favourable end" in check("6.2", _verdicts(ivs, read="favourable end")).message
     assert "Not shown is not ruled out" in check("6.2", _verdicts(ivs, read="two-state")).message
+    tail_broken = check("6.2", _verdicts(ivs, read="estimate for ruled out"))
+    assert tail_broken.status == "slip" and "tail guardrail is not ruled out" in tail_broken.message
+
+
+def test_6_2_a_verdict_whose_body_is_still_the_placeholder_is_named():
+    """The answer cell as committed, with only `verdicts` filled in: verdict returns None."""
+
+    def verdict(low, high, limit, better):  # better: "above" or "below" the limit
+        ...  # return +1 (shown), -1 (ruled out) or 0 (neither)
+
+    iv = (0.0031, 0.0259)
+    verdicts = (
+        verdict(*iv, 0.01, "above"),
+        verdict(32.1, 86.4, 25.0, "below"),
+        verdict(-0.095, -0.035, -0.05, "above"),
+    )
+    result = check("6.2", verdicts)
+    assert result.status == "wrong" and "body is still ..." in result.message
+    assert "got tuple" not in result.message
+    assert "body is still" not in check("6.2", (0, -1, 0.5)).message  # a number, no None
 
 
 def test_6_3_slips():
