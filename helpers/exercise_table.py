@@ -10,6 +10,8 @@ Each exercise, keyed "chapter.number", gives:
 - ``summary``: compare the ``"moments"`` of an array (size, mean, standard deviation), or of
   a ``"distribution"`` given as (values, probabilities) (size, total, mean, variance);
 - ``slips``: (the value a common slip gives, its message[, its own tolerance]);
+- ``none``: the message for an answer holding None, what a function gives while its body is
+  still ``...`` (for an answer built by calling a function the learner writes);
 - ``solution``: the code, run in the answer key after the chapter's cells above it
   (``make answers``; ``tests/test_answer_key.py`` checks it passes), and shown in the
   chapter in a closed ``<details>`` block (``tools/notebook_tools.py --solutions``).
@@ -27,10 +29,11 @@ import itertools
 _HIT_CHANGES = [1.0] * 4 + [-1.0] * 12 + [0.0] * 104  # chapter 1's 120 changes (order does not matter here)
 _ALL_27 = [list(t) for t in itertools.product(range(3), repeat=3)]  # every draw of three users
 _HOLM = [[0.01, 0.04, 0.03, 0.005], [0.001, 0.02, 0.03], [0.2, 0.01, 0.02, 0.5], [0.03, 0.03], [0.004, 0.3, 0.011, 0.04, 0.015]]
-_TIES = "Ties with the observed mean must count: an assignment whose mean is exactly as far from zero as the observed one (a tie with the observed mean; the observed signs themselves are one, and so is their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_EQUALLY = "The assignments exactly as extreme as the observed one must count: a mean exactly as far from zero as the observed one (the observed signs themselves give one, and so does their mirror image) is 'at least as extreme', so a strict > leaves out cases that belong in the p-value. Compare abs(mean) >= abs(observed)."
+_ONE_SIDE = "You found 4 assignments exactly as extreme as the observed one; there are 8. A mean of -8 points is as far from zero as +8: compare abs(mean) == abs(observed), on both sides of zero. (Only if you typed the changes as decimals, 0.10, 0.20, ...: then some equal means also differ in the last digit; work in points.)"
 _OBSERVED = "The observed signs (all +) are one of the equally likely assignments, and exactly as extreme as themselves: count them too, and divide by all 2**n assignments."
 _TOO_FEW = "Your means look right, but there are too few of them: with so few resamples their centre and spread are rough. Run the loop 1,000 times, range(1000)."
-_ROUNDING = "Some ties went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
+_ROUNDING = "Some equally extreme assignments went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
 EXERCISES = {
     "0.1": {
@@ -48,7 +51,7 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
         # compared by size, mean and standard deviation: any seed passes; the tolerances are about
         # 4 Monte Carlo standard errors at R = 1,000 (0.0010 for the mean, 0.0007 for the spread)
         "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
-        "minutes": 5,
+        "minutes": 8,
         "slips": [
             ([1000, -0.06666666666666667, 0.0], "Every mean is the observed -0.067: each resample took every query exactly once (replace=False, or a permutation). Draw with replacement: rng.integers(0, Q, size=Q).", [0, 1e-9, 1e-9]),
             ([1000, None, 0.0], "All your means are equal: every pass drew the same positions. Create rng once, before the loop (not inside it), and draw new positions in each pass.", [0, 0, 1e-9]),
@@ -77,7 +80,7 @@ print(f"{len(boot_means):,} means: centre {np.mean(boot_means):+.3f}, "
         "name": "ends", "what": "the two ends (low, high) of the middle 95% of loop_means, by the example's rule",
         # loop_means is the example's own loop (seed 7): the rule gives s[125] = -16/120, s[4875] = -1/120
         "expected": [-0.13333333333333333, -0.008333333333333333], "tol": 5e-4,
-        "minutes": 3,
+        "minutes": 4,
         "slips": [
             ([-0.175, -0.13333333333333333], "Those are s[2] and s[97]: 2.5 and 97.5 are percents, not positions. The positions are int(0.025 * R) and min(R - 1, int(0.975 * R))."),
             ([-0.058333333333333334, -0.058333333333333334], "Those are the means at positions 125 and 4,875 before sorting: sort first, s = sorted(loop_means)."),
@@ -96,7 +99,7 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
         "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
         # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
         "expected": [0.961], "tol": 5e-4,
-        "minutes": 2,
+        "minutes": 3,
         "slips": [
             ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
             ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
@@ -145,7 +148,7 @@ for name, iv in rows:
     },
     "2.1": {
         "name": "all_means", "what": "the 256 resampled means, a list or array (checked by its size, mean and spread)",
-        "summary": "moments", "minutes": 4,
+        "summary": "moments", "minutes": 6,
         "expected": [256, 0.025, 0.028613807855648994], "tol": 1e-9,
         "slips": [
             ([35, 0.025, 0.03619392214170771], "Those are the 35 multisets (combinations_with_replacement), each counted once. Ordered draws with replacement come from itertools.product(range(4), repeat=4)."),
@@ -165,7 +168,7 @@ print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")
     },
     "2.2": {
         "name": "exact_interval", "what": "the exact 95% interval as (low, high), read from the 256 sorted means",
-        "minutes": 3,
+        "minutes": 4,
         "expected": [-0.035, 0.08], "tol": 5e-4,
         "slips": [
             ([0.04, 0.01], "Those are positions 6 and 249 of the means in draw order: sort them first."),
@@ -181,7 +184,7 @@ low, high = exact_interval
 print(f"exact 95% interval [{low:+.3f}, {high:+.3f}]")
 # Positions 5 to 8 all hold -0.035 and 247 to 250 hold +0.080, so here a position off
 # by one (counting from 1, or rounding 249.6 up) gives the same ends; with 5,000 random
-# means it would not.""",
+# means it need not.""",
     },
     "2.3": {
         "name": "no_q3", "what": "how many of the 256 draws never pick q3, a whole number",
@@ -226,7 +229,7 @@ print(f"mean change {d_bad.mean():+.3f}, exact interval [{low:+.3f}, {high:+.3f}
     },
     "3.1": {
         "name": "interval_90", "what": "the exact 90% interval as (low, high)",
-        "minutes": 5,
+        "minutes": 6,
         "expected": [-0.125, -0.016666666666666666], "tol": 5e-4,
         "slips": [
             ([-0.13333333333333333, 0.0], "That is the 95% interval; the question asks for 90% (level=0.90)."),
@@ -290,7 +293,7 @@ my_exact = exact_mean_distribution''',
     },
     "4.1": {
         "name": "resample_mean", "what": "the mean change of the resample U1, U3, U3, a number",
-        "minutes": 4,
+        "minutes": 5,
         "expected": [0.05], "tol": 5e-4,
         "slips": [
             ([0.046666666666666676], "That is the average of the three drawn users' means; the resample's mean change is over its query rows: the total change of the rows divided by their number."),
@@ -309,7 +312,7 @@ print(f"mean change of this resample: {resample_mean:+.4f}")
     },
     "4.2": {
         "name": "misses_above_below", "what": "two counts (above, below), for example (40, 10)",
-        "minutes": 5,
+        "minutes": 6,
         "expected": [169, 188], "tol": 0.5,
         "slips": [
             ([188, 169], "The two counts are swapped: give the intervals wholly above the truth first (low end > TRUTH), then those wholly below it (high end < TRUTH)."),
@@ -363,9 +366,9 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
     },
     "5.1": {
         "name": "p_four", "what": "the exact two-sided p-value of the four pairs, a number between 0 and 1",
-        "expected": [0.625], "tol": 1e-9, "minutes": 4,
+        "expected": [0.625], "tol": 1e-9, "minutes": 6,
         "slips": [
-            ([0.375], _TIES),
+            ([0.375], "Two slips give 6 of 16 here. A strict > leaves out the 4 assignments exactly as extreme as the observed one (the observed signs are one): compare abs(mean) >= abs(observed). Or you took 1 - p, the share of the 6 less extreme ones: the p-value counts those at least as extreme."),
             ([0.3125], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
             ([10], "That is a count of assignments; divide by 16 (= 2**4, all of them) for the p-value.", 1e-9),
             ([0.5625], _OBSERVED), ([0.6], _OBSERVED),
@@ -376,46 +379,47 @@ far = abs(four.mean())  # the observed mean, +2.5 points
 extreme = 0
 for signs in itertools.product((+1, -1), repeat=4):
     flipped = np.array(signs) * four  # one sign assignment, in points
-    extreme += abs(flipped.mean()) >= far  # ties with the observed mean count: >=
+    extreme += abs(flipped.mean()) >= far  # the equally extreme ones count: >=
 p_four = extreme / 16
 print(f"{extreme} of 16 assignments at least as extreme: p = {p_four:.4f}")
-# The changes are whole points, so every sum is a whole number: ties are exact.''',
+# The changes are whole points, so every sum is whole: equal means compare equal.''',
     },
     "5.2": {
-        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of ties with the observed mean, and the p-value with the ties not counted",
-        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 4,
+        "name": "five_test", "what": "three numbers: the exact two-sided p-value, the number of assignments exactly as extreme as the observed one, and the p-value without counting them",
+        "expected": [0.5625, 8, 0.3125], "tol": 1e-9, "minutes": 6,
         "slips": [
-            ([0.3125, None, None], _TIES),
+            ([0.3125, None, None], _EQUALLY),
             ([0.28125, None, None], "That is the one-sided p (mean >= observed); two-sided compares abs(mean) >= abs(observed)."),
             ([18, None, None], "That is a count; divide by 32 (= 2**5, all the assignments) for the p-value.", 1e-9),
             ([0.53125, None, None], _OBSERVED),
             ([19 / 33, None, None], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
             ([0.5, None, None], _ROUNDING), ([0.375, None, None], _ROUNDING),
-            ([None, 4, None], _ROUNDING),
-            ([None, 7, None], "The observed assignment ties with itself (it is exactly as extreme as itself): count it too."),
-            ([None, 6, None], "The observed assignment ties with itself, and its mirror image (every sign flipped) ties with it: count both."),
+            ([0.4375, 4, None], _ONE_SIDE), ([None, 4, None], _ONE_SIDE),
+            ([0.4375, None, None], "That is 1 - p, the share of the 14 assignments less extreme than the observed one: the p-value counts those at least as extreme, abs(mean) >= abs(observed)."),
+            ([None, 7, None], "The observed assignment is exactly as extreme as itself: count it too."),
+            ([None, 6, None], "The observed assignment is exactly as extreme as itself, and so is its mirror image (every sign flipped): count both."),
             ([None, None, 10], "That is a count of the assignments strictly farther from zero; divide by 32 for the p-value.", 1e-9),
-            ([None, None, 10 / 24], "Not counting the ties as extreme does not remove them: all 32 assignments stay equally likely, so divide by 32."),
-            ([8, 0.5625, 0.3125], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
-            ([0.5625, 0.3125, 8], "The numbers are in another order: give (the p-value with the ties, the number of ties, the p-value without them)."),
+            ([None, None, 10 / 24], "Not counting the equally extreme assignments does not remove them: all 32 assignments stay equally likely, so divide by 32."),
+            ([8, 0.5625, 0.3125], "The numbers are in another order: give (the p-value, the number of equally extreme assignments, the p-value without them)."),
+            ([0.5625, 0.3125, 8], "The numbers are in another order: give (the p-value, the number of equally extreme assignments, the p-value without them)."),
             ([None, None, 0.375], _ROUNDING),
         ],
-        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers, so ties are exact
+        "solution": '''five = np.array([10, 20, -30, 30, 10])  # points: whole numbers add up exactly
 far = abs(five.mean())
 signs = np.array(list(itertools.product((+1, -1), repeat=5)))  # 32 rows of signs
 means = (signs * five).mean(axis=1)
-ties = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
+equal = int(np.sum(np.abs(means) == far))  # exactly as far from zero as observed
 beyond = int(np.sum(np.abs(means) > far))  # strictly farther from zero
-five_test = ((beyond + ties) / 32, ties, beyond / 32)
-print(f"{beyond} more extreme + {ties} ties = {beyond + ties} of 32: "
-      f"p = {five_test[0]:.4f}; ties not counted: {beyond}/32 = {five_test[2]:.4f}")
+five_test = ((beyond + equal) / 32, equal, beyond / 32)
+print(f"{beyond} more extreme + {equal} equally extreme = {beyond + equal} of 32: "
+      f"p = {five_test[0]:.4f}; without them: {beyond}/32 = {five_test[2]:.4f}")
 helpers.plot_sign_assignments(means, five.mean(), numbered=True,
                               title="Five changes: all 32 sign assignments",
                               xlabel="Mean change B - A under the null (points)")
 plt.show()
-# The observed signs (assignment 1) and their mirror image (32) tie, and so do six
-# others, such as flipping -30 and +30 together. Leaving the ties out drops 8 of the
-# 18 extreme assignments.''',
+# The observed signs (assignment 1) and their mirror image (32) are equally extreme,
+# and so are six others, such as flipping -30 and +30 together. Leaving them out
+# drops 8 of the 18 assignments at least as extreme.''',
     },
     "5.3": {
         "name": "p_less", "what": "the one-sided p-value for 'B is worse' (alternative='less'), a number",
@@ -494,14 +498,16 @@ print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.
     },
     "6.2": {
         "name": "verdicts", "what": "three numbers, +1, -1 or 0 each (shown, ruled out, neither): the useful gain, the latency guardrail, the tail guardrail",
-        "expected": [0, -1, 0], "tol": 0, "minutes": 5,
+        "expected": [0, -1, 0], "tol": 0, "minutes": 8,
         "slips": [
             ([1, -1, 0], "The primary was compared with zero. The plan asks for a useful gain: the whole interval above +0.01."),
             ([1, -1, -1], "Those are the point estimates against the limits. A verdict reads the interval: shown when all of it is on the good side, ruled out when all of it is on the bad side."),
             ([1, -1, 1], "Only the favourable end was read. A limit is shown to hold when the whole interval is on its good side: the lower end for a gain, the upper end for latency."),
             ([-1, -1, -1], "Not shown is not ruled out: an interval across its limit gives neither verdict (0). Ruled out needs the whole interval on the bad side."),
             ([0, 1, 0], "Latency is a guardrail where lower is better: it is shown to hold only if the whole interval lies below +25 ms, and broken if the whole interval lies above."),
+            ([0, -1, -1], "The tail guardrail is not ruled out: its interval [-0.095, -0.035] reaches above -0.05, although its middle lies below. Ruled out needs the whole interval on the bad side; across the limit, the verdict is 0."),
         ],
+        "none": "verdict returned None: its body is still ... (or it has no return). Write the body, run that cell again, then this one.",
         "solution": '''def verdict(low, high, limit, better):  # better: "above" or "below" the limit
     if better == "above":
         return 1 if low > limit else (-1 if high < limit else 0)
@@ -565,7 +571,7 @@ assert np.array_equal(mine, holm_all_four)  # the same studies as section 6's on
 print(f"any rejection, my function: {mine.mean():.1%} of studies")''',
     },
     "6.5": {
-        "name": "queries_for_plan", "what": "the number of judged queries, a whole number", "minutes": 4,
+        "name": "queries_for_plan", "what": "the number of judged queries, a whole number", "minutes": 5,
         # helpers.queries_needed(d, smallest_useful=0.02, power=0.9): the t method, exact
         "expected": [216], "tol": 0,
         "slips": [
@@ -585,7 +591,7 @@ print(f"{queries_for_plan} queries (power {plan.power:.3f}; the pilot's SD {plan
     "7.1": {
         "name": "drop_change", "what": "the mean change B - A over the 148 queries left after dropping q047 and q121, a number",
         # 6e-5 also accepts the same change from trec_eval's four-decimal files (missing='drop')
-        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 5,
+        "expected": [0.0011174979621162758], "tol": 6e-5, "minutes": 6,
         "slips": [
             ([-0.007793425623659396], "That is the change over all 150 queries; leave out q047 and q121, the two queries B retrieved nothing for (b.unretrieved), first."),
             ([-0.0011174979621162758], "That is A minus B: the change is B - A.", 8e-6),
@@ -608,7 +614,7 @@ print(f"without q047 and q121: {helpers.signed(drop_change, 4)}")
         "calls": [({"t1": 0.5, "t2": 0.25, "t3": 0.75}, {"t1": 0.75, "t3": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5, "t2": 0.25}, {"t1": 0.75, "t2": 0.5}, ["t1", "t2", "t3"]),
                   ({"t1": 0.5}, {"t1": 0.5, "t2": 1.0}, ["t1", "t2"])],
-        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 4,
+        "expected": [-1 / 12, 1 / 6, 0.5], "tol": 1e-9, "minutes": 5,
         "slips": [
             ([-1 / 12, 0.25, 0.5], "It averages over the queries the runs retrieved; a judged topic that neither run retrieved must count too, as 0. Loop over topics."),
             ([0.0, 0.25, 0.0], "It drops topics a run is missing, like missing='drop'; trec_eval -c scores them 0 instead."),

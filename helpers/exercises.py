@@ -7,8 +7,8 @@ module is the one small engine that reads the table; it imports numpy and nothin
 else of the helpers.
 
 >>> check("0.1", ...)
-Exercise 0.1: not answered yet: run the answer cell above first, then this one (if you have not
-written your answer yet, replace the ... there).
+Exercise 0.1: not answered yet: your answer is still ..., the placeholder. Replace the ... in the
+answer cell above with your answer, run that cell, then run this one again.
 >>> check("0.1", 0.025)
 Exercise 0.1: correct.
 >>> check("0.1", -0.025)
@@ -27,9 +27,36 @@ from .exercise_table import EXERCISES, QUIZZES
 __all__ = ["check", "CheckResult"]
 
 UNANSWERED = (
-    "not answered yet: run the answer cell above first, then this one (if you have not written "
-    "your answer yet, replace the ... there)."
+    "not answered yet: your answer is still ..., the placeholder. Replace the ... in the answer "
+    "cell above with your answer, run that cell, then run this one again."
 )
+_AGAIN = "run the answer cell, then run this one again."
+_EMPTY = (lambda: None).__code__.co_code  # a function whose body is still ... compiles to this
+
+
+def _not_yet(answer: object, name: str) -> str | None:
+    """Why ``answer`` is not an answer yet, or None: it is still ``...``, or a function whose
+    body is still ``...``, or it holds a ``...`` or None (what such a function returns)."""
+    items = list(answer) if isinstance(answer, (tuple, list)) else [answer]
+    if answer is Ellipsis:
+        return UNANSWERED
+    if getattr(getattr(answer, "__code__", None), "co_code", None) == _EMPTY:
+        return (
+            f"not answered yet: the body of {name} is still ..., the placeholder. Write it, "
+            f"ending with return and its value; {_AGAIN}"
+        )
+    if any(x is Ellipsis for x in items):
+        return (
+            "not answered yet: your answer still holds a ..., the placeholder. Replace each ... "
+            f"in the answer cell above; {_AGAIN}"
+        )
+    if any(x is None for x in items):
+        return (
+            "not answered yet: your answer holds None, what a function gives whose body is still "
+            "... (or that has no return, such as print). Write its body, ending with return and "
+            f"its value; {_AGAIN}"
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -76,7 +103,9 @@ def _summary(kind: str | None, out: object) -> object:
     """What is compared of one output: the output itself, its moments or its distribution's."""
     if kind == "moments":  # size, mean, standard deviation
         x = np.asarray(out, dtype=float).ravel()
-        return (x.size, x.mean(), x.std())
+        # equal values (up to rounding) have spread 0, not a rounding error's 3.5e-18
+        constant = x.size and np.ptp(x) <= 1e-12 * max(1.0, np.abs(x).max())
+        return (x.size, x.mean(), 0.0 if constant else x.std())
     if kind == "distribution":  # (values, probabilities): merged, then size, total, mean, var
         values, probs = (np.asarray(v, dtype=float).ravel() for v in out)
         if values.shape != probs.shape:
@@ -116,7 +145,10 @@ def _call(ex: dict, fn: object) -> np.ndarray | str:
     outs = []
     for args in ex["calls"]:
         try:
-            out = _summary(ex.get("summary"), fn(*map(_argument, args)))
+            out = fn(*map(_argument, args))
+            if out is None:
+                return f"{name} returned None: end its body with return and its value."
+            out = _summary(ex.get("summary"), out)
         except Exception as exc:  # a learner's function may fail in any way: say how, in words
             return f"calling {name} on the check's inputs raised {type(exc).__name__}: {exc}."
         got = _numbers(out)
@@ -130,20 +162,24 @@ def check(key: str, answer: object) -> CheckResult:
     """Check a learner's answer to exercise ``key`` (for example ``"1.2"``).
 
     Says whether it is right; for a known wrong answer, names the likely slip;
-    for ``...`` (the committed placeholder), says to run the answer cell first.
+    for ``...`` (the committed placeholder), a function whose body is still ``...``, or an
+    answer holding what such a function returns (None), says it is not answered yet.
     """
     if key not in EXERCISES:
         raise ValueError(
             f"There is no exercise {key!r}; the keys are chapter.number, for example '1.2'."
         )
     ex = EXERCISES[key]
-    if answer is Ellipsis:
-        return CheckResult(key, "unanswered", UNANSWERED)
+    not_yet = _not_yet(answer, ex["name"])
+    if not_yet:
+        return CheckResult(key, "unanswered", not_yet)
     if "calls" in ex:
         got = _call(ex, answer)
         if isinstance(got, str):
             return CheckResult(key, "wrong", f"expected {ex['what']}; {got}")
     else:
+        if "none" in ex and isinstance(answer, (tuple, list)) and any(x is None for x in answer):
+            return CheckResult(key, "wrong", ex["none"])
         if _numbers(answer) is None or isinstance(answer, (bool, np.bool_)):
             return CheckResult(key, "wrong", f"expected {ex['what']}; got {type(answer).__name__}.")
         got = _numbers(_summary(ex.get("summary"), answer))
@@ -167,7 +203,9 @@ def _unknown_slip(ex: dict, got: np.ndarray) -> str:
     (without saying that the answer has the wrong form: it may well have the right one)."""
     shown = ", ".join(f"{x:.4g}" for x in got[:4]) + (", ..." if got.size > 4 else "")
     what = _SUMMARIES.get(ex.get("summary"))
-    if what:
+    if what == _SUMMARIES["moments"] and got.size == 3 and got[0] > 1 and got[2] == 0:
+        shown = f"{got[0]:.0f} values, all equal to {got[1]:.4g}: a constant"
+    elif what:
         shown = f"{what} {shown}"
     given = (
         f"your function gives {shown} on the check's inputs"

@@ -7,7 +7,8 @@ probability ``power``: topic set size design (Sakai 2016) for the paired case.
 - ``method="t"``: the paired t-test's exact power, through the noncentral t distribution.
 - ``method="randomization"``: the paired randomization test's power by simulation: studies of
   ``Q`` queries drawn from the pilot's changes, shifted so that their mean is the smallest
-  useful change, each tested with random sign flips.
+  useful change, each tested with random sign flips (a Monte Carlo test). The shift suits
+  measures whose changes are continuous, such as nDCG.
 
 >>> plan = queries_needed([0.1, -0.2, 0.3, 0.0, 0.25, -0.05, 0.15], smallest_useful=0.05)
 >>> print(plan.queries, f"{plan.power:.3f}", f"{plan.sd:.4f}")
@@ -210,9 +211,13 @@ def queries_needed(
     valid level-``alpha`` test); ``n_studies`` studies at each of 12 sizes around the t
     answer give the curve (a fitted probit line in ``sqrt(Q)``). ``power`` is simulated
     afresh at the answer, with Monte Carlo standard error ``mc_error``: the ``Q`` found is
-    itself uncertain by a few per cent. The two methods agree for changes near normal; for
-    changes far from it (hit@k's -1, 0, +1, few of them non-zero) the randomization test can
-    fall short of the t answer's power, so plan those by simulation (docs/your-own-runs.md).
+    itself uncertain by a few per cent. The shift adds the same amount to every change: a
+    model for continuous measures such as nDCG, not a possible alternative for hit@k (an
+    unchanged query's 0 cannot become +0.1). The two methods agree while ``smallest_useful``
+    is small beside the changes' SD. For a larger change the randomization test falls short of
+    the t answer's power: its sign flips spread with the uncentred sum of squares of the
+    changes, which grows with the change (docs/your-own-runs.md). With few ``n_flips`` the
+    Monte Carlo test also loses a little power against the exact one.
     """
     d = _pilot(pilot_changes)
     smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)

@@ -25,12 +25,65 @@ HELPERS = Path(helpers.__file__).parent
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_placeholder_says_run_the_answer_cell_and_nonsense_is_wrong(key):
+def test_placeholder_says_it_is_still_the_placeholder_and_nonsense_is_wrong(key):
     result = check(key, ...)
-    assert result.status == "unanswered" and "run the answer cell above first" in result.message
-    assert check(key, None).status == "wrong"
+    assert result.status == "unanswered" and "your answer is still ..." in result.message
+    assert check(key, None).status == "unanswered"  # what a function still ... returns
     assert check(key, object()).status == "wrong"
     assert check(key, "text").status == "wrong"
+
+
+def test_chapter_0s_check_after_the_answer_cell_ran_unanswered_does_not_say_run_it_first():
+    """Issue 46: the learner ran the answer cell as it stands (mean_change = ...) and then the
+    check; it said "run the answer cell above first", which the learner just did."""
+    names = {}
+    exec("mean_change = ...  # your answer: replace the ...", names)
+    message = check("0.1", names["mean_change"]).message
+    assert "run the answer cell above first" not in message
+    assert message.startswith("not answered yet: your answer is still ..., the placeholder.")
+    assert "Replace the ... in the answer cell above with your answer, run that cell" in message
+
+
+def test_an_answer_with_a_placeholder_left_in_it_or_none_from_an_unwritten_function():
+    """Chapter 6's exercise 2: the learner fills in verdicts but leaves verdict's body as
+    committed (...), so each call gives None; or leaves one ... in a pair; or hands over a
+    function whose body is still ..."""
+    names = {}
+    exec(
+        "def verdict(low, high, limit, better):\n"
+        "    ...  # return +1 (shown), -1 (ruled out) or 0 (neither)\n"
+        "verdicts = (verdict(0, 1, 0.01, 'above'), verdict(0, 1, 25, 'below'),\n"
+        "            verdict(0, 1, -0.05, 'above'))",
+        names,
+    )
+    result = check("6.2", names["verdicts"])
+    assert result.status == "unanswered" and "holds None" in result.message
+    assert "a function gives whose body is still ..." in result.message
+    left = check("2.2", (-0.035, ...))
+    assert left.status == "unanswered" and "still holds a ..." in left.message
+    fn = next(k for k in KEYS if "calls" in EXERCISES[k])
+    exec(f"def {EXERCISES[fn]['name']}(*args):\n    ...\n", names)
+    result = check(fn, names[EXERCISES[fn]["name"]])
+    assert result.status == "unanswered"
+    assert f"the body of {EXERCISES[fn]['name']} is still ..." in result.message
+    exec("def no_return(*args):\n    x = 1\n", names)
+    result = check(fn, names["no_return"])
+    assert result.status == "wrong" and "returned None: end its body with return" in (
+        result.message
+    )
+
+
+def test_a_constant_list_is_reported_as_constant_not_as_a_rounding_error():
+    """Issue 46: 256 equal means were reported as 'standard deviation 3.469e-18'. The slip: the
+    loop averages all of d on every draw instead of the drawn changes."""
+    d = [0.10, 0.02, -0.06, 0.04]
+    all_means = [sum(d) / 4 for _ in itertools.product(range(4), repeat=4)]
+    assert np.std(all_means) != 0  # the rounding noise the message used to print
+    message = check("2.1", all_means).message
+    assert "256 values, all equal to 0.025: a constant" in message
+    assert "e-1" not in message and "standard deviation" not in message
+    ones = [0.1] * 1000
+    assert check("1.1", ones).status == "slip"  # "All your means are equal" still names it
 
 
 @pytest.mark.parametrize("key", [k for k in KEYS if "calls" not in EXERCISES[k]])
@@ -90,7 +143,8 @@ def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
                 )
                 assert set(mods) <= {"html", "itertools", "dataclasses", "numpy", "__future__"}
     lines = len((HELPERS / "exercises.py").read_text().splitlines())
-    assert lines < 200, f"the engine: {lines} lines"
+    # 197 lines before issue 46 added the answers not written yet (a function still ..., None)
+    assert lines < 240, f"the engine: {lines} lines"
 
 
 def _messages(key, *answers):
@@ -385,17 +439,22 @@ def test_4_3_slips():
     assert "number of users drawn" in check("4.3", per_user).message
 
 
-def _sign_flip_p(changes, *, compare=">=", side="two-sided", plus_one=False, skip_first=False):
+def _sign_flip_p(
+    changes, *, compare=">=", side="two-sided", plus_one=False, skip_first=False, complement=False
+):
     """The exact p-value as a learner writes the loop, with one slip at a time: compare ">"
-    (ties left out), side "greater" (one-sided), plus_one ((count + 1) / (R + 1)), skip_first
-    (the observed signs left out of the count), or share=False (the count itself)."""
+    (the equally extreme assignments left out), side "greater" (one-sided), plus_one
+    ((count + 1) / (R + 1)), skip_first (the observed signs left out of the count), or
+    complement (the share of assignments less extreme than the observed one: 1 - p)."""
     x = np.asarray(changes)
     observed, count = x.mean(), 0
     for k, signs in enumerate(itertools.product((1, -1), repeat=len(x))):
         m = np.mean(np.array(signs) * x)
         if skip_first and k == 0:
             continue
-        if side == "greater":
+        if complement:
+            count += abs(m) < abs(observed)
+        elif side == "greater":
             count += m >= observed
         elif compare == ">":
             count += abs(m) > abs(observed)
@@ -410,7 +469,7 @@ FIVE = np.array([10, 20, -30, 30, 10])
 FIVE_DECIMALS = np.array([0.10, 0.20, -0.30, 0.30, 0.10])
 #: The p-value's slips in 5.1 and 5.2, as _sign_flip_p's options, and words of their messages.
 P_SLIPS = [
-    ({"compare": ">"}, "Ties with the observed mean must count"),
+    ({"compare": ">"}, "strict > leaves out"),
     ({"side": "greater"}, "one-sided"),
     ({"plus_one": True}, "Monte Carlo"),
     ({"skip_first": True}, "count them too"),
@@ -431,16 +490,29 @@ def test_5_1_four_pairs_in_points_and_slips():
     assert "count them too" in check("5.1", skipped_and_shrunk).message
 
 
-def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, **p_kw):
-    """5.2 as a learner answers it: (p-value, number of ties, p-value without the ties)."""
+def test_5_1_one_minus_p_is_named_as_well_as_the_strict_comparison():
+    """Issue 46: 1 - p and a strict > both give 6 of 16 on the four pairs; the message names
+    both, instead of telling a learner who took 1 - p that they compared with >."""
+    one_minus_p = _sign_flip_p(FOUR_POINTS, complement=True)
+    assert one_minus_p == 1 - _sign_flip_p(FOUR_POINTS) == _sign_flip_p(FOUR_POINTS, compare=">")
+    message = check("5.1", one_minus_p).message
+    assert "1 - p" in message and "strict >" in message
+
+
+def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, summed=False, **p_kw):
+    """5.2 as a learner answers it: (p-value, number of assignments exactly as extreme as the
+    observed one, p-value without them). summed: the p-value as the solution adds it up,
+    (more extreme + equally extreme) / 32, instead of from _sign_flip_p's loop."""
     far = abs(changes.mean())
     means = [np.mean(np.array(s) * changes) for s in itertools.product((1, -1), repeat=5)]
-    # "not itself": the loop skips the observed signs; "not the pair": and their mirror
-    kept = {"all": means, "not itself": means[1:], "not the pair": means[1:-1]}[ties]
-    n_ties = sum(abs(m) == far for m in kept)
+    # "not itself": the loop skips the observed signs; "not the pair": and their mirror;
+    # "one side": means == far, without abs: the equally extreme means below zero missed
+    kept = {"all": means, "not itself": means[1:], "not the pair": means[1:-1]}.get(ties, means)
+    n_equal = sum((m if ties == "one side" else abs(m)) == far for m in kept)
     more = sum(abs(m) > far for m in means)
-    n = 32 if denominator == "all" else 32 - n_ties
-    return (_sign_flip_p(changes, **p_kw), int(n_ties), more / n if share else more)
+    n = 32 if denominator == "all" else 32 - n_equal
+    p = (more + n_equal) / 32 if summed else _sign_flip_p(changes, **p_kw)
+    return (p, int(n_equal), more / n if share else more)
 
 
 def test_5_2_slips():
@@ -449,7 +521,7 @@ def test_5_2_slips():
     assert _five_test() == (0.5625, 8, 0.3125)
     assert check("5.2", _five_test()).correct
     for kw, words in P_SLIPS + [
-        ({"ties": "not itself"}, "ties with itself"),
+        ({"ties": "not itself"}, "exactly as extreme as itself: count it too"),
         ({"ties": "not the pair"}, "its mirror image"),
         ({"denominator": "without ties"}, "divide by 32"),
         ({"share": False}, "That is a count of the assignments strictly farther"),
@@ -460,10 +532,31 @@ def test_5_2_slips():
     # the same loops on 0.10, 0.20, ...: some sums equal on paper differ in the last digit
     decimals = _five_test(FIVE_DECIMALS)
     assert decimals == (0.5, 4, 0.375)
-    for answer in (decimals, (p, decimals[1], third), (p, n_ties, decimals[2])):
+    for answer in (decimals, (p, n_ties, decimals[2])):
         assert "Work in points" in check("5.2", answer).message, answer
+    # 4 equally extreme with the right p: one side of zero, or (less likely) decimals: both named
+    message = check("5.2", (p, decimals[1], third)).message
+    assert "on both sides of zero" in message and "work in points" in message
     assert "Work in points" in check("5.2", (0.375, n_ties, third)).message  # strict > on decimals
     assert _sign_flip_p(FIVE_DECIMALS, compare=">") == 0.375
+
+
+def test_5_2_equally_extreme_counted_on_one_side_and_one_minus_p():
+    """Issue 46: a learner in points who counts the equally extreme means on one side of zero
+    only (means == far) finds 4 of the 8; the check says so first, and names decimals only as
+    an "if", instead of saying the changes were typed as decimals. 1 - p (14 of 32) gets its
+    own message."""
+    one_side = _five_test(ties="one side")
+    assert one_side == (0.5625, 4, 0.3125)
+    one_side_summed = _five_test(ties="one side", summed=True)
+    assert one_side_summed == (0.4375, 4, 0.3125)
+    for answer in (one_side, one_side_summed):
+        message = check("5.2", answer).message
+        assert message.startswith("not quite. You found 4 assignments exactly as extreme"), answer
+        assert "on both sides of zero" in message and "Some equally extreme" not in message
+    complement = _five_test(complement=True)
+    assert complement == (1 - 0.5625, 8, 0.3125)
+    assert "1 - p" in check("5.2", complement).message
 
 
 def test_5_the_120_queries_p_with_and_without_ties():
@@ -491,8 +584,8 @@ def test_5_the_120_queries_p_with_and_without_ties():
         assert text in printed, text
 
 
-def test_5_section_6_interval_beside_the_test():
-    """Chapter 5, sections 6 and 9: the exact bootstrap's P(mean <= -1/120), computed here by
+def test_5_section_9_exact_interval_beside_the_test():
+    """Chapter 5, section 9: the exact bootstrap's P(mean <= -1/120), computed here by
     convolving one draw's distribution 120 times (12 of the 120 changes are -1, 4 are +1), puts
     the exact upper end on zero; the binomial chance that 5,000 resamples end at -1/120; and
     the chapter prints both, with chapter 1's loop interval beside them."""
@@ -611,6 +704,8 @@ def _verdicts(ivs, *, read="interval", useful=0.01):
             out.append(1 if high > limit else -1)
         elif read == "two-state":
             out.append(1 if low > limit else -1)
+        elif read == "estimate for ruled out":  # shown by the interval, broken by the estimate
+            out.append(1 if low > limit else (-1 if est < limit else 0))
         else:
             out.append(1 if low > limit else (-1 if high < limit else 0))
     return out
@@ -635,6 +730,26 @@ def test_6_2_slips_made_on_the_chapters_intervals():
     assert "point estimates" in check("6.2", _verdicts(ivs, read="estimate")).message
     assert "favourable end" in check("6.2", _verdicts(ivs, read="favourable end")).message
     assert "Not shown is not ruled out" in check("6.2", _verdicts(ivs, read="two-state")).message
+    tail_broken = check("6.2", _verdicts(ivs, read="estimate for ruled out"))
+    assert tail_broken.status == "slip" and "tail guardrail is not ruled out" in tail_broken.message
+
+
+def test_6_2_a_verdict_whose_body_is_still_the_placeholder_is_named():
+    """The answer cell as committed, with only `verdicts` filled in: verdict returns None."""
+
+    def verdict(low, high, limit, better):  # better: "above" or "below" the limit
+        ...  # return +1 (shown), -1 (ruled out) or 0 (neither)
+
+    iv = (0.0031, 0.0259)
+    verdicts = (
+        verdict(*iv, 0.01, "above"),
+        verdict(32.1, 86.4, 25.0, "below"),
+        verdict(-0.095, -0.035, -0.05, "above"),
+    )
+    result = check("6.2", verdicts)
+    assert result.status == "wrong" and "body is still ..." in result.message
+    assert "got tuple" not in result.message
+    assert "body is still" not in check("6.2", (0, -1, 0.5)).message  # a number, no None
 
 
 def test_6_3_slips():

@@ -312,7 +312,9 @@ class Plan:
 
     ``full_if_it_fits`` lists chapters (by number) whose optional sections are
     added, in that order, while the plan still fits; the others stay core-only.
-    ``demo_and_discussion`` minutes are added to each chapter's slot.
+    ``demo_and_discussion`` minutes are added to each chapter's slot. ``in_setup`` lists
+    chapters (by number) whose core is worked in the setup slot, while laptops start: the slot
+    then lasts the setup's minutes or their cores', whichever is longer, and has no demo.
     """
 
     name: str
@@ -326,6 +328,7 @@ class Plan:
     free: int = 0
     #: minutes added to each chapter's slot: the live demo and the discussion
     demo_and_discussion: int = 0
+    in_setup: tuple[int, ...] = ()
 
     @property
     def budget(self) -> float:
@@ -333,22 +336,35 @@ class Plan:
         return self.hours * 60 - self.free
 
 
-SETUP = ("Setup: everyone runs make lab, opens chapter 2 and drags the slider", 15)
+SETUP = (
+    "Setup: everyone runs make lab, opens chapter 0 in the lab copy and runs it (its quiz "
+    "answering back shows the widgets work)",
+    15,
+)
+#: The half-day folds chapter 0 into the setup slot: its exercise 0.1 is the warm-up while the
+#: last laptops start, and its quiz shows that the widgets work.
+SETUP_WITH_CHAPTER_0 = (
+    "Setup and chapter 0: everyone runs make lab and works chapter 0 in the lab copy while the "
+    "last laptops start (exercise 0.1 is the warm-up; its quiz answering back shows the "
+    "widgets work)",
+    20,
+)
 
 PLANS = (
     Plan(
         name="half-day",
         hours=4,
         chapters=(0, 1, 2, 5, 6),
-        breaks=(Break("Break", 15, 90), Break("Stretch", 5, 150)),
+        breaks=(Break("Break", 15, 70), Break("Stretch", 5, 160)),
         closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
         homework=(
             "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
             "runs), and every optional section, as homework or in the full day."
         ),
-        setup=SETUP,
-        free=30,
+        setup=SETUP_WITH_CHAPTER_0,
+        free=15,
         demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
+        in_setup=(0,),
     ),
     Plan(
         name="full-day",
@@ -370,9 +386,14 @@ def _schedule(
     """(what, part, minutes) rows of a plan, each break at the chapter boundary closest its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
     if plan.setup:
-        rows.append((plan.setup[0], "", float(plan.setup[1])))
-        at += plan.setup[1]
+        folded = [math.ceil(times[n].core) for n in plan.in_setup]
+        minutes = max([plan.setup[1], sum(folded)])
+        part = ", ".join(f"chapter {n} core" for n in plan.in_setup)
+        rows.append((plan.setup[0], part, float(minutes)))
+        at += minutes
     for n in plan.chapters:
+        if n in plan.in_setup and plan.setup:
+            continue
         t = times[n]
         minutes = math.ceil(t.full if n in full else t.core) + plan.demo_and_discussion
         # break before this chapter if that is closer to the break's time than after it

@@ -1,12 +1,14 @@
 """Fixtures for the browser tests: a real JupyterLab server and headless Chromium.
 
 The server runs on 127.0.0.1 on a free port with a random token, serves a
-temporary copy of notebooks/ (so running cells never touches the committed
-files), and is stopped when the tests end. Chromium is the system's (Debian
-package ``chromium``), driven by Playwright for Python; Playwright never
-downloads a browser. Without a Chromium the tests are skipped, unless
-``--browser-required`` is given or ``REQUIRE_BROWSER=1`` is set (as CI does),
-which turns a missing browser into a failure.
+temporary copy of notebooks/, the book with its stored outputs, as ``make lab
+BOOK=1`` does (so running cells never touches the committed files), and is
+stopped when the tests end. A learner's ``make lab`` opens the lab copy instead,
+the same notebooks with no output: tests/test_run.py checks that copy. Chromium
+is the system's (Debian package ``chromium``), driven by Playwright for Python;
+Playwright never downloads a browser. Without a Chromium the tests are skipped,
+unless ``--browser-required`` is given or ``REQUIRE_BROWSER=1`` is set (as CI
+does), which turns a missing browser into a failure.
 """
 
 from __future__ import annotations

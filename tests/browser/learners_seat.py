@@ -1,13 +1,14 @@
 """Every chapter in JupyterLab in a real browser, from the learner's seat.
 
-Each chapter opens with its stored outputs, which must all render: no error or stderr output,
-every stored figure shown, every widget shown as the static snapshot of its first view. Then, in
-a fresh kernel of its own, the learner presses Shift+Enter from the first cell to the last, and
-then Restart Kernel and Run All: every widget draws live, and after each no output says an
-exercise is correct, every solution is still closed, no quiz shows its answer, and the kernel
-says every answer variable is still ``...``. Last, one exercise is answered in the answer cell,
-wrongly and then rightly, and its check must say so. A screenshot of each chapter is saved in
-test-artifacts/ (pass or fail), for a human to glance at.
+Each chapter opens from the book (notebooks/, ``make lab BOOK=1``) with its stored outputs,
+which must all render: no error or stderr output, every stored figure shown, every widget shown
+as the static snapshot of its first view. Then, in a fresh kernel of its own, the learner
+presses Shift+Enter from the first cell to the last, and then Restart Kernel and Run All: every
+widget draws live, and after each no output says an exercise is correct, every solution is still
+closed, no quiz shows its answer, and the kernel says every answer variable is still ``...``.
+Last, one exercise is answered in the answer cell, wrongly and then rightly, and its check must
+say so. A screenshot of each chapter is saved in test-artifacts/ (pass or fail), for a human to
+glance at.
 
 This module holds the steps. The full sweep (``make test-browser``) is in test_chapters_0_to_3.py
 and test_chapters_4_to_7.py: two files, so that pytest-xdist's --dist loadfile gives each half to
@@ -152,7 +153,7 @@ def expect_nothing_given_away(
     # a closed <details> leaves its content laid out but not rendered: ask the browser
     shown = "els => els.filter(e => e.checkVisibility()).length"
     assert details.locator("pre").evaluate_all(shown) == 0, "a solution's code is visible"
-    assert text.count("run the answer cell above first") == len(solutions)
+    assert text.count("not answered yet: your answer is still ...") == len(solutions)
     if not ran:
         return
     names = {key: EXERCISES[key]["name"] for key in EXERCISES if key.startswith(f"{chapter}.")}
