@@ -93,7 +93,6 @@ INTRODUCED = {
     "helpers.plot_sign_assignments": (5, "figure: the 16 sign assignments"),
     "helpers.plot_null_distribution": (5, "figure: the null distribution of the 120 queries"),
     "helpers.plot_bootstrap_beside_null": (5, "figure: chapter 1's bootstrap beside the null"),
-    "helpers.example_loop_means": (5, "chapter 1's 5,000 loop means (seed 7), as data"),
     "helpers.plot_error_rates": (6, "figure: false claims against k, or against slices"),
     "helpers.many_tests_study": (6, "the simulation of section 2's prose: 10 slices a study"),
     "helpers.plot_decision": (6, "figure: each interval against its limit"),
