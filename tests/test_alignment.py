@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trec_files import TREC_EVAL
 
 from helpers import (
     Qrels,
@@ -19,7 +20,7 @@ from helpers import (
 )
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-TREC_EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "trec_eval-test"
+
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL / "out.test.aqc").is_file(),
     reason=f"trec_eval's test files are not in {TREC_EVAL} (kept outside the project)",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trec_files import QRELS_TEXT, RUN_TEXT
+from trec_files import QRELS_TEXT, RUN_TEXT, TREC_EVAL
 
 from helpers import (
     read_qrels,
@@ -162,7 +162,6 @@ def test_tsv_is_read_by_extension(tmp_path):
     assert read_scores_csv(p, score="score").scores == {"q1": 0.5, "q2": 1.0}
 
 
-TREC_EVAL = ROOT.parent / "shared" / "trec_eval-test"
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL / "out.test.aqc").is_file(),
     reason=f"trec_eval's test files are not in {TREC_EVAL} (kept outside the project)",

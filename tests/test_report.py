@@ -13,6 +13,7 @@ import pytest
 from helpers import (
     cluster_bootstrap,
     cluster_totals,
+    compare_many,
     compare_runs,
     exact_bootstrap_interval,
     grid_bootstrap_distribution,
@@ -28,7 +29,7 @@ from helpers import (
 )
 from helpers.readers import RunScores
 from helpers.records import METHOD, METHOD_EXACT
-from helpers.report import _wrap
+from helpers.report import _p_text, _wrap
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -399,7 +400,17 @@ def _empty_runs(q: int, empty_a: int, empty_b: int) -> tuple[RunScores, RunScore
 )
 def test_a_lopsided_count_of_empty_queries_is_said_first(q, empty_a, empty_b, said):
     a, b = _empty_runs(q, empty_a, empty_b)
-    report = compare_runs(a, b, n_resamples=200, rng=1)
+    report = compare_runs(a, b, n_resamples=200, rng=1, missing="zero")
+    many = compare_many({"A": {"P_10": a}, "B": {"P_10": b}}, baseline="A", rng=1, missing="zero")
+    assert bool(many.warnings) == said  # compare_many says it too, for each run and measure
+    if said:
+        worse_run = "'A' (baseline)" if empty_a > empty_b else "'B'"
+        most = max(empty_a, empty_b)
+        assert many.warnings[0].startswith(
+            f"On P_10: CHECK FIRST: run {worse_run} has no result for {most} of the {q}"
+        )
+        assert flat(str(many)).startswith(flat(many.warnings[0]))
+        assert many.to_markdown().startswith(f"**{many.warnings[0]}")
     gap, worse = abs(empty_a - empty_b), "A" if empty_a > empty_b else "B"
     assert (gap >= 5 and gap >= 0.05 * q) == said  # the rule, independently
     assert bool(report.warning) == said
@@ -437,7 +448,9 @@ def test_the_printed_report_fits_88_characters_and_never_splits_a_number(runs):
     reports = [
         compare_runs(a, b, n_resamples=500, rng=2, missing="zero", top=40),
         compare_runs(a, b, clusters=users, n_resamples=500, rng=2, missing="drop", top=15),
-        compare_runs(_empty_runs(150, 0, 0)[0], empty, n_resamples=500, rng=2, top=40),
+        compare_runs(
+            _empty_runs(150, 0, 0)[0], empty, n_resamples=500, rng=2, top=40, missing="zero"
+        ),
     ]
     for report in reports:
         lines = str(report).splitlines()
@@ -445,7 +458,8 @@ def test_the_printed_report_fits_88_characters_and_never_splits_a_number(runs):
         # each query's change, the interval and the p-value stand whole on one line
         whole = [f"{r.query_id} ({r.change:+.4f})" for r in report.largest_regressions]
         whole += [f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]"]
-        whole += [f"p = {report.test.pvalue:.4f} ("]
+        t = report.test
+        whole += [f"p = {_p_text(t.pvalue, t.exact, t.n_resamples)} ("]
         assert all(any(w in line for line in lines) for w in whole)
         # a value continues in its column, with nothing cut or lost
         body = str(report).split("\n\n")[-1]

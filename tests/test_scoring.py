@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trec_files import QRELS_TEXT, RUN_TEXT
+from trec_files import QRELS_TEXT, RUN_TEXT, TREC_EVAL
 
 from helpers import compare_runs
 from helpers.readers import Qrels, Run, read_qrels, read_run, read_scores_csv, read_trec_eval
@@ -32,7 +32,7 @@ from helpers.scoring import MEASURES, evaluate, measure_function, rank_topic
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "notebooks" / "data"
-TREC_EVAL_TEST = ROOT.parent / "shared" / "trec_eval-test"
+TREC_EVAL_TEST = TREC_EVAL
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL_TEST / "README.md").is_file(),
     reason=(
@@ -207,7 +207,7 @@ def test_every_measure_name_is_read_and_others_are_refused():
         "recip_rank",
         "ndcg",
     }
-    for name in ("P_0", "P", "P_k", "bpref", "nDCG@10", "ndcg_cut_1.5", "P_٣", "", "P_5\n"):
+    for name in ("P_0", "P", "P_k", "bpref", "nDCG@0", "ndcg_cut_1.5", "P_٣", "", "P_5\n"):
         with pytest.raises(ValueError, match=re.escape(f"measure {name!r} is not one evaluate")):
             measure_function(name)
 
