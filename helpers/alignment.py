@@ -106,14 +106,13 @@ def align_runs(
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
-    ``missing``: ``"error"`` (default) refuses differing query sets, naming the
-    queries; ``"drop"`` compares the shared queries; ``"zero"`` scores a missing
-    query 0, as ``trec_eval -c`` does. A topic a run retrieved nothing for (its
-    ``unretrieved``, from :func:`evaluate`) is missing. Scores made otherwise (another
-    measure, level, max_docs or qrels, as their ``made`` says) are refused. With ``qrels`` the queries are exactly the
-    judged topics ("zero" also scores 0 a topic in neither run; an unjudged
-    scored query is refused). ``clusters`` maps query ID to user, replacing the
-    users the runs carry.
+    ``missing``: ``"error"`` (default) refuses differing query sets, naming the queries;
+    ``"drop"`` compares the shared queries; ``"zero"`` scores a missing query 0, as ``trec_eval
+    -c`` does. A topic a run retrieved nothing for (``unretrieved``, from :func:`evaluate`) is
+    missing. With ``qrels`` the queries are exactly the judged topics ("zero" also scores 0 a topic
+    in neither run; an unjudged scored query is refused). ``clusters`` maps query ID to user,
+    replacing the users the runs carry. Scores made otherwise (their ``made``: another measure,
+    level, max_docs or qrels) are refused.
 
     >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
     >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
@@ -154,33 +153,37 @@ def _align_runs_iv(
                 "pandas Series s.to_dict(); "
                 "for two lists of scores in the same query order, use paired_differences(a, b)."
             )
-        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
-        if not run.scores:
-            raise ValueError("Both runs need at least one scored query.")
-        ids = list(run.scores)
-        values = _checks.scores(list(run.scores.values()), f"{side}'s scores", labels=ids)
-        scores = dict(zip(ids, values.tolist(), strict=True))
-        checked.append(dataclasses.replace(run, scores=scores))
+        checked.append(
+            _checked(run, f"{side}'s scores", "Both runs need at least one scored query.")
+        )
     _check_made({"A": checked[0], "B": checked[1]})
     return checked[0], checked[1], missing, qrels, clusters
 
 
+def _checked(run: RunScores | Mapping, what: str, empty: str) -> RunScores:
+    """``run`` as RunScores whose scores are checked floats (``what`` names them in errors)."""
+    run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
+    if not run.scores:
+        raise ValueError(empty)
+    ids = list(run.scores)
+    values = _checks.scores(list(run.scores.values()), what, labels=ids)
+    return dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
+
+
 def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
-    """Refuse scores made otherwise than the first run's (by ``made``: the measure by trec_eval's
-    name, level, max_docs, qrels' fingerprint), as far as both say."""
-    fix = {"measure": "score every run with one measure, e.g. evaluate(qrels, run, {!r})",
-           "level": "pass evaluate the same level= (trec_eval's -l), e.g. {!r}",
-           "max_docs": "pass evaluate the same max_docs= (trec_eval's -M), e.g. {!r}",
-           "qrels": "score every run against the same qrels file"}  # fmt: skip
+    """Refuse scores made otherwise than the first run's, as far as both ``made`` say."""
     (first, made), *known = [(n, r.made) for n, r in runs.items() if r.made] or [("", {})]
     for name, other in known:
-        for key in [k for k in fix if k in made and k in other]:
+        for key in [
+            k for k in ("measure", "level", "max_docs", "qrels") if k in made and k in other
+        ]:
             x, y = made[key], other[key]
             if (trec_name(x) != trec_name(y)) if key == "measure" else x != y:
                 raise ValueError(
                     f"{where}{first}'s scores were made with {key} {x!r}, {name}'s with {y!r}; "
-                    f"comparing them would measure that difference, not the search. Fix: "
-                    f"{fix[key].format(x)}."
+                    "comparing them would measure that difference, not the search. Fix: score "
+                    f"every run with one {key} (evaluate(qrels, run, measure, level=, max_docs=), "
+                    "the same qrels file)."
                 )
 
 
@@ -206,26 +209,16 @@ def _align_runs(
     a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
     a.setflags(write=False)
     b.setflags(write=False)
+    if clusters is None:
+        users = _labels_for(ids, ra.clusters, rb.clusters)
+    else:
+        users = _clusters_for(ids, clusters)
     return AlignedRuns(
-        query_ids=ids,
-        a=a,
-        b=b,
-        missing_policy=missing,
-        only_in_a=only_a,
-        only_in_b=only_b,
-        clusters=(
-            _labels_for(ids, ra.clusters, rb.clusters)
-            if clusters is None
-            else _clusters_for(ids, clusters)
-        ),
-        slices=_labels_for(ids, ra.slices, rb.slices),
-        in_neither=in_neither,
-        n_topics=None if qrels is None else len(qrels.judgments),
-        unretrieved_a=list(ra.unretrieved or []),
-        unretrieved_b=list(rb.unretrieved or []),
-        unjudged_a=list(ra.unjudged or []),
-        unjudged_b=list(rb.unjudged or []),
-    )
+        ids, a, b, missing, only_a, only_b, users,
+        _labels_for(ids, ra.slices, rb.slices), in_neither,
+        None if qrels is None else len(qrels.judgments),
+        *(list(x or []) for x in (ra.unretrieved, rb.unretrieved, ra.unjudged, rb.unjudged)),
+    )  # fmt: skip
 
 
 def _query_set(

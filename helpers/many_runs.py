@@ -21,14 +21,14 @@ from typing import Any
 import numpy as np
 
 from . import _checks
+from . import alignment as _alignment
 from . import report as _report
-from .alignment import MISSING_POLICIES, _check_made, _optional_qrels, _query_set, _retrieved
 from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
-from .scoring import measure_function, trec_name
 from .records import _read_record, save_record
 from .report import _compare_runs_iv, _enough_queries, _p_text, _query_interval, _test_and_counts
+from .scoring import trec_name
 from .significance import _holm
 
 __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
@@ -158,7 +158,9 @@ class _Rendering:
         on each measure where one has no result for many more compared queries than the other."""
         out, gaps = [], self.missing_queries
         for m, ids in self.query_ids.items():
-            none = {r: set(ids) & set(gaps.get(r, {}).get(m, ())) for r in (self.baseline, *self.runs)}
+            none = {
+                r: set(ids) & set(gaps.get(r, {}).get(m, ())) for r in (self.baseline, *self.runs)
+            }
             for r in self.runs:  # the baseline's queries and this run's, as compare_runs sees them
                 pair = {f"{self.baseline!r} (baseline)": none[self.baseline], repr(r): none[r]}
                 if text := _report._lopsided_text(len(ids), pair):
@@ -346,9 +348,7 @@ class ManyRunsTable(_Rendering):
             np.array([c.pvalue for c in self.cells]),
             family, correction, alpha, self.measures[0],
         )  # fmt: skip
-        cells = tuple(
-            dataclasses.replace(c, **mark) for c, mark in zip(self.cells, marks, strict=True)
-        )
+        cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
         return dataclasses.replace(
             self, cells=cells, family=family, correction=correction, alpha=float(alpha)
         )
@@ -362,26 +362,18 @@ class ManyRunsTable(_Rendering):
 
     def to_record(self) -> ManyRunsRecord:
         """The table as one JSON-ready record that :func:`recompute_many` recomputes exactly."""
-        scores = {
-            m: {run: s.tolist() for run, s in by_run.items()} for m, by_run in self.scores.items()
-        }
+        scores = {m: {r: s.tolist() for r, s in by_r.items()} for m, by_r in self.scores.items()}
         query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
         keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
         cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
         return ManyRunsRecord(
-            baseline=self.baseline,
-            runs=list(self.runs),
-            measures=list(self.measures),
-            settings={k: getattr(self, k) for k in (*keys, "missing", "min_queries")},
-            query_ids=query_ids,
-            scores=scores,
-            scores_sha256=_scores_hash(query_ids, scores),
-            missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
-            cells=[
-                {**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
-                for c in self.cells
-            ],
-        )
+            self.baseline, list(self.runs), list(self.measures),
+            {k: getattr(self, k) for k in (*keys, "missing", "min_queries")}, query_ids, scores,
+            _scores_hash(query_ids, scores),
+            {r: dict(by_m) for r, by_m in self.missing_queries.items()},
+            [{**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
+             for c in self.cells],
+        )  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
@@ -454,7 +446,7 @@ def compare_many(
     runs, baseline, measures, settings, workers = args
     query_ids, by_measure, gaps = {}, {}, {}
     for m in measures:
-        _check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
+        _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
         query_ids[m], by_measure[m], found = _align_many(
             {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
         )
@@ -477,8 +469,8 @@ def _compare_many_iv(
     family = _checks.one_of(family, "family", FAMILIES)
     correction = _checks.one_of(correction, "correction", CORRECTIONS)
     _checks.level(alpha, "alpha", "0.05")
-    missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
-    _optional_qrels(qrels)
+    missing = _checks.one_of(missing, "missing", _alignment.MISSING_POLICIES)
+    _alignment._optional_qrels(qrels)
     workers = (os.cpu_count() or 1) if workers is None else _checks.integer(workers, "workers")
     runs = _named_runs(scores)
     if str(baseline) not in runs:
@@ -545,35 +537,23 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
                 f"{where}: the scores must be a mapping query ID -> score or a RunScores (from "
                 f"evaluate, read_trec_eval or read_scores_csv); got {type(run).__name__}."
             )
-        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
-        if not run.scores:
-            raise ValueError(f"{where}: no scored queries.")
-        made = (run.made or {}).get("measure", str(m))  # the key, if it is a measure's name
-        if trec_name(str(m)) != trec_name(made) and _is_measure(str(m)):
+        made = (getattr(run, "made", None) or {}).get("measure", str(m))
+        if trec_name(str(m)) != trec_name(made):
             raise ValueError(
                 f"{where}: these scores were made with measure {made!r}, not {m!r}; put them "
                 f"under {made!r}, or score the run with {m!r}."
             )
         # a real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)
-        real = (numbers.Real, np.bool_)
-        bad = [q for q, v in run.scores.items() if type(v) is not float and not isinstance(v, real)]
+        scores, real = getattr(run, "scores", run), (numbers.Real, np.bool_)
+        bad = [q for q, v in scores.items() if type(v) is not float and not isinstance(v, real)]
         if bad:
             raise ValueError(
-                f"{where}: the score of query {bad[0]!r} is {run.scores[bad[0]]!r}, not a number; "
+                f"{where}: the score of query {bad[0]!r} is {scores[bad[0]]!r}, not a number; "
                 "convert the scores to numbers (e.g. float(x)) before comparing."
             )
-        ids = list(run.scores)
-        values = _checks.scores(list(run.scores.values()), f"{where}: the scores", labels=ids)
-        scores = dict(zip(ids, values.tolist(), strict=True))
-        out[str(m)] = dataclasses.replace(run, scores=scores, measure=str(m))
+        run = _alignment._checked(run, f"{where}: the scores", f"{where}: no scored queries.")
+        out[str(m)] = dataclasses.replace(run, measure=str(m))
     return out
-
-
-def _is_measure(name: str) -> bool:
-    try:
-        return bool(measure_function(name))
-    except ValueError:
-        return False
 
 
 def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measures: object) -> list:
@@ -614,7 +594,7 @@ def _align_many(
     each run against the baseline: the query IDs, each run's scores on them, and the queries each
     run has no score for."""
     sets = []
-    scored = {name: _retrieved(run) for name, run in runs.items()}  # retrieved nothing: missing
+    scored = {name: _alignment._retrieved(run) for name, run in runs.items()}  # nothing: missing
     base, gone = scored[baseline], runs[baseline].unretrieved or []
     for name, run in runs.items():
         if name == baseline:
@@ -623,7 +603,8 @@ def _align_many(
             sets.append(base.keys())
             continue
         try:
-            ids, *_ = _query_set(base, scored[name], missing, qrels, (gone, run.unretrieved or []))
+            gone_both = (gone, run.unretrieved or [])
+            ids, *_ = _alignment._query_set(base, scored[name], missing, qrels, gone_both)
         except ValueError as err:
             raise ValueError(
                 f"run {name!r} against the baseline {baseline!r} on {measure!r} (A is the "

@@ -597,7 +597,7 @@ def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_qu
             qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
         )
     if runs.unretrieved_a or runs.unretrieved_b:
-        config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
+        config["retrieved_nothing"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     if runs.unjudged_a or runs.unjudged_b:
         config["unjudged_left_out"] = {"A": runs.unjudged_a, "B": runs.unjudged_b}
     return config

@@ -141,15 +141,23 @@ MEASURES: dict[str, Callable[..., float]] = {
 
 
 #: ir-measures' names (and MAP, MRR), case aside, as trec_eval's: alone, and before "@k".
-ALIASES = {"ap": "map", "map": "map", "rr": "recip_rank", "mrr": "recip_rank", "ndcg": "ndcg",
-           "rprec": "Rprec", "numret": "num_ret", "numrel": "num_rel", "numrelret": "num_rel_ret"}
+ALIASES = {
+    "ap": "map",
+    "map": "map",
+    "rr": "recip_rank",
+    "mrr": "recip_rank",
+    "ndcg": "ndcg",
+    "rprec": "Rprec",
+    "numret": "num_ret",
+    "numrel": "num_rel",
+    "numrelret": "num_rel_ret",
+}
 ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success", "ap": "map_cut",
               "map": "map_cut", "ndcg": "ndcg_cut", "rr": "RR", "mrr": "RR"}  # fmt: skip
 
 
 def trec_name(name: str) -> str:
-    """trec_eval's name of measure ``name`` (``nDCG@10`` -> ``ndcg_cut_10``, ``AP`` -> ``map``;
-    ``RR@k``, recip_rank over the top k, stays ``RR@k``); a name it does not know, unchanged.
+    """trec_eval's name of ``name``; ``RR@k`` (recip_rank of the top k) and unknown names as given.
 
     >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("RR@10")
     ('ndcg_cut_10', 'P_5', 'recip_rank', 'RR@10')
@@ -179,19 +187,17 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
     if cut and int(cut[2]) > 0 and f"{cut[1]}_k" in MEASURES:
         function, k = MEASURES[f"{cut[1]}_k"], int(cut[2])
         return lambda topic: float(function(topic, k))
-    k = (re.findall(r"[0-9]+", name) or ["10"])[-1]  # the cutoff the name has, for suggestions
-    known = [n.replace("_k", f"_{k}") for n in MEASURES]
-    known += [f"{a}@{k}" for a in ("nDCG", "P", "R", "AP", "RR", "Success")] + ["AP", "RR", "MRR"]
-    near = difflib.get_close_matches(name, known, 3, 0.5) or difflib.get_close_matches(
-        name.lower(), [n.lower() for n in known], 3, 0.5
-    )
+    k = (re.findall(r"[0-9]+", name) or ["10"])[-1]  # the name's cutoff, for suggestions
+    known = [n.replace("_k", f"_{k}") for n in MEASURES] + ["AP", "RR", "MRR"]
+    known += [f"{a}@{k}" for a in ("nDCG", "P", "R", "AP", "RR", "Success")]
+    lower = {n.lower(): n for n in known}
+    near = [lower[n] for n in difflib.get_close_matches(name.lower(), list(lower), 3, 0.5)]
     raise ValueError(
         f"measure {name!r} is not one evaluate computes"
         + (f"; did you mean {' or '.join(map(repr, near))}?" if near else ".")
-        + f" It computes trec_eval's {', '.join(n for n in MEASURES if not n.endswith('_k'))} "
-        f"and, with a cutoff k > 0, {', '.join(n for n in MEASURES if n.endswith('_k'))} (e.g. "
-        "'ndcg_cut_10', 'P_5'), also under ir-measures' names (nDCG@10, P@5, R@1000, AP, RR, "
-        "RR@10). For others, run trec_eval -q and read its output with read_trec_eval."
+        + f" It computes trec_eval's {', '.join(MEASURES)} (k > 0, e.g. 'ndcg_cut_10', 'P_5'), "
+        "also as ir-measures names them (nDCG@10, P@5, R@1000, AP, RR, RR@10). For others, "
+        "run trec_eval -q and read its output with read_trec_eval."
     )
 
 

@@ -29,7 +29,7 @@ from helpers import (
 )
 from helpers.readers import RunScores
 from helpers.records import METHOD, METHOD_EXACT
-from helpers.report import _p_text, _wrap
+from helpers.report import _near, _p_text, _wrap
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -476,3 +476,37 @@ def test_wrap_breaks_only_between_whole_pieces(width):
     assert all(len(line) <= width for line in lines)
     assert flat(" ".join(lines)) == text  # nothing lost, nothing added
     assert all(any(x in line for line in lines) for x in [*items, "p = 0.0312"])
+
+
+# --- issue 48: p as it is known ------------------------------------------------------
+
+
+def test_p_is_shown_as_it_is_known():
+    assert _p_text(1.9e-6) == "<0.0001" and _p_text(0.03125) == "0.0312"  # exact
+    assert _p_text(1 / 10_001, False, 10_000) == "<0.0003"  # 0 of 10,000: below about 3/R
+    p = 6618 / 10_001  # 6,617 of 10,000
+    assert _p_text(p, False, 10_000) == f"{p:.4f}±{(p * (1 - p) / 10_000) ** 0.5:.4f}"
+    assert _p_text(p, False, 10_000, adjusted=min(1.0, 3 * p)) == "1.0000"
+    assert _p_text(1 / 10_001, False, 10_000, adjusted=12 / 10_001) == "<0.0036"  # 12 x the bound
+
+
+def test_compare_runs_never_prints_p_as_0_and_says_a_monte_carlo_p_near_alpha():
+    rng = np.random.default_rng(5)
+    a = {f"q{i}": float(x) for i, x in enumerate(rng.uniform(0, 0.5, 40))}
+    far = {q: v + 0.3 + 0.01 * rng.random() for q, v in a.items()}  # off the grid: Monte Carlo
+    text = flat(str(compare_runs(a, far, n_resamples=10_000, rng=1)))
+    assert "p < 0.0003 (two-sided; Monte Carlo, 0 of 10,000)" in text
+    assert "0.0000" not in text and "p = 0.0001" not in text
+    grid = {q: round(v, 2) for q, v in a.items()}
+    exact = compare_runs(grid, {q: v + 0.25 for q, v in grid.items()}, rng=1)
+    assert (
+        exact.test.exact
+        and exact.test.pvalue > 0
+        and "p < 0.0001 (two-sided; exact" in flat(str(exact))
+    )
+    some = compare_runs(a, {q: v + rng.normal(0, 0.3) for q, v in a.items()}, rng=1)
+    t = some.test
+    assert f"p = {t.pvalue:.4f}±" in flat(str(some)) and not t.exact
+    near = _near(t.pvalue, t.n_resamples, 0.05)
+    assert ("within 2 Monte Carlo errors of 0.05" in flat(str(some))) == near
+    assert _near(0.051, 10_000, 0.05) and not _near(0.06, 10_000, 0.05)
