@@ -174,10 +174,8 @@ def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
     """Refuse scores made otherwise than the first run's, as far as both ``made`` say."""
     (first, made), *known = [(n, r.made) for n, r in runs.items() if r.made] or [("", {})]
     for name, other in known:
-        for key in [
-            k for k in ("measure", "level", "max_docs", "qrels") if k in made and k in other
-        ]:
-            x, y = made[key], other[key]
+        for key in [k for k in ("measure", "level", "max_docs", "qrels") if k in made]:
+            x, y = made[key], other.get(key, made[key])
             if (trec_name(x) != trec_name(y)) if key == "measure" else x != y:
                 raise ValueError(
                     f"{where}{first}'s scores were made with {key} {x!r}, {name}'s with {y!r}; "
@@ -209,16 +207,26 @@ def _align_runs(
     a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
     a.setflags(write=False)
     b.setflags(write=False)
-    if clusters is None:
-        users = _labels_for(ids, ra.clusters, rb.clusters)
-    else:
-        users = _clusters_for(ids, clusters)
     return AlignedRuns(
-        ids, a, b, missing, only_a, only_b, users,
-        _labels_for(ids, ra.slices, rb.slices), in_neither,
-        None if qrels is None else len(qrels.judgments),
-        *(list(x or []) for x in (ra.unretrieved, rb.unretrieved, ra.unjudged, rb.unjudged)),
-    )  # fmt: skip
+        query_ids=ids,
+        a=a,
+        b=b,
+        missing_policy=missing,
+        only_in_a=only_a,
+        only_in_b=only_b,
+        clusters=(
+            _labels_for(ids, ra.clusters, rb.clusters)
+            if clusters is None
+            else _clusters_for(ids, clusters)
+        ),
+        slices=_labels_for(ids, ra.slices, rb.slices),
+        in_neither=in_neither,
+        n_topics=None if qrels is None else len(qrels.judgments),
+        unretrieved_a=list(ra.unretrieved or []),
+        unretrieved_b=list(rb.unretrieved or []),
+        unjudged_a=list(ra.unjudged or []),
+        unjudged_b=list(rb.unjudged or []),
+    )
 
 
 def _query_set(

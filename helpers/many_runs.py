@@ -129,13 +129,15 @@ class _Rendering:
             if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
                 lines.append(f"Monte Carlo {what}: {', '.join(monte_carlo)}.")
         near = [
-            f"{c.run} on {c.measure}" for c in self.cells if not c.pvalue_exact
+            f"{c.run} on {c.measure}"
+            for c in self.cells
+            if not c.pvalue_exact
             and _report._near(c.pvalue, self.n_resamples, self.alpha, c.adjusted / c.pvalue)
-        ]  # fmt: skip
-        if near:
+        ]
+        if near:  # fmt: skip
             lines.append(
-                f"Adjusted p within 2 Monte Carlo errors of {self.alpha:g}, so its mark could "
-                f"change with the seed (raise n_resamples): {', '.join(near)}."
+                f"Adjusted p within 2 Monte Carlo errors of {self.alpha:g} (a mark could "
+                f"move with the seed; raise n_resamples): {', '.join(near)}."
             )
         gaps = [
             f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
@@ -154,8 +156,7 @@ class _Rendering:
 
     @property
     def warnings(self) -> list[str]:
-        """What to check first: as :attr:`ComparisonReport.warning`, each run against the baseline
-        on each measure where one has no result for many more compared queries than the other."""
+        """What to check first, as :attr:`ComparisonReport.warning` says it, per run and measure."""
         out, gaps = [], self.missing_queries
         for m, ids in self.query_ids.items():
             none = {
@@ -367,13 +368,19 @@ class ManyRunsTable(_Rendering):
         keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
         cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
         return ManyRunsRecord(
-            self.baseline, list(self.runs), list(self.measures),
-            {k: getattr(self, k) for k in (*keys, "missing", "min_queries")}, query_ids, scores,
-            _scores_hash(query_ids, scores),
-            {r: dict(by_m) for r, by_m in self.missing_queries.items()},
-            [{**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
-             for c in self.cells],
-        )  # fmt: skip
+            baseline=self.baseline,
+            runs=list(self.runs),
+            measures=list(self.measures),
+            settings={k: getattr(self, k) for k in (*keys, "missing", "min_queries")},
+            query_ids=query_ids,
+            scores=scores,
+            scores_sha256=_scores_hash(query_ids, scores),
+            missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
+            cells=[
+                {**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
+                for c in self.cells
+            ],
+        )
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
@@ -599,7 +606,7 @@ def _align_many(
     for name, run in runs.items():
         if name == baseline:
             continue
-        if qrels is None and scored[name].keys() == base.keys():  # the same queries: nothing to do
+        if qrels is None and scored[name].keys() == base.keys() and not (gone or run.unretrieved):
             sets.append(base.keys())
             continue
         try:

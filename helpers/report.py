@@ -362,8 +362,7 @@ def _lopsided(runs: AlignedRuns) -> str:
 
 
 def _lopsided_text(n: int, none: dict[str, set]) -> str:
-    """The warning when one of two runs (named by ``none``'s keys) has no result for ``LOPSIDED``
-    more of the ``n`` compared queries (its set in ``none``) than the other; else ""."""
+    """The warning when one run (``none``: name -> queries without result) lacks many more."""
     worse, other = sorted(none, key=lambda side: -len(none[side]))
     if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * n):
         return ""
@@ -421,26 +420,19 @@ def _test_line(test: SignificanceResult, alpha: float) -> str:
 
 
 def _p_text(p: float, exact: bool = True, n: int = 0, adjusted: float | None = None) -> str:
-    """A p-value as it is known, in every report and table: an exact one to four decimals
-    ("<0.0001" below); a Monte Carlo one, (count + 1) / (n + 1), with ± its Monte Carlo error
-    (:func:`_mc_error`), or "<3/n" (a 95% bound) when no resample was as extreme. With
-    ``adjusted``: that adjusted p, bounded alike, without the error."""
+    """A p-value as it is known, in every report and table (docs/your-own-runs.md): exact, or
+    Monte Carlo ± its error (or "<3/n" for 0 of n); ``adjusted``: that p, without the error."""
     shown = p if adjusted is None else adjusted
     if exact:
         return "<0.0001" if shown < 0.0001 else f"{shown:.4f}"
     if round(p * (n + 1)) == 1:  # none of the n resamples was as extreme
         return f"<{min(1.0, math.ceil(3e4 * shown / p / n) / 1e4):.4f}"
-    return f"{shown:.4f}" + ("" if adjusted is not None else f"±{_mc_error(p, n):.4f}")
-
-
-def _mc_error(p: float, n: int) -> float:
-    """The standard error of a Monte Carlo p-value from ``n`` resamples."""
-    return math.sqrt(p * (1 - p) / n)
+    return f"{shown:.4f}" + ("" if adjusted is not None else f"±{math.sqrt(p * (1 - p) / n):.4f}")
 
 
 def _near(p: float, n: int, alpha: float, scale: float = 1.0) -> bool:
     """Whether a Monte Carlo p (times ``scale``, an adjustment) lies within two errors of alpha."""
-    return abs(scale * p - alpha) <= 2 * scale * _mc_error(p, n)
+    return abs(scale * p - alpha) <= 2 * scale * math.sqrt(p * (1 - p) / n)
 
 
 def compare_runs(
@@ -596,6 +588,8 @@ def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_qu
         config.update(
             qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
         )
+    if made := [r.made for r in (a, b) if isinstance(r, RunScores) and r.made]:
+        config["scored_with"] = made[0]  # both sides' agree (align_runs checked them)
     if runs.unretrieved_a or runs.unretrieved_b:
         config["retrieved_nothing"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     if runs.unjudged_a or runs.unjudged_b:

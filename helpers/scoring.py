@@ -182,7 +182,7 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
         return lambda topic: float(MEASURES[trec](topic))
     if trec.startswith("RR@"):  # recip_rank over the top k, as trec_eval -M k
         k = int(trec[3:])
-        return lambda t: reciprocal_rank(RankedTopic(t.grades[:k], t.judged, t.level))
+        return lambda t: float(reciprocal_rank(RankedTopic(t.grades[:k], t.judged, t.level)))
     cut = re.fullmatch(r"(\w+)_([0-9]+)", trec)  # e.g. ndcg_cut_10: "ndcg_cut" and 10
     if cut and int(cut[2]) > 0 and f"{cut[1]}_k" in MEASURES:
         function, k = MEASURES[f"{cut[1]}_k"], int(cut[2])

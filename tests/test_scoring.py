@@ -450,6 +450,7 @@ def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
     b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
     rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200, missing="zero")
     assert rep.to_record().config["retrieved_nothing"] == {"A": ["t4"], "B": ["t3", "t4"]}
+    assert rep.to_record().config["scored_with"] == a.made  # measure, level, max_docs, qrels
     # the run's topic t9, which the qrels do not judge, was left out: the record says so too
     assert rep.to_record().config["unjudged_left_out"] == {"A": ["t9"], "B": ["t9"]}
     text = " ".join(str(rep).split())  # the report wraps its long lines
