@@ -646,6 +646,7 @@ def test_ir_measures_names_score_as_the_trec_eval_measures():
         for alias, trec in ALIASES.items():
             got = evaluate(qrels, run, alias)
             assert got.scores == evaluate(qrels, run, trec).scores
+            assert all(type(v) is float for v in got.scores.values())
             for q, values in expected.items():
                 assert got.scores[q] == pytest.approx(values[trec], abs=1e-12), (alias, q)
 
