@@ -141,17 +141,9 @@ MEASURES: dict[str, Callable[..., float]] = {
 
 
 #: ir-measures' names (and MAP, MRR), case aside, as trec_eval's: alone, and before "@k".
-ALIASES = {
-    "ap": "map",
-    "map": "map",
-    "rr": "recip_rank",
-    "mrr": "recip_rank",
-    "ndcg": "ndcg",
-    "rprec": "Rprec",
-    "numret": "num_ret",
-    "numrel": "num_rel",
-    "numrelret": "num_rel_ret",
-}
+ALIASES = {"ap": "map", "map": "map", "rr": "recip_rank", "mrr": "recip_rank", "ndcg": "ndcg",
+           "rprec": "Rprec", "numret": "num_ret", "numrel": "num_rel",
+           "numrelret": "num_rel_ret"}  # fmt: skip
 ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success", "ap": "map_cut",
               "map": "map_cut", "ndcg": "ndcg_cut", "rr": "RR", "mrr": "RR"}  # fmt: skip
 
@@ -336,8 +328,11 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
             f"the run and the qrels have no topic in common, as if for other collections; {sides}"
         )
     if 2 * len(missing) >= len(judged) and 2 * len(extra) > len(run_topics):
-        cause = f"most of the run's topics are not judged, and it has {len(judged - missing)}"
-        return f"{cause} of the {len(judged)} judged: another collection's qrels or run?; {sides}"
+        cause = (
+            f"most of the run's topics are not judged, and it has {len(judged - missing)} of the"
+        )
+        cause += f" {len(judged)} judged: qrels or a run of another collection, or renamed topics"
+        return f"{cause}; {sides}"
     if 2 * min(len(missing), len(extra)) >= len(judged):  # half the judged topics renamed?
         cause = "half or more of the judged topics are not in the run, which has others"
         return f"{cause}: renamed topics, or qrels for other topics; {sides}"
