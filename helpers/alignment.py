@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _checks
 from .readers import Qrels, Run, RunScores
+from .scoring import trec_name
 
 __all__ = ["AlignedRuns", "align_runs", "MISSING_POLICIES"]
 
@@ -53,8 +54,8 @@ class AlignedRuns:
             text += f", {verb} (missing={self.missing_policy!r})"
         if self.unretrieved_a or self.unretrieved_b:
             text += (
-                f"; retrieved nothing, scored 0 by evaluate (as trec_eval -c): "
-                f"{len(self.unretrieved_a)} in A, {len(self.unretrieved_b)} in B"
+                f"; of these, retrieved nothing: {len(self.unretrieved_a)} in A, "
+                f"{len(self.unretrieved_b)} in B"
             )
         if self.unjudged_a or self.unjudged_b:
             text += (
@@ -105,12 +106,13 @@ def align_runs(
 ) -> AlignedRuns:
     """Line up two runs by query ID (sorted), with an explicit policy for unmatched queries.
 
-    ``missing``: ``"error"`` (default) refuses differing query sets, naming the
-    queries; ``"drop"`` compares the shared queries; ``"zero"`` scores a missing
-    query 0, as ``trec_eval -c`` does. With ``qrels`` the queries are exactly the
-    judged topics ("zero" also scores 0 a topic in neither run; an unjudged
-    scored query is refused). ``clusters`` maps query ID to user, replacing the
-    users the runs carry.
+    ``missing``: ``"error"`` (default) refuses differing query sets, naming the queries;
+    ``"drop"`` compares the shared queries; ``"zero"`` scores a missing query 0, as ``trec_eval
+    -c`` does. A topic a run retrieved nothing for (``unretrieved``, from :func:`evaluate`) is
+    missing. With ``qrels`` the queries are exactly the judged topics ("zero" also scores 0 a topic
+    in neither run; an unjudged scored query is refused). ``clusters`` maps query ID to user,
+    replacing the users the runs carry. Scores made otherwise (their ``made``: another measure,
+    level, max_docs or qrels) are refused.
 
     >>> runs = align_runs({"q1": 0.5, "q2": 0.3}, {"q1": 0.6, "q3": 0.9}, missing="zero")
     >>> runs.query_ids, runs.a.tolist(), runs.b.tolist()
@@ -151,14 +153,42 @@ def _align_runs_iv(
                 "pandas Series s.to_dict(); "
                 "for two lists of scores in the same query order, use paired_differences(a, b)."
             )
-        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
-        if not run.scores:
-            raise ValueError("Both runs need at least one scored query.")
-        ids = list(run.scores)
-        values = _checks.scores(list(run.scores.values()), f"{side}'s scores", labels=ids)
-        scores = dict(zip(ids, values.tolist(), strict=True))
-        checked.append(dataclasses.replace(run, scores=scores))
+        checked.append(
+            _checked(run, f"{side}'s scores", "Both runs need at least one scored query.")
+        )
+    _check_made({"A": checked[0], "B": checked[1]})
     return checked[0], checked[1], missing, qrels, clusters
+
+
+def _checked(run: RunScores | Mapping, what: str, empty: str) -> RunScores:
+    """``run`` as RunScores whose scores are checked floats (``what`` names them in errors)."""
+    run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
+    if not run.scores:
+        raise ValueError(empty)
+    ids = list(run.scores)
+    values = _checks.scores(list(run.scores.values()), what, labels=ids)
+    return dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
+
+
+def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
+    """Refuse scores made otherwise than the first run's, as far as both ``made`` say."""
+    (first, made), *known = [(n, r.made) for n, r in runs.items() if r.made] or [("", {})]
+    for name, other in known:
+        for key in [k for k in ("measure", "level", "max_docs", "qrels") if k in made]:
+            x, y = made[key], other.get(key, made[key])
+            if (trec_name(x) != trec_name(y)) if key == "measure" else x != y:
+                raise ValueError(
+                    f"{where}{first}'s scores were made with {key} {x!r}, {name}'s with {y!r}; "
+                    "comparing them would measure that difference, not the search. Fix: score "
+                    f"every run with one {key} (evaluate(qrels, run, measure, level=, max_docs=), "
+                    "the same qrels file)."
+                )
+
+
+def _retrieved(run: RunScores) -> dict:
+    """The run's scores without the topics it retrieved nothing for (missing, for the policy)."""
+    gone = set(run.unretrieved or ())
+    return {q: v for q, v in run.scores.items() if q not in gone}
 
 
 def _optional_qrels(qrels: object) -> Qrels | None:
@@ -171,8 +201,9 @@ def _optional_qrels(qrels: object) -> Qrels | None:
 def _align_runs(
     ra: RunScores, rb: RunScores, missing: str, qrels: Qrels | None, clusters: Mapping | None
 ) -> AlignedRuns:
-    sa, sb = ra.scores, rb.scores
-    ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels)
+    sa, sb = _retrieved(ra), _retrieved(rb)
+    gone = (ra.unretrieved or [], rb.unretrieved or [])
+    ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels, gone)
     a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
     a.setflags(write=False)
     b.setflags(write=False)
@@ -199,14 +230,15 @@ def _align_runs(
 
 
 def _query_set(
-    sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None
+    sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None, gone: tuple = ((), ())
 ) -> tuple[list, list, list, list]:
-    """The compared queries, those only in A, only in B, and the judged topics in neither run."""
-    in_neither: list = []
+    """The compared queries, those only in A, only in B, and the topics in neither run (judged,
+    or ``gone``: each run's topics it retrieved nothing for, left out of ``sa`` and ``sb``)."""
+    topics = {*gone[0], *gone[1]}
     if qrels is not None:
-        topics = set(qrels.judgments)
+        topics |= set(qrels.judgments)
         for side, scores in (("A", sa), ("B", sb)):
-            unjudged = _checks.sorted_ids(set(map(str, scores)) - topics)
+            unjudged = _checks.sorted_ids(set(map(str, scores)) - set(qrels.judgments))
             if unjudged:
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
@@ -214,10 +246,10 @@ def _query_set(
                     "trec_eval only scores judged topics. Use the qrels these scores were computed "
                     "with, or compare without qrels."
                 )
-        in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
+    in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a, only_b = (_checks.sorted_ids(set(x) - set(y)) for x, y in ((sa, sb), (sb, sa)))
     if (only_a or only_b or in_neither) and missing == "error":
-        raise ValueError(_unmatched_message(only_a, only_b, in_neither))
+        raise ValueError(_unmatched_message(only_a, only_b, in_neither, gone))
     compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
     ids = _checks.sorted_ids(compared)
     if not ids:
@@ -225,7 +257,7 @@ def _query_set(
     return ids, only_a, only_b, in_neither
 
 
-def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:
+def _unmatched_message(only_a: list, only_b: list, in_neither: list, gone: tuple) -> str:
     text = "The runs do not cover the same queries: " + (
         _checks.unmatched(only_a, only_b)
         if only_a or only_b
@@ -238,6 +270,11 @@ def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:
     if same:
         text += f". Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, "
         text += "on both sides"
+    if gone[0] or gone[1]:
+        text += (
+            f". Of these, A retrieved nothing for {len(gone[0])}, B for {len(gone[1])} "
+            f"({_checks.name_some(sorted({*gone[0], *gone[1]}), 5)}; evaluate scored them 0)"
+        )
     return text + (
         ". Fix the runs, or choose a policy: missing='drop' compares the shared queries only, "
         "missing='zero' scores a missing query 0 (as trec_eval -c does)."

@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 
 from . import _checks
+from . import alignment as _alignment
 from . import report as _report
-from .alignment import MISSING_POLICIES, _optional_qrels, _query_set
 from .data import signed
 from .intervals import Interval
 from .readers import Qrels, RunScores
 from .records import _read_record, save_record
-from .report import _compare_runs_iv, _enough_queries, _query_interval, _test_and_counts
+from .report import _compare_runs_iv, _enough_queries, _p_text, _query_interval, _test_and_counts
+from .scoring import trec_name
 from .significance import _holm
 
 __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
@@ -107,7 +108,11 @@ class _Rendering:
             f"(R = {self.n_resamples:,}, seed {self.seed})"
         )  # fmt: skip
         exact_p = all(c.pvalue_exact for c in self.cells)
-        p = "exact" if exact_p else f"exact where possible, else Monte Carlo (seed {self.seed})"
+        p = "exact" if exact_p else (
+            f"exact where possible, else Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}; "
+            "shown ± its Monte Carlo error sqrt(p(1 - p)/R), or as <3/R when no resample was as "
+            "extreme)"
+        )  # fmt: skip
         lines = [
             f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
             "A mark is not a probability that the run is better than the baseline; a cell "
@@ -119,9 +124,21 @@ class _Rendering:
             f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
             "lower, the same.",
         ]
-        monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not c.interval_exact]
-        if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
-            lines.append(f"Monte Carlo intervals: {', '.join(monte_carlo)}.")
+        for what, exact in (("intervals", "interval_exact"), ("p-values", "pvalue_exact")):
+            monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not getattr(c, exact)]
+            if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
+                lines.append(f"Monte Carlo {what}: {', '.join(monte_carlo)}.")
+        near = [
+            f"{c.run} on {c.measure}"
+            for c in self.cells
+            if not c.pvalue_exact
+            and _report._near(c.pvalue, self.n_resamples, self.alpha, c.adjusted / c.pvalue)
+        ]
+        if near:  # fmt: skip
+            lines.append(
+                f"Adjusted p within 2 Monte Carlo errors of {self.alpha:g} (a mark could "
+                f"move with the seed; raise n_resamples): {', '.join(near)}."
+            )
         gaps = [
             f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
             for run, by_measure in self.missing_queries.items()
@@ -137,13 +154,28 @@ class _Rendering:
         """The line that names the baseline, above the table in every medium."""
         return f"{self.baseline} (baseline) against {len(self.runs)} runs"
 
+    @property
+    def warnings(self) -> list[str]:
+        """What to check first, as :attr:`ComparisonReport.warning` says it, per run and measure."""
+        out, gaps = [], self.missing_queries
+        for m, ids in self.query_ids.items():
+            none = {
+                r: set(ids) & set(gaps.get(r, {}).get(m, ())) for r in (self.baseline, *self.runs)
+            }
+            for r in self.runs:  # the baseline's queries and this run's, as compare_runs sees them
+                pair = {f"{self.baseline!r} (baseline)": none[self.baseline], repr(r): none[r]}
+                if text := _report._lopsided_text(len(ids), pair):
+                    out.append(f"On {m}: {text}")
+        return out
+
     def _rows(self) -> tuple[list[str], list[list[str]]]:
         head = ["measure", "run", "queries", "baseline", "run mean", "change"]
         head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
         rows = [
             [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
              signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
-             _p_text(c.pvalue), _p_text(c.adjusted), f"{c.up}/{c.down}/{c.unchanged}",
+             *(_p_text(c.pvalue, c.pvalue_exact, self.n_resamples, adj)
+               for adj in (None, c.adjusted)), f"{c.up}/{c.down}/{c.unchanged}",
              _MARK if c.marked else ""]
             for c in self.cells
         ]  # fmt: skip
@@ -160,7 +192,8 @@ class _Rendering:
         widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
         left = (0, 3)  # the run and the interval
         rule = "  ".join("-" * w for w in widths[:-1])
-        out = [*_report._wrap(self.title()), _report._line(head, widths, left), rule]
+        out = [x for t in self.warnings for x in [*_report._wrap(t, indent="  "), ""]]
+        out += [*_report._wrap(self.title()), _report._line(head, widths, left), rule]
         for i, (c, r) in enumerate(zip(self.cells, rows, strict=True)):
             if not i or c.measure != self.cells[i - 1].measure:
                 about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
@@ -179,7 +212,8 @@ class _Rendering:
         top = " style='border-top:1px solid'"  # above each measure's block but the first
         tr = [top if i and r[0] != rows[i - 1][0] else "" for i, r in enumerate(rows)]
         legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in self.legend())
-        return _report._html_table(head, rows, html.escape(self.title()), tr) + legend
+        warn = "".join(f"<p><b>{html.escape(x)}</b></p>" for x in self.warnings)
+        return warn + _report._html_table(head, rows, html.escape(self.title()), tr) + legend
 
     def to_markdown(self) -> str:
         """The table in Markdown (a pipe table) under a line naming the baseline, then the
@@ -189,7 +223,8 @@ class _Rendering:
         lines = ["| " + " | ".join(map(_md, r)) + " |" for r in [head, align, *rows]]
         legend = self.legend()
         legend[0] = legend[0].replace(_MARK, "\\*", 1).replace("<=", "≤", 1)
-        return "\n\n".join([f"**{_md(self.title())}**", "\n".join(lines), *legend]) + "\n"
+        top = [f"**{_md(x)}**" for x in [*self.warnings, self.title()]]
+        return "\n\n".join([*top, "\n".join(lines), *legend]) + "\n"
 
     def to_latex(self) -> str:
         """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
@@ -204,8 +239,8 @@ class _Rendering:
                 out.append(r"\midrule")
             out.append(" & ".join([*map(_tex, r[:-1]), r"$^{*}$" if r[-1] else ""]) + r" \\")
         out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
-        legend = self.legend()
-        out.append(r"$^{*}$" + _tex(legend[0][1:]).replace("<=", r"$\leq$", 1) + r"\\")
+        legend = self.legend() + self.warnings
+        out.append(r"$^{*}$" + _tex(legend[0][1:]) + r"\\")
         out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
         return "\n".join(out) + "\n"
 
@@ -228,10 +263,6 @@ class _Rendering:
         )
 
 
-def _p_text(p: float) -> str:
-    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
-
-
 def _md(x: str) -> str:
     """Text for a Markdown table cell."""
     return x.replace("|", "\\|").replace("*", "\\*")
@@ -242,7 +273,8 @@ def _tex(x: str) -> str:
     for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
         x = x.replace(a, b)
     # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
-    return x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+    x = x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+    return x.replace("±", r"$\pm$").replace("<=", r"$\leq$").replace("<3/R", r"$<$3/R")
 
 
 # --- The table: what compare_many computed ----------------------------------------
@@ -317,9 +349,7 @@ class ManyRunsTable(_Rendering):
             np.array([c.pvalue for c in self.cells]),
             family, correction, alpha, self.measures[0],
         )  # fmt: skip
-        cells = tuple(
-            dataclasses.replace(c, **mark) for c, mark in zip(self.cells, marks, strict=True)
-        )
+        cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
         return dataclasses.replace(
             self, cells=cells, family=family, correction=correction, alpha=float(alpha)
         )
@@ -333,9 +363,7 @@ class ManyRunsTable(_Rendering):
 
     def to_record(self) -> ManyRunsRecord:
         """The table as one JSON-ready record that :func:`recompute_many` recomputes exactly."""
-        scores = {
-            m: {run: s.tolist() for run, s in by_run.items()} for m, by_run in self.scores.items()
-        }
+        scores = {m: {r: s.tolist() for r, s in by_r.items()} for m, by_r in self.scores.items()}
         query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
         keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
         cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
@@ -425,6 +453,7 @@ def compare_many(
     runs, baseline, measures, settings, workers = args
     query_ids, by_measure, gaps = {}, {}, {}
     for m in measures:
+        _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
         query_ids[m], by_measure[m], found = _align_many(
             {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
         )
@@ -447,8 +476,8 @@ def _compare_many_iv(
     family = _checks.one_of(family, "family", FAMILIES)
     correction = _checks.one_of(correction, "correction", CORRECTIONS)
     _checks.level(alpha, "alpha", "0.05")
-    missing = _checks.one_of(missing, "missing", MISSING_POLICIES)
-    _optional_qrels(qrels)
+    missing = _checks.one_of(missing, "missing", _alignment.MISSING_POLICIES)
+    _alignment._optional_qrels(qrels)
     workers = (os.cpu_count() or 1) if workers is None else _checks.integer(workers, "workers")
     runs = _named_runs(scores)
     if str(baseline) not in runs:
@@ -515,21 +544,22 @@ def _measures_of(name: str, by_measure: object) -> dict[str, RunScores]:
                 f"{where}: the scores must be a mapping query ID -> score or a RunScores (from "
                 f"evaluate, read_trec_eval or read_scores_csv); got {type(run).__name__}."
             )
-        run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
-        if not run.scores:
-            raise ValueError(f"{where}: no scored queries.")
+        made = (getattr(run, "made", None) or {}).get("measure", str(m))
+        if trec_name(str(m)) != trec_name(made):
+            raise ValueError(
+                f"{where}: these scores were made with measure {made!r}, not {m!r}; put them "
+                f"under {made!r}, or score the run with {m!r}."
+            )
         # a real number, Python's or numpy's (True and False count as 1 and 0, as in _checks)
-        real = (numbers.Real, np.bool_)
-        bad = [q for q, v in run.scores.items() if type(v) is not float and not isinstance(v, real)]
+        scores, real = getattr(run, "scores", run), (numbers.Real, np.bool_)
+        bad = [q for q, v in scores.items() if type(v) is not float and not isinstance(v, real)]
         if bad:
             raise ValueError(
-                f"{where}: the score of query {bad[0]!r} is {run.scores[bad[0]]!r}, not a number; "
+                f"{where}: the score of query {bad[0]!r} is {scores[bad[0]]!r}, not a number; "
                 "convert the scores to numbers (e.g. float(x)) before comparing."
             )
-        ids = list(run.scores)
-        values = _checks.scores(list(run.scores.values()), f"{where}: the scores", labels=ids)
-        scores = dict(zip(ids, values.tolist(), strict=True))
-        out[str(m)] = dataclasses.replace(run, scores=scores, measure=str(m))
+        run = _alignment._checked(run, f"{where}: the scores", f"{where}: no scored queries.")
+        out[str(m)] = dataclasses.replace(run, measure=str(m))
     return out
 
 
@@ -571,15 +601,17 @@ def _align_many(
     each run against the baseline: the query IDs, each run's scores on them, and the queries each
     run has no score for."""
     sets = []
-    base = runs[baseline].scores
+    scored = {name: _alignment._retrieved(run) for name, run in runs.items()}  # nothing: missing
+    base, gone = scored[baseline], runs[baseline].unretrieved or []
     for name, run in runs.items():
         if name == baseline:
             continue
-        if qrels is None and run.scores.keys() == base.keys():  # the same queries: nothing to align
+        if qrels is None and scored[name].keys() == base.keys() and not (gone or run.unretrieved):
             sets.append(base.keys())
             continue
         try:
-            ids, *_ = _query_set(base, run.scores, missing, qrels)
+            gone_both = (gone, run.unretrieved or [])
+            ids, *_ = _alignment._query_set(base, scored[name], missing, qrels, gone_both)
         except ValueError as err:
             raise ValueError(
                 f"run {name!r} against the baseline {baseline!r} on {measure!r} (A is the "
@@ -595,8 +627,7 @@ def _align_many(
     universe = set().union(*(run.scores for run in runs.values()))
     universe |= set(qrels.judgments) if qrels is not None else set()
     arrays, gaps = {}, {}
-    for name, run in runs.items():
-        s = run.scores
+    for name, s in scored.items():
         arrays[name] = np.array([s.get(q, 0.0) for q in ids])
         arrays[name].setflags(write=False)
         gaps[name] = [str(q) for q in _checks.sorted_ids(universe - set(s))]

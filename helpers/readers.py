@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import codecs
 import csv
+import hashlib
 import io
 import math
 import os
 import pathlib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import _checks
 
@@ -39,6 +41,9 @@ class RunScores:
     #: Set by :func:`evaluate`: the run's topics that the qrels do not judge, left out (as
     #: trec_eval does). None when the scores were read from a file.
     unjudged: list[str] | None = None
+    #: How the scores were made, as far as known: evaluate's measure, level, max_docs and qrels
+    #: (their fingerprint); read_trec_eval's measure. Comparisons refuse scores made otherwise.
+    made: dict | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -184,7 +189,7 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
             f"{name}: measure {measure!r} is not in the file; its per-query measures are "
             f"{_checks.name_some(measures, 10) or 'none'}."
         )
-    return RunScores(scores, measure, name)
+    return RunScores(scores, measure, name, made={"measure": measure})
 
 
 def read_scores_csv(
@@ -306,6 +311,12 @@ class Qrels:
         """The judged topics, sorted."""
         return sorted(self.judgments)
 
+    @cached_property
+    def fingerprint(self) -> str:
+        """The judgments' SHA-256 (12 hex digits; the same for the same judgments in any order)."""
+        rows = sorted(f"{q} {d} {g}" for q, docs in self.judgments.items() for d, g in docs.items())
+        return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:12]
+
 
 #: What trec_eval splits fields at: C's isspace() (Python's str.split() also splits at other
 #: Unicode spaces, such as a no-break space inside a document ID, which trec_eval keeps).
@@ -330,15 +341,15 @@ def _trec_lines(
         fields = _TREC_SPACE.split(line.strip(" \t\n\r\f\v"))
         if fields == [""] or fields[0].startswith("#"):
             continue
-        any_line = True
         if len(fields) < n_fields or (len(fields) > n_fields and not more_ok):
-            kind = _kind_of(fields)
+            kind = None if any_line else _kind_of(fields)  # after good lines: a cut line?
             if kind is not None and not kind.startswith(own):
                 raise ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
             raise ValueError(
                 f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: "
-                f"{line.strip()[:80]!r}."
+                f"{line.strip()[:80]!r}" + (" (cut short?)." if len(fields) < n_fields else ".")
             )
+        any_line = True
         yield lineno, fields[:n_fields]
     if not any_line:
         raise ValueError(f"{name}: the file is empty; expected {expected} on each line.")

@@ -5,6 +5,7 @@ regressions, and :func:`compare_runs`, the whole comparison of two runs in one c
 from __future__ import annotations
 
 import html
+import math
 import os
 import re
 import textwrap
@@ -298,7 +299,7 @@ class ComparisonReport:
             ("mean A, mean B", f"{self.mean_a:.4f}, {self.mean_b:.4f}"),
             ("mean change B - A", f"{self.mean_change:+.4f} ({self.relative_change:+.2%} of A)"),
             (f"{self.level:.0%} interval", interval),
-            ("randomization test", _test_line(self.test)),
+            ("randomization test", _test_line(self.test, 1 - self.level)),
             ("B better / worse / unchanged", f"{self.wins} / {self.losses} / {self.unchanged}"),
         ]
         if self.largest_regressions:
@@ -357,11 +358,16 @@ def _lopsided(runs: AlignedRuns) -> str:
     ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
     lack_a, lack_b = (x + runs.in_neither if zero else [] for x in (runs.only_in_b, runs.only_in_a))
     none = {"A": ids & {*runs.unretrieved_a, *lack_a}, "B": ids & {*runs.unretrieved_b, *lack_b}}
+    return _lopsided_text(len(ids), none)
+
+
+def _lopsided_text(n: int, none: dict[str, set]) -> str:
+    """The warning when one run (``none``: name -> queries without result) lacks many more."""
     worse, other = sorted(none, key=lambda side: -len(none[side]))
-    if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * len(ids)):
+    if len(none[worse]) - len(none[other]) < max(LOPSIDED[0], LOPSIDED[1] * n):
         return ""
     return (
-        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {len(ids)} compared "
+        f"CHECK FIRST: run {worse} has no result for {len(none[worse])} of the {n} compared "
         f"queries, run {other} for {len(none[other])}. Each of these scored 0 (retrieved nothing, "
         "or missing='zero' gave it 0), so the change below may measure that gap, not the search. "
         "Check that the runs' topic IDs match the qrels' (q1 against q001, 0303 against 303), that "
@@ -401,13 +407,32 @@ def _wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
     return [line.replace("\0", " ") for line in lines] or [""]
 
 
-def _test_line(test: SignificanceResult) -> str:
+def _test_line(test: SignificanceResult, alpha: float) -> str:
     """The test's p-value and how it was computed, for the report's row."""
     n = test.n_resamples
     how = f"{'exact' if test.exact else 'Monte Carlo'}, {test.count:,} of {n:,}"
     if test.exact and n >= 10**12:  # 2**Q sign assignments, counted on the score grid
         how = f"exact, all 2**{n.bit_length() - 1} sign assignments, on the score grid"
-    return f"p = {test.pvalue:.4f} ({test.alternative}; {how})"
+    if not test.exact and _near(test.pvalue, n, alpha):
+        how += f"; within 2 Monte Carlo errors of {alpha:g}, so more resamples would move it"
+    p = _p_text(test.pvalue, test.exact, n)
+    return f"p {'< ' + p[1:] if p[0] == '<' else '= ' + p} ({test.alternative}; {how})"
+
+
+def _p_text(p: float, exact: bool = True, n: int = 0, adjusted: float | None = None) -> str:
+    """A p-value as it is known, in every report and table (docs/your-own-runs.md): exact, or
+    Monte Carlo ± its error (or "<3/n" for 0 of n); ``adjusted``: that p, without the error."""
+    shown = p if adjusted is None else adjusted
+    if exact:
+        return "<0.0001" if shown < 0.0001 else f"{shown:.4f}"
+    if round(p * (n + 1)) == 1:  # none of the n resamples was as extreme
+        return f"<{min(1.0, math.ceil(3e4 * shown / p / n) / 1e4):.4f}"
+    return f"{shown:.4f}" + ("" if adjusted is not None else f"±{math.sqrt(p * (1 - p) / n):.4f}")
+
+
+def _near(p: float, n: int, alpha: float, scale: float = 1.0) -> bool:
+    """Whether a Monte Carlo p (times ``scale``, an adjustment) lies within two errors of alpha."""
+    return abs(scale * p - alpha) <= 2 * scale * math.sqrt(p * (1 - p) / n)
 
 
 def compare_runs(
@@ -563,8 +588,10 @@ def _config(runs: AlignedRuns, a: object, b: object, qrels: Qrels | None, min_qu
         config.update(
             qrels=qrels.source, topics="the judged topics of the qrels", in_neither=runs.in_neither
         )
+    if made := [r.made for r in (a, b) if isinstance(r, RunScores) and r.made]:
+        config["scored_with"] = made[0]  # both sides' agree (align_runs checked them)
     if runs.unretrieved_a or runs.unretrieved_b:
-        config["retrieved_nothing_scored_0"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
+        config["retrieved_nothing"] = {"A": runs.unretrieved_a, "B": runs.unretrieved_b}
     if runs.unjudged_a or runs.unjudged_b:
         config["unjudged_left_out"] = {"A": runs.unjudged_a, "B": runs.unjudged_b}
     return config

@@ -21,6 +21,7 @@ trec_eval's own expected outputs and, where it installs, pytrec-eval-terrier.
 
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 import re
@@ -32,7 +33,7 @@ import numpy as np
 from . import _checks
 from .readers import Qrels, Run, RunScores
 
-__all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "MEASURES"]
+__all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "trec_name", "MEASURES"]
 
 #: The grade of a retrieved document that the qrels do not judge.
 UNJUDGED = -1
@@ -139,25 +140,56 @@ MEASURES: dict[str, Callable[..., float]] = {
 }
 
 
+#: ir-measures' names (and MAP, MRR), case aside, as trec_eval's: alone, and before "@k".
+ALIASES = {"ap": "map", "map": "map", "rr": "recip_rank", "mrr": "recip_rank", "ndcg": "ndcg",
+           "rprec": "Rprec", "numret": "num_ret", "numrel": "num_rel",
+           "numrelret": "num_rel_ret"}  # fmt: skip
+ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success", "ap": "map_cut",
+              "map": "map_cut", "ndcg": "ndcg_cut", "rr": "RR", "mrr": "RR"}  # fmt: skip
+
+
+def trec_name(name: str) -> str:
+    """trec_eval's name of ``name``; ``RR@k`` (recip_rank of the top k) and unknown names as given.
+
+    >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("RR@10")
+    ('ndcg_cut_10', 'P_5', 'recip_rank', 'RR@10')
+    """
+    at = re.fullmatch(r"(\w+)@([0-9]+)", name)
+    if at and at[1].lower() in ALIASES_AT and int(at[2]) > 0:
+        base = ALIASES_AT[at[1].lower()]
+        return f"RR@{int(at[2])}" if base == "RR" else f"{base}_{int(at[2])}"
+    return name if name in MEASURES else ALIASES.get(name.lower(), name)
+
+
 def measure_function(name: str) -> Callable[[RankedTopic], float]:
-    """The function that computes trec_eval's measure ``name`` on one ranked topic.
+    """The function that computes measure ``name`` (trec_eval's or ir-measures', :func:`trec_name`)
+    on one ranked topic.
 
     >>> topic = rank_topic({"d1": 0.5, "d2": 0.9, "d3": 0.5}, {"d1": 2, "d2": 0})
-    >>> measure_function("P_2")(topic), measure_function("recip_rank")(topic)
+    >>> measure_function("P_2")(topic), measure_function("RR@3")(topic)
     (0.0, 0.3333333333333333)
     """
-    if name in MEASURES and not name.endswith("_k"):
-        return lambda topic: float(MEASURES[name](topic))
-    cut = re.fullmatch(r"(\w+)_([0-9]+)", name)  # e.g. ndcg_cut_10: "ndcg_cut" and 10
+    trec = trec_name(name)
+    if trec in MEASURES and not trec.endswith("_k"):
+        return lambda topic: float(MEASURES[trec](topic))
+    if trec.startswith("RR@"):  # recip_rank over the top k, as trec_eval -M k
+        k = int(trec[3:])
+        return lambda t: float(reciprocal_rank(RankedTopic(t.grades[:k], t.judged, t.level)))
+    cut = re.fullmatch(r"(\w+)_([0-9]+)", trec)  # e.g. ndcg_cut_10: "ndcg_cut" and 10
     if cut and int(cut[2]) > 0 and f"{cut[1]}_k" in MEASURES:
         function, k = MEASURES[f"{cut[1]}_k"], int(cut[2])
         return lambda topic: float(function(topic, k))
+    k = (re.findall(r"[0-9]+", name) or ["10"])[-1]  # the name's cutoff, for suggestions
+    known = [n.replace("_k", f"_{k}") for n in MEASURES] + ["AP", "RR", "MRR"]
+    known += [f"{a}@{k}" for a in ("nDCG", "P", "R", "AP", "RR", "Success")]
+    lower = {n.lower(): n for n in known}
+    near = [lower[n] for n in difflib.get_close_matches(name.lower(), list(lower), 3, 0.5)]
     raise ValueError(
-        f"measure {name!r} is not one evaluate computes; it computes trec_eval's "
-        f"{', '.join(n for n in MEASURES if not n.endswith('_k'))} and, with a cutoff k > 0 "
-        f"after an underscore, {', '.join(n for n in MEASURES if n.endswith('_k'))} (e.g. "
-        "'ndcg_cut_10', 'P_5'). For other measures, run trec_eval -q and read its output with "
-        "read_trec_eval."
+        f"measure {name!r} is not one evaluate computes"
+        + (f"; did you mean {' or '.join(map(repr, near))}?" if near else ".")
+        + f" It computes trec_eval's {', '.join(MEASURES)} (k > 0, e.g. 'ndcg_cut_10', 'P_5'), "
+        "also as ir-measures names them (nDCG@10, P@5, R@1000, AP, RR, RR@10). For others, "
+        "run trec_eval -q and read its output with read_trec_eval."
     )
 
 
@@ -175,15 +207,17 @@ def evaluate(
 ) -> RunScores:
     """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
-    ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``; :data:`MEASURES`);
-    ``level`` is its ``-l`` and ``max_docs`` its ``-M``. Every topic of the qrels gets a score:
+    ``measure`` is trec_eval's name (``ndcg_cut_10``, ``P_5``, ``recip_rank``; :data:`MEASURES`)
+    or ir-measures' (``nDCG@10``, :func:`trec_name`); ``level`` is its ``-l`` and ``max_docs`` its
+    ``-M``. The scores record these and the qrels' fingerprint (``made``), so that comparisons
+    can refuse scores made otherwise. Every topic of the qrels gets a score:
     one the run retrieved nothing for scores 0 (``trec_eval -c``) and is listed in
     ``unretrieved``; the run's topics that the qrels do not judge are left out and listed in
     ``unjudged``.
 
     The topic IDs are checked first: a run whose topics plainly are not the qrels' (judged topics
-    spelt otherwise, none in common, or half of them missing with as many unjudged ones in their
-    place) is refused with the likely cause, since each such judged topic would score 0 and a
+    spelt otherwise, none in common, or half of them missing while most of the run's are unjudged)
+    is refused with the likely cause, since each such judged topic would score 0 and a
     comparison would be confidently wrong. ``check_topics=False`` scores as trec_eval does,
     without a word: only for a mismatch you have understood.
 
@@ -200,7 +234,8 @@ def evaluate(
         scores[q] = score(rank_topic(ranking, qrels.judgments[q], level=level, max_docs=max_docs))
     unretrieved = [q for q in qrels.topics if not run.rankings.get(q)]
     unjudged = _checks.sorted_ids(set(run.rankings) - set(qrels.judgments))
-    return RunScores(scores, measure, run.source, unretrieved=unretrieved, unjudged=unjudged)
+    made = {"measure": measure, "level": level, "max_docs": max_docs, "qrels": qrels.fingerprint}
+    return RunScores(scores, measure, run.source, None, None, unretrieved, unjudged, made)
 
 
 def _evaluate_iv(
@@ -292,11 +327,14 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
         return (
             f"the run and the qrels have no topic in common, as if for other collections; {sides}"
         )
+    if 2 * len(missing) >= len(judged) and 2 * len(extra) > len(run_topics):
+        cause = (
+            f"most of the run's topics are not judged, and it has {len(judged - missing)} of the"
+        )
+        cause += f" {len(judged)} judged: qrels or a run of another collection, or renamed topics"
+        return f"{cause}; {sides}"
     if 2 * min(len(missing), len(extra)) >= len(judged):  # half the judged topics renamed?
-        if 2 * len(extra) > len(run_topics):
-            cause = "most of the run's topics are not judged, and it lacks judged ones"
-        else:
-            cause = "half or more of the judged topics are not in the run, which has others"
+        cause = "half or more of the judged topics are not in the run, which has others"
         return f"{cause}: renamed topics, or qrels for other topics; {sides}"
     return None
 

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trec_files import TREC_EVAL
 
 from helpers import (
     Qrels,
     align_runs,
+    compare_many,
     compare_runs,
+    evaluate,
     read_qrels,
     read_run,
     read_scores_csv,
@@ -19,7 +22,7 @@ from helpers import (
 )
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-TREC_EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "trec_eval-test"
+
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL / "out.test.aqc").is_file(),
     reason=f"trec_eval's test files are not in {TREC_EVAL} (kept outside the project)",
@@ -207,3 +210,82 @@ def test_run_files_and_qrels_passed_as_scores_name_evaluate():
         )
     with pytest.raises(ValueError, match=r"^run A is Run .*helpers\.evaluate\(qrels, run, "):
         compare_runs(run, run, rng=1)
+
+
+# --- issue 48: scores made otherwise, and topics a run retrieved nothing for -------------
+
+
+def _trec_eval_scores(measure: str = "map", run: str = "results.test", **settings):
+    qrels = read_qrels(TREC_EVAL / settings.pop("qrels", "qrels.test"))
+    return evaluate(qrels, read_run(TREC_EVAL / run), measure, **settings)
+
+
+@needs_trec_eval_test
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        ({"measure": "map"}, {"measure": "ndcg_cut_10"}, r"measure 'map', B's with 'ndcg_cut_10'"),
+        ({"level": 1}, {"level": 2}, r"level 1, B's with 2; .* score every run with one level"),
+        ({"max_docs": None}, {"max_docs": 100}, r"max_docs None, B's with 100"),
+        ({"qrels": "qrels.test"}, {"qrels": "qrels.rel_level"}, r"qrels '[0-9a-f]{12}', B's"),
+    ],
+)
+def test_scores_made_otherwise_are_refused_by_every_comparison(a, b, said):
+    # issue 48: compare_runs(map, ndcg_cut_10) gave a confident, reversed verdict
+    sa, sb = _trec_eval_scores(**a), _trec_eval_scores(**b)
+    with pytest.raises(ValueError, match=said):
+        align_runs(sa, sb)
+    with pytest.raises(ValueError, match=said):
+        compare_runs(sa, sb, rng=1, min_queries=3)
+    # compare_many: under the measure's name (B's other measure is refused as filed wrongly)
+    many = {"A": {sa.measure: sa}, "B": {sa.measure: sb}}
+    said = r"made with measure 'ndcg_cut_10', not 'map'" if "measure" in a else said
+    with pytest.raises(ValueError, match=said.replace("B's", "run 'B''s")):
+        compare_many(many, baseline="A", rng=1, min_queries=3)
+    # the same settings, and plain mappings (nothing known), are compared
+    assert align_runs(sa, _trec_eval_scores(**a)).query_ids == ["301", "302", "303"]
+    assert align_runs(dict(sa.scores), sb).query_ids == ["301", "302", "303"]
+
+
+@needs_trec_eval_test
+def test_names_of_one_measure_are_the_same_measure_and_trec_eval_output_is_checked():
+    assert align_runs(_trec_eval_scores("nDCG@10"), _trec_eval_scores("ndcg_cut_10")).a.size == 3
+    aq = TREC_EVAL / "out.test.aq"
+    with pytest.raises(ValueError, match=r"measure 'map', B's with 'P_10'"):
+        align_runs(read_trec_eval(aq, "map"), read_trec_eval(aq, "P_10"))
+    with pytest.raises(ValueError, match=r"measure 'map', B's with 'RR'"):
+        align_runs(read_trec_eval(aq, "map"), _trec_eval_scores("RR"))
+    # compare_many: scores filed under another measure's name are refused
+    runs = {"A": {"map": _trec_eval_scores()}, "B": {"map": _trec_eval_scores("ndcg_cut_10")}}
+    with pytest.raises(ValueError, match=r"run 'B', measure 'map': these scores were made with "):
+        compare_many(runs, baseline="A", rng=1, min_queries=3)
+
+
+@needs_trec_eval_test
+def test_topics_a_run_retrieved_nothing_for_follow_the_missing_policy():
+    # results.trunc lacks topic 302: evaluate scores it 0 (trec_eval -c) and lists it
+    full, trunc = _trec_eval_scores(), _trec_eval_scores(run="results.trunc")
+    assert trunc.unretrieved == ["302"] and trunc.scores["302"] == 0.0
+    for compare in (
+        lambda m: compare_runs(full, trunc, missing=m, rng=1, min_queries=2),
+        lambda m: compare_many(
+            {"A": {"map": full}, "B": {"map": trunc}}, baseline="A", rng=1, missing=m, min_queries=2
+        ).cells[0],
+    ):
+        with pytest.raises(
+            ValueError,
+            match=r"1 only in A \('302'\)\. Of these, A retrieved "
+            r"nothing for 0, B for 1 \('302'; evaluate scored them 0\)",
+        ):
+            compare("error")
+        zero, drop = compare("zero"), compare("drop")
+        n_zero, n_drop = (r.n_queries for r in (zero, drop))
+        assert (n_zero, n_drop) == (3, 2)
+        change = [getattr(r, "mean_change", getattr(r, "change", None)) for r in (zero, drop)]
+        assert change[0] != pytest.approx(change[1])  # the three policies differ
+    aqc = read_trec_eval(TREC_EVAL / "out.test.aqc", "map").scores  # trec_eval -c
+    zero = compare_runs(full, trunc, missing="zero", rng=1, min_queries=2)
+    assert zero.mean_b == pytest.approx(sum(aqc.values()) / 3, abs=5e-5)
+    drop = compare_runs(full, trunc, missing="drop", rng=1, min_queries=2)
+    assert drop.runs.query_ids == ["301", "303"] and "dropped" in drop.runs.summary()
+    assert "of these, retrieved nothing: 0 in A, 1 in B" in drop.runs.summary()

@@ -62,7 +62,7 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
 
 #: What helpers/ may weigh, the exercise table and its engine aside (issue 39): a change that needs
 #: more lines makes room first, or raises the budget in a reviewed change of its own, saying why.
-MAX_LINES = 6_850
+MAX_LINES = 6_980  # issue 48's correctness checks: 6,971 lines (144 more than 6,827)
 #: The longest a public function may be: its signature and body, without docstring, comments
 #: and blank lines.
 MAX_CODE_LINES = 60

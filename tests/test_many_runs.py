@@ -406,3 +406,22 @@ def test_a_runs_unjudged_topics_travel_with_its_scores():
     run = RunScores({"q1": 0.5}, "P_5", "a.run", unretrieved=["q2"], unjudged=["x9"])
     kept = _measures_of("a", {"P_5": run})["P_5"]
     assert (kept.source, kept.unretrieved, kept.unjudged) == ("a.run", ["q2"], ["x9"])
+
+
+def test_a_monte_carlo_p_is_shown_as_it_is_known_in_every_medium():
+    # off the score grid: Monte Carlo p-values; one run far better (0 of R), one a little
+    rng = np.random.default_rng(3)
+    base = {f"q{i}": float(x) for i, x in enumerate(rng.uniform(0, 0.5, 40))}
+    far = {q: v + 0.3 + 0.01 * rng.random() for q, v in base.items()}
+    near = {q: v + rng.normal(0.02, 0.2) for q, v in base.items()}
+    runs = {"base": {"m": base}, "far": {"m": far}, "near": {"m": near}}
+    table = h.compare_many(runs, baseline="base", rng=1, n_resamples=10_000)
+    cell = table.cell("near", "m")
+    assert not cell.pvalue_exact and table.cell("far", "m").pvalue == 1 / 10_001
+    shown = f"{cell.pvalue:.4f}±{(cell.pvalue * (1 - cell.pvalue) / 10_000) ** 0.5:.4f}"
+    for text in (str(table), table.to_markdown(), table._repr_html_()):
+        assert "<0.0003" in html.unescape(text) and shown in text
+        assert "0.0000" not in text and "0.0001" not in text
+        assert "Monte Carlo error sqrt(p(1 - p)/R)" in " ".join(text.split())
+    latex = table.to_latex()
+    assert "$<$0.0003" in latex and shown.replace("±", r"$\pm$") in latex

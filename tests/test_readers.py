@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trec_files import QRELS_TEXT, RUN_TEXT
+from trec_files import QRELS_TEXT, RUN_TEXT, TREC_EVAL
 
 from helpers import (
     read_qrels,
@@ -162,7 +162,6 @@ def test_tsv_is_read_by_extension(tmp_path):
     assert read_scores_csv(p, score="score").scores == {"q1": 0.5, "q2": 1.0}
 
 
-TREC_EVAL = ROOT.parent / "shared" / "trec_eval-test"
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL / "out.test.aqc").is_file(),
     reason=f"trec_eval's test files are not in {TREC_EVAL} (kept outside the project)",
@@ -406,3 +405,17 @@ def test_a_missing_file_names_the_folder_it_was_looked_for_in(tmp_path, monkeypa
         read_qrels(tmp_path / "nowhere" / "qrels.txt")
     with pytest.raises(ValueError, match=r"It holds no files\.$"):
         read_trec_eval(tmp_path / "out.txt", "P_5")
+
+
+@pytest.mark.skipif(not (TREC_EVAL / "results.test").is_file(), reason="needs trec_eval's files")
+def test_a_run_line_cut_short_names_its_file_and_line_not_qrels(tmp_path):
+    # issue 48: a run line cut to four fields was blamed on the file being qrels
+    lines = (TREC_EVAL / "results.test").read_text().splitlines()
+    lines[9] = " ".join(lines[9].split()[:4])
+    path = tmp_path / "results.test"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError) as err:
+        read_run(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}:10: expected a run line 'query_id Q0 doc_id rank score tag'")
+    assert "found 4 fields" in message and "(cut short?)" in message and "qrels" not in message

@@ -13,6 +13,7 @@ import pytest
 from helpers import (
     cluster_bootstrap,
     cluster_totals,
+    compare_many,
     compare_runs,
     exact_bootstrap_interval,
     grid_bootstrap_distribution,
@@ -28,7 +29,7 @@ from helpers import (
 )
 from helpers.readers import RunScores
 from helpers.records import METHOD, METHOD_EXACT
-from helpers.report import _wrap
+from helpers.report import _near, _p_text, _wrap
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -399,7 +400,17 @@ def _empty_runs(q: int, empty_a: int, empty_b: int) -> tuple[RunScores, RunScore
 )
 def test_a_lopsided_count_of_empty_queries_is_said_first(q, empty_a, empty_b, said):
     a, b = _empty_runs(q, empty_a, empty_b)
-    report = compare_runs(a, b, n_resamples=200, rng=1)
+    report = compare_runs(a, b, n_resamples=200, rng=1, missing="zero")
+    many = compare_many({"A": {"P_10": a}, "B": {"P_10": b}}, baseline="A", rng=1, missing="zero")
+    assert bool(many.warnings) == said  # compare_many says it too, for each run and measure
+    if said:
+        worse_run = "'A' (baseline)" if empty_a > empty_b else "'B'"
+        most = max(empty_a, empty_b)
+        assert many.warnings[0].startswith(
+            f"On P_10: CHECK FIRST: run {worse_run} has no result for {most} of the {q}"
+        )
+        assert flat(str(many)).startswith(flat(many.warnings[0]))
+        assert many.to_markdown().startswith(f"**{many.warnings[0]}")
     gap, worse = abs(empty_a - empty_b), "A" if empty_a > empty_b else "B"
     assert (gap >= 5 and gap >= 0.05 * q) == said  # the rule, independently
     assert bool(report.warning) == said
@@ -437,7 +448,9 @@ def test_the_printed_report_fits_88_characters_and_never_splits_a_number(runs):
     reports = [
         compare_runs(a, b, n_resamples=500, rng=2, missing="zero", top=40),
         compare_runs(a, b, clusters=users, n_resamples=500, rng=2, missing="drop", top=15),
-        compare_runs(_empty_runs(150, 0, 0)[0], empty, n_resamples=500, rng=2, top=40),
+        compare_runs(
+            _empty_runs(150, 0, 0)[0], empty, n_resamples=500, rng=2, top=40, missing="zero"
+        ),
     ]
     for report in reports:
         lines = str(report).splitlines()
@@ -445,7 +458,8 @@ def test_the_printed_report_fits_88_characters_and_never_splits_a_number(runs):
         # each query's change, the interval and the p-value stand whole on one line
         whole = [f"{r.query_id} ({r.change:+.4f})" for r in report.largest_regressions]
         whole += [f"[{report.interval.low:+.4f}, {report.interval.high:+.4f}]"]
-        whole += [f"p = {report.test.pvalue:.4f} ("]
+        t = report.test
+        whole += [f"p = {_p_text(t.pvalue, t.exact, t.n_resamples)} ("]
         assert all(any(w in line for line in lines) for w in whole)
         # a value continues in its column, with nothing cut or lost
         body = str(report).split("\n\n")[-1]
@@ -462,3 +476,37 @@ def test_wrap_breaks_only_between_whole_pieces(width):
     assert all(len(line) <= width for line in lines)
     assert flat(" ".join(lines)) == text  # nothing lost, nothing added
     assert all(any(x in line for line in lines) for x in [*items, "p = 0.0312"])
+
+
+# --- issue 48: p as it is known ------------------------------------------------------
+
+
+def test_p_is_shown_as_it_is_known():
+    assert _p_text(1.9e-6) == "<0.0001" and _p_text(0.03125) == "0.0312"  # exact
+    assert _p_text(1 / 10_001, False, 10_000) == "<0.0003"  # 0 of 10,000: below about 3/R
+    p = 6618 / 10_001  # 6,617 of 10,000
+    assert _p_text(p, False, 10_000) == f"{p:.4f}±{(p * (1 - p) / 10_000) ** 0.5:.4f}"
+    assert _p_text(p, False, 10_000, adjusted=min(1.0, 3 * p)) == "1.0000"
+    assert _p_text(1 / 10_001, False, 10_000, adjusted=12 / 10_001) == "<0.0036"  # 12 x the bound
+
+
+def test_compare_runs_never_prints_p_as_0_and_says_a_monte_carlo_p_near_alpha():
+    rng = np.random.default_rng(5)
+    a = {f"q{i}": float(x) for i, x in enumerate(rng.uniform(0, 0.5, 40))}
+    far = {q: v + 0.3 + 0.01 * rng.random() for q, v in a.items()}  # off the grid: Monte Carlo
+    text = flat(str(compare_runs(a, far, n_resamples=10_000, rng=1)))
+    assert "p < 0.0003 (two-sided; Monte Carlo, 0 of 10,000)" in text
+    assert "0.0000" not in text and "p = 0.0001" not in text
+    grid = {q: round(v, 2) for q, v in a.items()}
+    exact = compare_runs(grid, {q: v + 0.25 for q, v in grid.items()}, rng=1)
+    assert (
+        exact.test.exact
+        and exact.test.pvalue > 0
+        and "p < 0.0001 (two-sided; exact" in flat(str(exact))
+    )
+    some = compare_runs(a, {q: v + rng.normal(0, 0.3) for q, v in a.items()}, rng=1)
+    t = some.test
+    assert f"p = {t.pvalue:.4f}±" in flat(str(some)) and not t.exact
+    near = _near(t.pvalue, t.n_resamples, 0.05)
+    assert ("within 2 Monte Carlo errors of 0.05" in flat(str(some))) == near
+    assert _near(0.051, 10_000, 0.05) and not _near(0.06, 10_000, 0.05)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trec_files import QRELS_TEXT, RUN_TEXT
+from trec_files import QRELS_TEXT, RUN_TEXT, TREC_EVAL
 
 from helpers import compare_runs
 from helpers.readers import Qrels, Run, read_qrels, read_run, read_scores_csv, read_trec_eval
@@ -32,7 +32,7 @@ from helpers.scoring import MEASURES, evaluate, measure_function, rank_topic
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "notebooks" / "data"
-TREC_EVAL_TEST = ROOT.parent / "shared" / "trec_eval-test"
+TREC_EVAL_TEST = TREC_EVAL
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL_TEST / "README.md").is_file(),
     reason=(
@@ -207,7 +207,7 @@ def test_every_measure_name_is_read_and_others_are_refused():
         "recip_rank",
         "ndcg",
     }
-    for name in ("P_0", "P", "P_k", "bpref", "nDCG@10", "ndcg_cut_1.5", "P_٣", "", "P_5\n"):
+    for name in ("P_0", "P", "P_k", "bpref", "nDCG@0", "ndcg_cut_1.5", "P_٣", "", "P_5\n"):
         with pytest.raises(ValueError, match=re.escape(f"measure {name!r} is not one evaluate")):
             measure_function(name)
 
@@ -381,10 +381,15 @@ def test_the_fixture_is_not_trivial(fixture_files):
 
 def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
-    with pytest.raises(
-        ValueError, match=r"measure 'nDCG@10' is not one evaluate computes; .*'ndcg_cut_10'"
-    ):
-        evaluate(qrels, run, "nDCG@10")
+    for typed, meant in [
+        ("ndcg_10", "'ndcg_cut_10'"),
+        ("P10", "'P_10'"),
+        ("nDCG_10", "'nDCG@10'"),
+        ("ndgc_cut_5", "'ndcg_cut_5'"),
+        ("recip_rnk", "'recip_rank'"),
+    ]:
+        with pytest.raises(ValueError, match=rf"'{typed}' is not one .*did you mean .*{meant}"):
+            evaluate(qrels, run, typed)
     with pytest.raises(
         ValueError,
         match=(
@@ -443,12 +448,13 @@ def test_evaluated_runs_say_which_topics_were_scored_0(fixture_files):
     qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
     a = evaluate(qrels, run, "P_5")
     b = evaluate(qrels, Run({q: d for q, d in run.rankings.items() if q != "t3"}, "b.run"), "P_5")
-    rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200)
-    assert rep.to_record().config["retrieved_nothing_scored_0"] == {"A": ["t4"], "B": ["t3", "t4"]}
+    rep = compare_runs(a, b, rng=1, min_queries=4, n_resamples=200, missing="zero")
+    assert rep.to_record().config["retrieved_nothing"] == {"A": ["t4"], "B": ["t3", "t4"]}
+    assert rep.to_record().config["scored_with"] == a.made  # measure, level, max_docs, qrels
     # the run's topic t9, which the qrels do not judge, was left out: the record says so too
     assert rep.to_record().config["unjudged_left_out"] == {"A": ["t9"], "B": ["t9"]}
     text = " ".join(str(rep).split())  # the report wraps its long lines
-    assert "retrieved nothing, scored 0 by evaluate (as trec_eval -c): 1 in A, 2 in B" in text
+    assert "of these, retrieved nothing: 1 in A, 2 in B" in text
 
 
 def test_example_files_agree_with_evaluate_on_the_run_files():
@@ -601,3 +607,93 @@ def test_few_unjudged_topics_or_unretrieved_ones_are_not_a_mismatch():
     # a number inside another ('30' in '301') and a letter inside a word are no affix
     assert _topic_mismatch({"301", "a", "b"}, {"30", "abc", "b"}) is not None
     assert "prefix" not in _topic_mismatch({"301", "a", "b"}, {"30", "abc", "b"})
+
+
+# --- issue 48: the names engineers type, another collection, how scores were made ---------
+
+#: ir-measures' names (and MAP, MRR) with the trec_eval measure each must equal.
+ALIASES = {
+    "nDCG@10": "ndcg_cut_10",
+    "P@10": "P_10",
+    "RR": "recip_rank",
+    "AP": "map",
+    "MAP": "map",
+    "mrr": "recip_rank",
+    "R@1000": "recall_1000",
+    "AP@10": "map_cut_10",
+    "nDCG": "ndcg",
+    "Success@5": "success_5",
+    "Rprec": "Rprec",
+    "NumRelRet": "num_rel_ret",
+}
+
+
+def _alias_inputs():
+    files = [(DATA / "simulated.qrels.txt", DATA / "simulated_B.run.txt")]
+    if (TREC_EVAL_TEST / "qrels.test").is_file():
+        files += [
+            (TREC_EVAL_TEST / q, TREC_EVAL_TEST / r)
+            for q, r in [("qrels.test", "results.test"), ("qrels.rel_level", "results.test")]
+        ]
+    return [(read_qrels(q), read_run(r)) for q, r in files]
+
+
+def test_ir_measures_names_score_as_the_trec_eval_measures():
+    pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the oracle")
+    for qrels, run in _alias_inputs():
+        oracle = pytrec_eval.RelevanceEvaluator(qrels.judgments, set(ALIASES.values()))
+        expected = oracle.evaluate(run.rankings)
+        for alias, trec in ALIASES.items():
+            got = evaluate(qrels, run, alias)
+            assert got.scores == evaluate(qrels, run, trec).scores
+            assert all(type(v) is float for v in got.scores.values())
+            for q, values in expected.items():
+                assert got.scores[q] == pytest.approx(values[trec], abs=1e-12), (alias, q)
+
+
+@needs_trec_eval_test
+def test_rr_at_k_is_recip_rank_with_max_docs_k_as_trec_eval_M():
+    qrels = read_qrels(TREC_EVAL_TEST / "qrels.test")
+    run = read_run(TREC_EVAL_TEST / "results.trunc")
+    rr = evaluate(qrels, run, "RR@100").scores
+    assert rr == evaluate(qrels, run, "recip_rank", max_docs=100).scores
+    from_trec_eval = read_trec_eval(TREC_EVAL_TEST / "out.test.aqcM", "recip_rank").scores
+    assert {q: f"{v:.4f}" for q, v in rr.items()} == {
+        q: f"{v:.4f}" for q, v in from_trec_eval.items()
+    }
+    short = evaluate(qrels, read_run(TREC_EVAL_TEST / "results.test"), "RR@1").scores
+    assert set(short.values()) <= {0.0, 1.0}
+
+
+def test_evaluate_records_how_the_scores_were_made(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    made = evaluate(qrels, run, "nDCG@10", level=2, max_docs=5).made
+    assert made == {"measure": "nDCG@10", "level": 2, "max_docs": 5, "qrels": qrels.fingerprint}
+    reordered = Qrels(dict(reversed(list(qrels.judgments.items()))))
+    assert reordered.fingerprint == qrels.fingerprint and len(qrels.fingerprint) == 12
+    changed = Qrels(qrels.judgments | {"t1": {**qrels.judgments["t1"], "d2": 1}})
+    assert changed.fingerprint != qrels.fingerprint
+
+
+@needs_trec_eval_test
+def test_a_run_of_another_collection_sharing_one_topic_is_refused(tmp_path):
+    # results.test (topics 301-303) against 100 judged topics of which only 303 is its own
+    lines = (TREC_EVAL_TEST / "qrels.test").read_text().splitlines()
+    other = [ln for ln in lines if ln.startswith("303 ")]
+    other += [f"{400 + i} 0 doc{i}-{j} {j % 2}" for i in range(99) for j in range(4)]
+    (tmp_path / "other.qrels").write_text("\n".join(other) + "\n")
+    qrels = read_qrels(tmp_path / "other.qrels")
+    run = read_run(TREC_EVAL_TEST / "results.test")
+    with pytest.raises(
+        ValueError,
+        match=r"most of the run's topics are not judged, and it has 1 "
+        r"of the 100 judged: qrels or a run of another collection",
+    ):
+        evaluate(qrels, run, "map")
+    # the MS MARCO-style run: 301 topics, all 31 judged ones among them, is still scored
+    comment = evaluate(
+        read_qrels(TREC_EVAL_TEST / "qrels.comment.test"),
+        read_run(TREC_EVAL_TEST / "results.comment.test"),
+        "map",
+    )
+    assert len(comment.scores) == 31 and len(comment.unjudged) == 270

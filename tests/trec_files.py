@@ -9,6 +9,13 @@ import helpers
 
 #: Chapter 7's simulated qrels, run files and trec_eval outputs.
 CHAPTER_7_DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+#: trec_eval's own test files, kept outside the project: in ../shared/trec_eval-test/ beside the
+#: repository, or one folder further up (beside a folder of git worktrees).
+TREC_EVAL = next(
+    (p for p in (CHAPTER_7_DATA.parents[2], CHAPTER_7_DATA.parents[3])
+     if (p / "shared" / "trec_eval-test").is_dir()),
+    CHAPTER_7_DATA.parents[2],
+) / "shared" / "trec_eval-test"  # fmt: skip
 
 QRELS_TEXT = """t1 0 d1 2
 t1 0 d2 0
