@@ -153,13 +153,6 @@ def _half_day_chapters() -> list[tuple[str, list]]:
     return [(p.name, nbformat.read(p, as_version=4).cells) for p in paths]
 
 
-# integrator: remove xfail after merging i46-ch1/ch5/ch6
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 46: chapter 1's core calls exact_bootstrap_distribution, chapter 5's too, and "
-    "chapter 6's paired_bootstrap_statistic, quantile_difference and stats.sem and stats.t "
-    "untaught; their branches remove them",
-)
 def test_the_half_day_core_calls_only_helpers_and_scipy_it_introduces():
     chapters = _half_day_chapters()
     leaks = untaught(chapters)
@@ -217,25 +210,20 @@ def test_the_check_finds_a_call_the_core_never_introduced_and_passes_one_it_did(
     assert untaught([("05_x.ipynb", table)]) == ["05_x.ipynb cell 0: helpers.plot_decision"]
 
 
-#: Issue 46's known leaks: (chapter, name) a core calls untaught, as the chapters stood.
-KNOWN_LEAKS = [
-    ("01_paired_bootstrap.ipynb", "helpers.exact_bootstrap_distribution"),
-    ("05_randomization_tests.ipynb", "helpers.exact_bootstrap_distribution"),
-    ("06_protecting_and_reporting.ipynb", "helpers.paired_bootstrap_statistic"),
-    ("06_protecting_and_reporting.ipynb", "helpers.quantile_difference"),
-    ("06_protecting_and_reporting.ipynb", "stats.sem"),
-]
+def test_a_leak_put_back_into_a_real_core_is_found():
+    """Issue 46's leaks, put back where they stood: chapter 1's core calling the exact
+    bootstrap (chapter 3's), chapter 6's calling a quantile statistic and a t interval that
+    only optional sections teach. Each, put first in its chapter, is found."""
+    chapters = dict(_half_day_chapters())
+    for chapter, call in [
+        ("01_paired_bootstrap.ipynb", "exact = helpers.exact_bootstrap_distribution(d)"),
+        ("06_protecting_and_reporting.ipynb", "helpers.quantile_difference(0.95)"),
+        ("06_protecting_and_reporting.ipynb", "se = stats.sem(d)"),
+    ]:
+        leak = _chapter(("code", "core", call))
+        patched = [(n, leak + cells if n == chapter else cells) for n, cells in chapters.items()]
+        assert untaught(patched) == [f"{chapter} cell 0: {call_name(call)}"]
 
 
-@pytest.mark.parametrize("chapter, name", KNOWN_LEAKS)
-def test_each_known_leak_is_found_while_its_core_still_calls_it(chapter, name):
-    """The xfail test above fails on the chapters as they stood: each of issue 46's leaks that
-    a core still calls (on this branch) is in its list. A leak the chapter's branch removed
-    skips."""
-    chapters = _half_day_chapters()
-    cells = dict(chapters)[chapter]
-    if name not in _core_calls(cells):
-        pytest.skip(f"{chapter}'s core no longer calls {name}")
-    assert any(
-        leak.startswith(chapter) and leak.endswith(f": {name}") for leak in untaught(chapters)
-    )
+def call_name(source: str) -> str:
+    return called(source)[0]
