@@ -10,8 +10,6 @@ Each exercise, keyed "chapter.number", gives:
 - ``summary``: compare the ``"moments"`` of an array (size, mean, standard deviation), or of
   a ``"distribution"`` given as (values, probabilities) (size, total, mean, variance);
 - ``slips``: (the value a common slip gives, its message[, its own tolerance]);
-- ``none``: the message for an answer holding None, what a function gives while its body is
-  still ``...`` (for an answer built by calling a function the learner writes);
 - ``solution``: the code, run in the answer key after the chapter's cells above it
   (``make answers``; ``tests/test_answer_key.py`` checks it passes), and shown in the
   chapter in a closed ``<details>`` block (``tools/notebook_tools.py --solutions``).
@@ -507,7 +505,6 @@ print(f"survive Holm: {p[survives].tolist()}; uncorrected, all four are below 0.
             ([0, 1, 0], "Latency is a guardrail where lower is better: it is shown to hold only if the whole interval lies below +25 ms, and broken if the whole interval lies above."),
             ([0, -1, -1], "The tail guardrail is not ruled out: its interval [-0.095, -0.035] reaches above -0.05, although its middle lies below. Ruled out needs the whole interval on the bad side; across the limit, the verdict is 0."),
         ],
-        "none": "verdict returned None: its body is still ... (or it has no return). Write the body, run that cell again, then this one.",
         "solution": '''def verdict(low, high, limit, better):  # better: "above" or "below" the limit
     if better == "above":
         return 1 if low > limit else (-1 if high < limit else 0)

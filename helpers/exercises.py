@@ -178,8 +178,6 @@ def check(key: str, answer: object) -> CheckResult:
         if isinstance(got, str):
             return CheckResult(key, "wrong", f"expected {ex['what']}; {got}")
     else:
-        if "none" in ex and isinstance(answer, (tuple, list)) and any(x is None for x in answer):
-            return CheckResult(key, "wrong", ex["none"])
         if _numbers(answer) is None or isinstance(answer, (bool, np.bool_)):
             return CheckResult(key, "wrong", f"expected {ex['what']}; got {type(answer).__name__}.")
         got = _numbers(_summary(ex.get("summary"), answer))
