@@ -425,3 +425,39 @@ def test_figures_are_drawn_for_2x_screens():
         if "image/png" in (data := out.get("data", {}))
     ]
     assert widths and statistics.median(widths) >= 1300, statistics.median(widths)
+
+
+#: Core exercises' answers as their chapter prints them (issue 46). The lab copy clears every
+#: output; these must not stand in the prose either, where a learner reads them before trying.
+ANSWERS_IN_PROSE = {
+    "01_paired_bootstrap.ipynb": ("-0.133, -0.008", "96.1"),
+    "02_all_256_resamples.ipynb": ("-0.035, +0.080",),
+    "05_randomization_tests.ipynb": ("0.625",),
+}
+
+
+def answers_in_prose(cells: list) -> list[str]:
+    """(cell, answer) for each answer a markdown cell states before the key points, outside a
+    closed solution block."""
+    found = []
+    for i, cell in enumerate(cells):
+        if cell.source.startswith("## Key points"):
+            break
+        if cell.cell_type == "markdown" and "<details>" not in cell.source:
+            name = cell.metadata.get("chapter")
+            for answer in ANSWERS_IN_PROSE.get(name, ()):
+                if answer in cell.source:
+                    found.append(f"cell {i}: {answer}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS_IN_PROSE))
+def test_no_prose_before_the_key_points_gives_an_exercise_answer(name):
+    cells = nbformat.read(NOTEBOOKS[0].parent / name, as_version=4).cells
+    for cell in cells:
+        cell.metadata["chapter"] = name
+    assert answers_in_prose(cells) == []
+    # the check can fail: the same chapter with its answer stated in prose before the end
+    told = nbformat.v4.new_markdown_cell(f"So the answer is {ANSWERS_IN_PROSE[name][0]}.")
+    told.metadata["chapter"] = name
+    assert answers_in_prose([told, *cells]) == [f"cell 0: {ANSWERS_IN_PROSE[name][0]}"]
