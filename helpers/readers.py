@@ -361,6 +361,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     ({'q1': {'d1': 2.5, 'd2': 1.5}, 'q2': {'d7': 0.9}}, 'bm25')
     """
     name = os.fspath(path)
+    if fast := _read_plain(path, 6):
+        return Run(fast[0], name, ",".join(dict.fromkeys(fast[1])))
     rankings: dict[str, dict[str, float]] = {}
     first_line: dict[tuple[str, str], int] = {}
     tags: dict[str, None] = {}  # the run's tags, in order
@@ -392,6 +394,44 @@ def _parse_c_number(text: str, where: str, what: str) -> float:
     return value
 
 
+def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] | None:
+    """A run (``n`` = 6) or qrels (4) file's {query: {document: score or grade}} and last column,
+    read all at once when every line is ``n`` fields of ASCII text split at spaces (no comment,
+    blank or odd line) and reads as it would line by line; else None, and the line-by-line reader
+    reads the file or says what is wrong on which line."""
+    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
+    if not text.isascii() or re.search("[\x1c-\x1f]", text):  # str.split() splits at these too
+        return None
+    flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
+    lines = text.count("\n")  # each line must be n fields and its end: \x00 at every (n + 1)th
+    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
+        return None
+    qids, docs, *numbers = (flat[i :: n + 1] for i in (0, 2, 3, 4)[: n - 1])
+    if "#" in "".join(qids):  # perhaps a comment line
+        return None
+    # float() and int() read all of a text made of these characters exactly when it is a C number
+    # (an integer) in full, as _C_NUMBER (_C_INTEGER) would say of each field at many times the cost
+    joined = ["".join(column) for column in numbers]
+    if not set("".join(joined)) <= set("0123456789+-" + ".eE" * (n == 6)):
+        return None
+    try:
+        if n == 4:
+            values = list(map(int, numbers[0]))
+        else:  # the ranks are read only to check them: fewer than 309 digits are a finite number
+            plain = joined[0].isdigit() and max(map(len, numbers[0])) < 300
+            values = list(map(float, numbers[1]))
+            if math.inf in map(abs, ([] if plain else list(map(float, numbers[0]))) + values):
+                return None
+    except ValueError:
+        return None
+    table: dict[str, dict] = {}
+    for qid, doc, value in zip(qids, docs, values, strict=True):
+        table.setdefault(qid, {})[doc] = value
+    if sum(map(len, table.values())) != len(docs):  # a document listed twice
+        return None
+    return table, flat[n - 1 :: n + 1]
+
+
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read TREC relevance judgments (qrels): ``query_id iteration doc_id grade`` on each line.
 
@@ -406,6 +446,8 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ({'q1': {'d1': 2, 'd2': 0}, 'q2': {'d7': 1}}, ['q1', 'q2'])
     """
     name = os.fspath(path)
+    if fast := _read_plain(path, 4):
+        return Qrels(fast[0], name)
     judgments: dict[str, dict[str, int]] = {}
     first_line: dict[tuple[str, str], int] = {}
     for lineno, (qid, _, doc, grade) in _trec_lines(
