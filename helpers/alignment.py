@@ -171,8 +171,12 @@ def _optional_qrels(qrels: object) -> Qrels | None:
 def _align_runs(
     ra: RunScores, rb: RunScores, missing: str, qrels: Qrels | None, clusters: Mapping | None
 ) -> AlignedRuns:
-    ids, only_a, only_b, in_neither, scores = _query_set(ra.scores, rb.scores, missing, qrels)
-    a, b = scores()
+    sa, sb = ra.scores, rb.scores
+    if not (found := _by_codes(sa, sb, missing, qrels)):
+        ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels)
+        a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
+    else:
+        ids, only_a, only_b, in_neither, a, b = found
     a.setflags(write=False)
     b.setflags(write=False)
     return AlignedRuns(
@@ -197,52 +201,38 @@ def _align_runs(
     )
 
 
-def _query_set(sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None) -> tuple:
-    """The compared queries, those only in A, only in B, the judged topics in neither run, and a
-    function giving A's and B's scores on the compared queries (0 where a run has none)."""
-    topics = None if qrels is None else set(qrels.judgments)
-    found = _by_codes(sa, sb, topics, missing == "drop") or _by_sets(sa, sb, topics, missing)
+def _query_set(
+    sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None
+) -> tuple[list, list, list, list]:
+    """The compared queries, those only in A, only in B, and the judged topics in neither run."""
+    in_neither: list = []
     if qrels is not None:
-        for side in "AB":
-            if unjudged := found[f"unjudged {side}"]:
+        topics = set(qrels.judgments)
+        for side, scores in (("A", sa), ("B", sb)):
+            unjudged = _checks.sorted_ids(set(map(str, scores)) - topics)
+            if unjudged:
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
                     f"({_checks.name_some(unjudged, 5)}); "
                     "trec_eval only scores judged topics. Use the qrels these scores were computed "
                     "with, or compare without qrels."
                 )
-    only_a, only_b, in_neither = found["only A"], found["only B"], found["in neither"]
+        in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
+    only_a, only_b = (_checks.sorted_ids(set(x) - set(y)) for x, y in ((sa, sb), (sb, sa)))
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither))
-    if not found["compared"]:
+    compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
+    ids = _checks.sorted_ids(compared)
+    if not ids:
         raise ValueError("The runs share no query IDs.")
-    return found["compared"], only_a, only_b, in_neither, found["scores"]
+    return ids, only_a, only_b, in_neither
 
 
-def _by_sets(sa: Mapping, sb: Mapping, topics: set | None, missing: str) -> dict:
-    """:func:`_query_set`'s sorted lists of IDs, and its scores, by Python sets (any IDs)."""
-    found = {"unjudged A": [], "unjudged B": [], "in neither": [], "only A": sa.keys() - sb.keys()}
-    if topics is not None:  # the qrels' topics are text
-        text_a, text_b = set(map(str, sa)), set(map(str, sb))
-        found |= {"unjudged A": text_a - topics, "unjudged B": text_b - topics}
-        found["in neither"] = topics - text_a - text_b
-    found["only B"] = sb.keys() - sa.keys()
-    found = {k: _checks.sorted_ids(v) for k, v in found.items()}
-    compared = (
-        sa.keys() & sb.keys()
-        if missing == "drop"
-        else sa.keys() | sb.keys() | set(found["in neither"])
-    )
-    ids = found["compared"] = _checks.sorted_ids(compared)
-    found["scores"] = lambda: tuple(np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
-    return found
-
-
-def _by_codes(sa: Mapping, sb: Mapping, topics: set | None, drop: bool) -> dict | None:
-    """What :func:`_by_sets` finds, by integer codes: the IDs of A, B and the topics sorted once
-    (np.unique) and each run's scores put in place by their codes. None unless every ID is text that
-    a numpy array of fixed width holds as it is (no NUL character) in at most 256 MiB."""
-    keys = [list(sa), list(sb), list(topics or ())]
+def _by_codes(sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None) -> tuple | None:
+    """:func:`_query_set`'s lists and each run's scores on the compared IDs, by integer codes into
+    the IDs of A, B and the topics sorted once; None when it would refuse the runs (it says why) or
+    an ID is not text a numpy array holds as it is (no NUL character, at most 256 MiB in all)."""
+    keys = [list(sa), list(sb), list(qrels.judgments if qrels else ())]
     if any(set(map(type, k)) - {str} for k in keys) or "\x00" in "".join(map("".join, keys)):
         return None
     width = max(1, *(max(map(len, k), default=1) for k in keys))
@@ -251,21 +241,16 @@ def _by_codes(sa: Mapping, sb: Mapping, topics: set | None, drop: bool) -> dict 
     ids, codes = np.unique(np.array(keys[0] + keys[1] + keys[2], f"<U{width}"), return_inverse=True)
     codes = np.split(codes, np.cumsum([len(keys[0]), len(keys[1])]))
     in_a, in_b, judged = (np.bincount(c, minlength=ids.size) > 0 for c in codes)
-    neither = judged & ~in_a & ~in_b
-    compared = in_a & in_b if drop else in_a | in_b | neither
-    at = np.cumsum(compared) - 1  # an ID's place among the compared IDs
-
-    def scores() -> tuple[np.ndarray, np.ndarray]:
-        out = []
-        for s, c in zip((sa, sb), codes, strict=False):
-            keep, out_ = compared[c], np.zeros(at[-1] + 1)
-            out_[at[c[keep]]] = np.fromiter(s.values(), float, len(s))[keep]
-            out.append(out_)
-        return out[0], out[1]
-
-    masks = {"unjudged A": in_a & ~judged, "unjudged B": in_b & ~judged, "in neither": neither}
-    masks |= {"only A": in_a & ~in_b, "only B": in_b & ~in_a, "compared": compared}
-    return {k: ids[m].tolist() for k, m in masks.items()} | {"scores": scores}
+    judged |= qrels is None and (in_a | in_b)  # without qrels no query is unjudged
+    neither, only_a, only_b = judged & ~in_a & ~in_b, in_a & ~in_b, in_b & ~in_a
+    compared = in_a & in_b if missing == "drop" else in_a | in_b | neither
+    refused = missing == "error" and (neither | only_a | only_b).any()
+    if refused or ((in_a | in_b) & ~judged).any() or not compared.any():
+        return None
+    at, scores = np.cumsum(compared) - 1, [np.zeros(compared.sum()), np.zeros(compared.sum())]
+    for out, s, c in zip(scores, (sa, sb), codes, strict=False):  # each score in its ID's place
+        out[at[c[compared[c]]]] = np.fromiter(s.values(), float, len(s))[compared[c]]
+    return *(ids[m].tolist() for m in (compared, only_a, only_b, neither)), *scores
 
 
 def _unmatched_message(only_a: list, only_b: list, in_neither: list) -> str:

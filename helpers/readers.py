@@ -395,40 +395,33 @@ def _parse_c_number(text: str, where: str, what: str) -> float:
 
 
 def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] | None:
-    """A run (``n`` = 6) or qrels (4) file's {query: {document: score or grade}} and last column,
-    read all at once when every line is ``n`` fields of ASCII text split at spaces (no comment,
-    blank or odd line) and reads as it would line by line; else None, and the line-by-line reader
-    reads the file or says what is wrong on which line."""
+    """A run's (``n`` = 6) or qrels' (4) {query: {document: score or grade}} and last column, read
+    at once when each line is ``n`` plain ASCII fields; else None: the line-by-line reader reads the
+    file or says what is wrong where. The same tables, in a fraction of the time."""
     text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
-    if not text.isascii() or re.search("[\x1c-\x1f]", text):  # str.split() splits at these too
-        return None
     flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
-    lines = text.count("\n")  # each line must be n fields and its end: \x00 at every (n + 1)th
+    lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
     if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
         return None
     qids, docs, *numbers = (flat[i :: n + 1] for i in (0, 2, 3, 4)[: n - 1])
-    if "#" in "".join(qids):  # perhaps a comment line
+    # float() and int() read a text of these characters in full exactly when it is a C number
+    # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
+    first, digits = "".join(numbers[0]), "[-+0-9]*" if n == 4 else "[-+.0-9eE]*"
+    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")) or "#" in first:
         return None
-    # float() and int() read all of a text made of these characters exactly when it is a C number
-    # (an integer) in full, as _C_NUMBER (_C_INTEGER) would say of each field at many times the cost
-    joined = ["".join(column) for column in numbers]
-    if not set("".join(joined)) <= set("0123456789+-" + ".eE" * (n == 6)):
+    if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
         return None
-    try:
-        if n == 4:
-            values = list(map(int, numbers[0]))
-        else:  # the ranks are read only to check them: fewer than 309 digits are a finite number
-            plain = joined[0].isdigit() and max(map(len, numbers[0])) < 300
-            values = list(map(float, numbers[1]))
-            if math.inf in map(abs, ([] if plain else list(map(float, numbers[0]))) + values):
-                return None
+    try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
+        values = list(map(float if n == 6 else int, numbers[-1]))
+        plain = n == 4 or (first.isdigit() and max(map(len, numbers[0])) < 300)
+        ranks = [] if plain else list(map(float, numbers[0]))
     except ValueError:
         return None
     table: dict[str, dict] = {}
     for qid, doc, value in zip(qids, docs, values, strict=True):
         table.setdefault(qid, {})[doc] = value
-    if sum(map(len, table.values())) != len(docs):  # a document listed twice
-        return None
+    if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
+        return None  # an infinite number, or a document listed twice
     return table, flat[n - 1 :: n + 1]
 
 
