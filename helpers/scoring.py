@@ -26,7 +26,7 @@ import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import repeat
 
 import numpy as np
 
@@ -233,7 +233,7 @@ def _evaluate_iv(
         ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
         ("run", run.rankings, _is_score, "finite numbers as scores"),
     ):
-        for q, docs in table.items() if not _plainly_fit(table, what == "run") else ():
+        for q, docs in table.items():
             for doc, value in docs.items():
                 if not (isinstance(q, str) and isinstance(doc, str) and ok(value)):
                     raise ValueError(
@@ -249,18 +249,6 @@ def _evaluate_iv(
             "pass check_topics=False, only for a mismatch you have understood."
         )
     return score, level, max_docs
-
-
-def _plainly_fit(table: dict, scores: bool) -> bool:
-    """True when every ID is a str and every value a finite float (``scores``) or an int: what
-    read_run and read_qrels give, checked at C speed; False leaves it to the loop to say what."""
-    values = [v for docs in table.values() for v in docs.values()]
-    ids = set(map(type, table)) | set(map(type, chain.from_iterable(table.values())))
-    return (
-        ids <= {str}
-        and set(map(type, values)) <= {float if scores else int}
-        and (not scores or all(map(math.isfinite, values)))
-    )
 
 
 def _is_score(value: object) -> bool:
