@@ -69,10 +69,8 @@ def rank_topic(
     >>> topic.grades.tolist()  # d2, then the tie d3 before d1 (larger ID first)
     [0.0, -1.0, 2.0]
     """
-    tied = len(set(ranking.values())) < len(ranking)  # then by ID, and (stable) by score
-    order = sorted(
-        sorted(ranking, reverse=True) if tied else ranking, key=ranking.__getitem__, reverse=True
-    )[:max_docs]
+    pairs = sorted(zip(ranking.values(), ranking, strict=True), reverse=True)  # IDs break ties
+    order = [doc for _, doc in pairs[:max_docs]]
     grades = np.fromiter(map(judgments.get, order, repeat(UNJUDGED)), float, len(order))
     return RankedTopic(grades, np.fromiter(judgments.values(), float, len(judgments)), level)
 
