@@ -407,10 +407,10 @@ def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] 
     # float() and int() read a text of these characters in full exactly when it is a C number
     # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
     first, digits = "".join(numbers[0]), "[-+0-9]*" if n == 4 else "[-+.0-9eE]*"
-    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")) or "#" in first:
+    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
         return None
     if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
-        return None
+        return None  # a comment line, or a rank, score or grade that is not a plain number
     try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
         values = list(map(float if n == 6 else int, numbers[-1]))
         plain = n == 4 or (first.isdigit() and max(map(len, numbers[0])) < 300)
