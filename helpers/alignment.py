@@ -203,8 +203,12 @@ def _align_runs(
 ) -> AlignedRuns:
     sa, sb = _retrieved(ra), _retrieved(rb)
     gone = (ra.unretrieved or [], rb.unretrieved or [])
-    ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels, gone)
-    a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
+    # the fast path by integer codes where no topic went missing unretrieved, else by sets
+    if not (found := not any(gone) and _by_codes(sa, sb, missing, qrels)):
+        ids, only_a, only_b, in_neither = _query_set(sa, sb, missing, qrels, gone)
+        a, b = (np.array([s.get(q, 0.0) for q in ids]) for s in (sa, sb))
+    else:
+        ids, only_a, only_b, in_neither, a, b = found
     a.setflags(write=False)
     b.setflags(write=False)
     return AlignedRuns(
@@ -255,6 +259,31 @@ def _query_set(
     if not ids:
         raise ValueError("The runs share no query IDs.")
     return ids, only_a, only_b, in_neither
+
+
+def _by_codes(sa: Mapping, sb: Mapping, missing: str, qrels: Qrels | None) -> tuple | None:
+    """:func:`_query_set`'s lists and each run's scores on the compared IDs, by integer codes into
+    the IDs of A, B and the topics sorted once; None when it would refuse the runs (it says why) or
+    an ID is not text a numpy array holds as it is (no NUL character, at most 256 MiB in all)."""
+    keys = [list(sa), list(sb), list(qrels.judgments if qrels else ())]
+    if any(set(map(type, k)) - {str} for k in keys) or "\x00" in "".join(map("".join, keys)):
+        return None
+    width = max(1, *(max(map(len, k), default=1) for k in keys))
+    if 4 * width * sum(map(len, keys)) > 2**28:
+        return None
+    ids, codes = np.unique(np.array(keys[0] + keys[1] + keys[2], f"<U{width}"), return_inverse=True)
+    codes = np.split(codes, np.cumsum([len(keys[0]), len(keys[1])]))
+    in_a, in_b, judged = (np.bincount(c, minlength=ids.size) > 0 for c in codes)
+    judged |= qrels is None and (in_a | in_b)  # without qrels no query is unjudged
+    neither, only_a, only_b = judged & ~in_a & ~in_b, in_a & ~in_b, in_b & ~in_a
+    compared = in_a & in_b if missing == "drop" else in_a | in_b | neither
+    refused = missing == "error" and (neither | only_a | only_b).any()
+    if refused or ((in_a | in_b) & ~judged).any() or not compared.any():
+        return None
+    at, scores = np.cumsum(compared) - 1, [np.zeros(compared.sum()), np.zeros(compared.sum())]
+    for out, s, c in zip(scores, (sa, sb), codes, strict=False):  # each score in its ID's place
+        out[at[c[compared[c]]]] = np.fromiter(s.values(), float, len(s))[compared[c]]
+    return *(ids[m].tolist() for m in (compared, only_a, only_b, neither)), *scores
 
 
 def _unmatched_message(only_a: list, only_b: list, in_neither: list, gone: tuple) -> str:

@@ -372,6 +372,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     ({'q1': {'d1': 2.5, 'd2': 1.5}, 'q2': {'d7': 0.9}}, 'bm25')
     """
     name = os.fspath(path)
+    if fast := _read_plain(path, 6):
+        return Run(fast[0], name, ",".join(dict.fromkeys(fast[1])))
     rankings: dict[str, dict[str, float]] = {}
     first_line: dict[tuple[str, str], int] = {}
     tags: dict[str, None] = {}  # the run's tags, in order
@@ -403,6 +405,37 @@ def _parse_c_number(text: str, where: str, what: str) -> float:
     return value
 
 
+def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] | None:
+    """A run's (``n`` = 6) or qrels' (4) {query: {document: score or grade}} and last column, read
+    at once when each line is ``n`` plain ASCII fields; else None: the line-by-line reader reads the
+    file or says what is wrong where. The same tables, in a fraction of the time."""
+    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
+    flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
+    lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
+    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
+        return None
+    qids, docs, *numbers = (flat[i :: n + 1] for i in (0, 2, 3, 4)[: n - 1])
+    # float() and int() read a text of these characters in full exactly when it is a C number
+    # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
+    first, digits = "".join(numbers[0]), "[-+0-9]*" if n == 4 else "[-+.0-9eE]*"
+    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
+        return None
+    if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
+        return None  # a comment line, or a rank, score or grade that is not a plain number
+    try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
+        values = list(map(float if n == 6 else int, numbers[-1]))
+        plain = n == 4 or (first.isdigit() and max(map(len, numbers[0])) < 300)
+        ranks = [] if plain else list(map(float, numbers[0]))
+    except ValueError:
+        return None
+    table: dict[str, dict] = {}
+    for qid, doc, value in zip(qids, docs, values, strict=True):
+        table.setdefault(qid, {})[doc] = value
+    if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
+        return None  # an infinite number, or a document listed twice
+    return table, flat[n - 1 :: n + 1]
+
+
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read TREC relevance judgments (qrels): ``query_id iteration doc_id grade`` on each line.
 
@@ -417,6 +450,8 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ({'q1': {'d1': 2, 'd2': 0}, 'q2': {'d7': 1}}, ['q1', 'q2'])
     """
     name = os.fspath(path)
+    if fast := _read_plain(path, 4):
+        return Qrels(fast[0], name)
     judgments: dict[str, dict[str, int]] = {}
     first_line: dict[tuple[str, str], int] = {}
     for lineno, (qid, _, doc, grade) in _trec_lines(

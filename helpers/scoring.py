@@ -27,6 +27,7 @@ import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -69,9 +70,10 @@ def rank_topic(
     >>> topic.grades.tolist()  # d2, then the tie d3 before d1 (larger ID first)
     [0.0, -1.0, 2.0]
     """
-    order = sorted(ranking, key=lambda doc: (ranking[doc], doc), reverse=True)[:max_docs]
-    grades = np.array([judgments.get(doc, UNJUDGED) for doc in order], dtype=float)
-    return RankedTopic(grades, np.array(list(judgments.values()), dtype=float), level)
+    pairs = sorted(zip(ranking.values(), ranking, strict=True), reverse=True)  # IDs break ties
+    order = [doc for _, doc in pairs[:max_docs]]
+    grades = np.fromiter(map(judgments.get, order, repeat(UNJUDGED)), float, len(order))
+    return RankedTopic(grades, np.fromiter(judgments.values(), float, len(judgments)), level)
 
 
 # --- The measures: one small function per family -------------------------------------------

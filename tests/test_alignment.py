@@ -3,6 +3,7 @@ for runs (mappings {query_id: score} or RunScores)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from trec_files import TREC_EVAL
 from helpers import (
     Qrels,
     align_runs,
+    alignment,
     compare_many,
     compare_runs,
     evaluate,
@@ -289,3 +291,37 @@ def test_topics_a_run_retrieved_nothing_for_follow_the_missing_policy():
     drop = compare_runs(full, trunc, missing="drop", rng=1, min_queries=2)
     assert drop.runs.query_ids == ["301", "303"] and "dropped" in drop.runs.summary()
     assert "of these, retrieved nothing: 0 in A, 1 in B" in drop.runs.summary()
+
+
+def test_lining_up_by_integer_codes_gives_what_python_sets_give_bit_for_bit(monkeypatch):
+    """alignment._by_codes (numpy, for text IDs) against _query_set (Python sets), on random runs
+    with every policy, with and without qrels: the same queries, scores (-0.0 too), summaries and
+    messages; IDs that are not plain text (ints, a NUL) go by sets in both."""
+    rng = random.Random(48)
+    pools = [["q1", "q2", "q10", "Q1", "", "é", "301", "0301"], ["q\x00", "q", 1, "1"]]
+    pools.append([f"x{i}" for i in range(40)])
+    runs = [read_trec_eval(DATA / f"simulated_{s}.trec_eval.txt", "P_5").scores for s in "AB"]
+    fast = 0
+
+    def outcome(a, b, **kw):
+        try:
+            r = align_runs(a, b, **kw)
+        except ValueError as err:
+            return str(err)
+        return (r.query_ids, r.a.tobytes(), r.b.tobytes(), r.only_in_a, r.only_in_b, r.summary())
+
+    for i in range(1500):
+        pool = pools[i % 3]
+        a, b = ({q: rng.choice([0.0, -0.0, 0.5, 0.1 + 0.2]) for q in rng.sample(pool, rng.randint(
+            1, len(pool)))} for _ in "ab")  # fmt: skip
+        kw = {"missing": ["error", "drop", "zero"][i % 4 % 3]}
+        if i % 2:
+            kw["qrels"] = Qrels({str(q): {"d": 1} for q in rng.sample(pool, i % len(pool))})
+        if i == 0:
+            a, b = runs
+        with monkeypatch.context() as m:
+            m.setattr(alignment, "_by_codes", lambda *_: None)
+            by_sets = outcome(a, b, **kw)
+        fast += alignment._by_codes(a, b, kw["missing"], kw.get("qrels")) is not None
+        assert outcome(a, b, **kw) == by_sets
+    assert fast > 200  # the codes were used (261 times), not just the sets

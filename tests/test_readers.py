@@ -20,6 +20,7 @@ from helpers import (
     read_run,
     read_scores_csv,
     read_trec_eval,
+    readers,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -419,3 +420,61 @@ def test_a_run_line_cut_short_names_its_file_and_line_not_qrels(tmp_path):
     message = str(err.value)
     assert message.startswith(f"{path}:10: expected a run line 'query_id Q0 doc_id rank score tag'")
     assert "found 4 fields" in message and "(cut short?)" in message and "qrels" not in message
+
+
+# --- The fast path (_read_plain) against the line-by-line reader ------------------------------
+
+PLAIN_VARIANTS = {
+    "crlf": "q1 Q0 d1 1 2.5 t\r\nq1 Q0 d2 2 1.5 t\r\n",
+    "tabs and spaces": "q1\tQ0  d1 1\t2.5 t \n q2 Q0 d2 +2 -1.5e-3 t\n",
+    "no final newline": "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 .5 t",
+    "a comment": "# c\nq1 Q0 d1 1 2.5 t\n",
+    "a blank line": "q1 Q0 d1 1 2.5 t\n\nq1 Q0 d2 2 1.5 t\n",
+    "extra fields": "q1 Q0 d1 1 2.5 t more\n",
+    "a hash in a doc ID": "q1 Q0 d#1 1 2.5 t\nq1 Q0 d#2 2 1. t\n",
+    "a no-break space in an ID": "q1 Q0 d\u00a01 1 2.5 t\n",
+    "a unit separator": "q1 Q0 d\x1f1 1 2.5 t\n",
+    "1_000": "q1 Q0 d1 1 1_000 t\n",
+    "inf": "q1 Q0 d1 1 inf t\n",
+    "an overflowing score": "q1 Q0 d1 1 1e999 t\n",
+    "an overflowing rank": "q1 Q0 d1 1e999 2.5 t\n",
+    "a rank of 400 digits": f"q1 Q0 d1 {'9' * 400} 2.5 t\n",
+    "a rank 1-2": "q1 Q0 d1 1-2 2.5 t\n",
+    "a document twice": "q1 Q0 d1 1 2.5 t\nq1 Q0 d1 2 1.5 t\n",
+    "interleaved queries": "q2 Q0 d1 1 2.5 t\nq1 Q0 d1 1 2.5 u\nq2 Q0 d2 2 1.5 t\n",
+    "five fields": "q1 Q0 d1 1 2.5\n",
+    "empty": "",
+    "qrels": "q1 0 d1 2\nq1 0 d2 -1\nq2 0 d1 +0\n",
+    "qrels grade 0.5": "q1 0 d1 0.5\n",
+    "qrels grade 1e2": "q1 0 d1 1e2\n",
+    "qrels twice": "q1 0 d1 1\nq1 0 d1 2\n",
+}
+
+
+def _both_ways(monkeypatch, reader, path):
+    """What ``reader`` makes of ``path`` (its table, or its message) read at once where it can,
+    and line by line."""
+    out = []
+    for fast in (True, False):
+        with monkeypatch.context() as m:
+            if not fast:
+                m.setattr(readers, "_read_plain", lambda *_: None)
+            try:
+                out.append(repr(reader(path)))
+            except ValueError as err:
+                out.append(f"ValueError: {err}")
+    return out
+
+
+def test_the_fast_path_reads_exactly_what_the_line_by_line_reader_reads(tmp_path, monkeypatch):
+    files = sorted(DATA.glob("*.txt")) + sorted(TREC_EVAL.glob("*.test*"))  # real files, if there
+    for name, text in PLAIN_VARIANTS.items():
+        files.append(tmp_path / f"{name}.txt")
+        files[-1].write_bytes(text.encode())
+    read_plainly = 0
+    for path in files:
+        for reader, n in ((read_run, 6), (read_qrels, 4)):
+            fast, slow = _both_ways(monkeypatch, reader, path)
+            assert fast == slow, path  # the same tables in the same order, or the same message
+            read_plainly += readers._read_plain(path, n) is not None
+    assert read_plainly >= 9  # the chapter's three files and six plain variants went fast

@@ -697,3 +697,26 @@ def test_a_run_of_another_collection_sharing_one_topic_is_refused(tmp_path):
         "map",
     )
     assert len(comment.scores) == 31 and len(comment.unjudged) == 270
+
+
+def test_rank_topic_orders_as_the_score_then_id_sort_it_replaced_bit_for_bit():
+    """rank_topic sorts by ID only when scores tie; its grades must be those of the one sort by
+    (score, ID), both descending, that it replaced: on the chapter's runs, trec_eval's test runs
+    (when present) and tie-heavy random rankings, with and without max_docs."""
+    files = [DATA / f"simulated_{s}.run.txt" for s in "AB"]
+    files += [TREC_EVAL_TEST / "results.test", TREC_EVAL_TEST / "results.trunc"]
+    rankings = [r for p in files if p.is_file() for r in read_run(p).rankings.values()]
+    rng = np.random.default_rng(48)
+    for n in (1, 2, 5, 40):
+        docs = [f"d{i}" for i in rng.permutation(n)]
+        rankings.append(dict(zip(docs, rng.integers(0, 3, n).astype(float).tolist(), strict=True)))
+        rankings.append(dict(zip(docs, (-0.0, 0.0) * n, strict=False)))
+    for ranking in rankings:
+        judged = {d: int(g) for d, g in zip(ranking, rng.integers(0, 3, len(ranking)), strict=True)}
+        for max_docs in (None, 3):
+            old = sorted(ranking, key=lambda d: (ranking[d], d), reverse=True)[:max_docs]  # noqa: B023
+            want = np.array([judged.get(d, -1) for d in old], dtype=float)
+            got = rank_topic(ranking, judged, max_docs=max_docs)
+            assert got.grades.tobytes() == want.tobytes()
+            assert got.judged.tobytes() == np.array(list(judged.values()), float).tobytes()
+    assert len(rankings) > 300
