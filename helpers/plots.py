@@ -343,15 +343,15 @@ def plot_sign_assignments(
     xlabel: str = "Mean change B - A under the null",
 ):
     """Each sign assignment's mean change as a dot (equal means stacked), with the observed mean
-    (solid line) and its mirror image (dashed) marked. Ties, as far from zero as the observed mean
-    (within 1e-12, as the chapter counts them), are accent squares; the more extreme means are
-    accent dots, the less extreme ones green. ``numbered`` writes each dot's place in ``means``
-    (from 1) in it.
+    (solid line) and its mirror image (dashed) marked. The equally extreme means, as far from
+    zero as the observed mean (within 1e-12, as the chapter counts them), are accent squares;
+    the more extreme means are accent dots, the less extreme ones green. ``numbered`` writes each
+    dot's place in ``means`` (from 1) in it.
 
     >>> from matplotlib.figure import Figure
     >>> ax = plot_sign_assignments([0.2, 0.1, -0.1, -0.2], 0.1, ax=Figure().subplots())
     >>> ax.get_legend_handles_labels()[1][:3]
-    ['less extreme (0)', 'ties (2)', 'more extreme (2)']
+    ['less extreme (0)', 'equally extreme (2)', 'more extreme (2)']
     """
     m = _checks.scores(means, "means")
     far = abs(_checks.number(observed, "observed"))
@@ -367,7 +367,7 @@ def plot_sign_assignments(
     size = 15 if numbered else 9
     for kind, name, marker, color, edge in (
         (~tie & ~more, "less extreme", "o", PALETTE["diff"], "white"),
-        (tie, "ties", "s", PALETTE["accent"], "black"),
+        (tie, "equally extreme", "s", PALETTE["accent"], "black"),
         (more, "more extreme", "o", PALETTE["accent"], "white"),
     ):
         style = dict(marker=marker, markersize=size, color=color, markeredgecolor=edge, zorder=3)

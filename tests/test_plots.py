@@ -111,9 +111,10 @@ def test_plot_sign_assignments_iv():
             h.plot_sign_assignments(**good() | {"observed": bad})
 
 
-def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
-    """The four pairs' 16 assignments: 6 less extreme (green dots), 4 ties (accent squares,
-    equal means stacked), 6 more extreme (accent dots), the observed mean and its mirror."""
+def test_plot_sign_assignments_shows_equally_extreme_and_more_extreme_ones():
+    """The four pairs' 16 assignments: 6 less extreme (green dots), 4 equally extreme (accent
+    squares, equal means stacked), 6 more extreme (accent dots), the observed mean and its
+    mirror."""
     import itertools
 
     from matplotlib.colors import to_hex
@@ -122,11 +123,11 @@ def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
     means = [np.mean(np.array(s) * four) for s in itertools.product((1, -1), repeat=4)]
     ax = h.plot_sign_assignments(means, four.mean(), numbered=True, ax=_ax())
     dots = {line.get_label(): line for line in ax.get_lines()}
-    assert list(dots) == ["less extreme (6)", "ties (4)", "more extreme (6)"]
+    assert list(dots) == ["less extreme (6)", "equally extreme (4)", "more extreme (6)"]
     colours = [to_hex(line.get_color()).upper() for line in dots.values()]
     assert colours == [h.PALETTE["diff"], h.PALETTE["accent"], h.PALETTE["accent"]]
     assert [line.get_marker() for line in dots.values()] == ["o", "s", "o"]
-    ties = dots["ties (4)"]
+    ties = dots["equally extreme (4)"]
     where = zip(np.round(ties.get_xdata(), 3).tolist(), ties.get_ydata().tolist(), strict=True)
     assert sorted(where) == [
         (-0.025, 1),
@@ -138,7 +139,7 @@ def test_plot_sign_assignments_shows_ties_and_more_extreme_ones():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "less extreme (6)",
         "observed +0.025",
-        "ties (4)",
+        "equally extreme (4)",
         "its mirror -0.025",
         "more extreme (6)",
     ]
