@@ -371,6 +371,8 @@ coverages_no_user_effect = (no_effect[0][0], no_effect[1][0])
             ([10], "That is a count of assignments; divide by 16 (= 2**4, all of them) for the p-value.", 1e-9),
             ([0.5625], _OBSERVED), ([0.6], _OBSERVED),
             ([11 / 17], "(count + 1) / (R + 1) is for Monte Carlo draws; when every assignment is listed, p = count / 2**n."),
+            ([0.6275], "Close, but rounded: give the share itself, count / 16, not a rounded value.", 0.0076),
+            ([62.5], "That looks like a percentage: give p as a share between 0 and 1.", 0.6),
         ],
         "solution": '''# my guess: more than half, since +2.5 points is small beside changes of 10 and 6 points
 far = abs(four.mean())  # the observed mean, +2.5 points

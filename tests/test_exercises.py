@@ -499,6 +499,19 @@ def test_5_1_one_minus_p_is_named_as_well_as_the_strict_comparison():
     assert "1 - p" in message and "strict >" in message
 
 
+def test_5_1_a_rounded_p_or_a_percentage_is_named_without_the_answer():
+    """A learner in a room rounds (0.63, 0.62) or gives a percentage (62.5, 63): each gets its
+    own message, which does not state the p-value."""
+    p = _sign_flip_p(FOUR_POINTS)
+    for rounded in (round(p, 2), 0.62):
+        message = check("5.1", rounded).message
+        assert "rounded" in message and "0.625" not in message, rounded
+    for percent in (p * 100, 63.0):
+        message = check("5.1", percent).message
+        assert "percentage" in message and "62.5" not in message, percent
+    assert check("5.1", p).correct
+
+
 def _five_test(changes=FIVE, *, ties="all", denominator="all", share=True, summed=False, **p_kw):
     """5.2 as a learner answers it: (p-value, number of assignments exactly as extreme as the
     observed one, p-value without them). summed: the p-value as the solution adds it up,
