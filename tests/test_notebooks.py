@@ -432,7 +432,8 @@ def test_figures_are_drawn_for_2x_screens():
 ANSWERS_IN_PROSE = {
     "01_paired_bootstrap.ipynb": ("-0.133, -0.008", "96.1"),
     "02_all_256_resamples.ipynb": ("-0.035, +0.080",),
-    "05_randomization_tests.ipynb": ("0.625",),
+    "05_randomization_tests.ipynb": ("0.625", "10 of 16"),
+    "06_protecting_and_reporting.ipynb": ("Latency is broken", "a useful gain is not"),
 }
 
 
