@@ -16,21 +16,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _checks
-from .alignment import AlignedRuns, _align_runs, _align_runs_iv
-from .data import signed
-from .grid import _exact_bootstrap_interval
-from .intervals import Interval, _percentile_interval
-from .readers import Qrels, RunScores
-from .records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
-from .resampling import (
+from .. import _checks
+from ..data import signed
+from ..grid import _exact_bootstrap_interval
+from ..intervals import Interval, _percentile_interval
+from ..records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
+from ..resampling import (
     DEFAULT_MAX_ELEMENTS,
     ClusterTotals,
     _cluster_bootstrap,
     _cluster_totals,
     _paired_bootstrap,
 )
-from .significance import _ALTERNATIVES, SignificanceResult, _randomization_test
+from ..significance import _ALTERNATIVES, SignificanceResult, _randomization_test
+from .alignment import AlignedRuns, _align_runs, _align_runs_iv
+from .readers import Qrels, RunScores
 
 __all__ = ["SliceRow", "SliceSummary", "slice_summary", "QueryChange", "largest_regressions",
            "ComparisonReport", "compare_runs"]  # fmt: skip

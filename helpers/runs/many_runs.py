@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
+from ..data import signed
+from ..intervals import Interval
+from ..records import _read_record, save_record
+from ..significance import _holm
 from . import alignment as _alignment
 from . import report as _report
-from .data import signed
-from .intervals import Interval
 from .readers import Qrels, RunScores
-from .records import _read_record, save_record
 from .report import _compare_runs_iv, _enough_queries, _p_text, _query_interval, _test_and_counts
 from .scoring import trec_name
-from .significance import _holm
 
 __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
            "ManyRunsRecord", "load_many_record", "recompute_many"]  # fmt: skip
@@ -247,7 +247,7 @@ class _Rendering:
     def plot(self, ax=None, *, title: str | None = None):
         """The forest plot: each run's change and interval per measure, zero marked
         (:func:`helpers.plot_forest`)."""
-        from .plots import plot_forest
+        from ..plots import plot_forest
 
         title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
         return plot_forest(

@@ -14,9 +14,9 @@ import pytest
 from scipy import stats
 
 import helpers as h
-from helpers.many_runs import _adjust
+from helpers.runs.many_runs import _adjust
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "notebooks" / "data"
 
 
@@ -400,8 +400,8 @@ def test_the_text_fits_88_characters_with_long_names_and_long_legends():
 def test_a_runs_unjudged_topics_travel_with_its_scores():
     """evaluate's list of a run's topics the qrels do not judge (issue 38) is kept when
     compare_many checks each run's measures."""
-    from helpers.many_runs import _measures_of
-    from helpers.readers import RunScores
+    from helpers.runs.many_runs import _measures_of
+    from helpers.runs.readers import RunScores
 
     run = RunScores({"q1": 0.5}, "P_5", "a.run", unretrieved=["q2"], unjudged=["x9"])
     kept = _measures_of("a", {"P_5": run})["P_5"]

@@ -27,11 +27,11 @@ from helpers import (
     recompute_interval,
     slice_summary,
 )
-from helpers.readers import RunScores
 from helpers.records import METHOD, METHOD_EXACT
-from helpers.report import _near, _p_text, _wrap
+from helpers.runs.readers import RunScores
+from helpers.runs.report import _near, _p_text, _wrap
 
-DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data"
 
 
 def flat(text: str) -> str:
