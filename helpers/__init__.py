@@ -21,6 +21,7 @@ from .records import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .runs import *  # noqa: F403
 from .significance import *  # noqa: F403
+from .slices import *  # noqa: F403
 from .studies import *  # noqa: F403
 from .widgets import *  # noqa: F403
 

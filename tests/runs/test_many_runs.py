@@ -299,6 +299,29 @@ def test_forest_plot():
     assert len(labels) == 6 and ax.get_xlabel() == "Mean change, run - baseline"
 
 
+def test_plot_forest_iv():
+    from matplotlib.figure import Figure
+
+    def good():
+        return {
+            "labels": ["B", "C"],
+            "changes": [0.02, -0.01],
+            "intervals": [(0.01, 0.03), (-0.03, 0.01)],
+            "marked": [True, False],
+            "ax": Figure().subplots(),
+        }
+
+    with pytest.raises(ValueError, match=r"must have the same, non-zero length"):
+        h.plot_forest(**good() | {"marked": [True]})
+    with pytest.raises(ValueError, match=r"groups must have one entry per row: 2 rows but 1"):
+        h.plot_forest(**good() | {"groups": ["ndcg"]})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        h.plot_forest(**good() | {"changes": [0.02, float("nan")]})
+    ax = h.plot_forest(**good())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
+    assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
+
+
 def _example(name):
     runs = ["base", "expansion", "reranker", "stemming", "tuned"]
     measures = ["ndcg_cut_10", "P_5", "recip_rank"]
