@@ -10,21 +10,18 @@ public name stays available as ``helpers.<name>``. Importing has no side effects
 # ruff: noqa: F401, F403, F405  (this module re-exports the modules' public names; importing
 # each module also makes it helpers.<module>)
 
-from .alignment import *  # noqa: F403
 from .data import *  # noqa: F403
 from .examples import *  # noqa: F403
 from .exercises import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .intervals import *  # noqa: F403
-from .many_runs import *  # noqa: F403
 from .planning import *  # noqa: F403
 from .plots import *  # noqa: F403
-from .readers import *  # noqa: F403
 from .records import *  # noqa: F403
-from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
-from .scoring import *  # noqa: F403
+from .runs import *  # noqa: F403
 from .significance import *  # noqa: F403
+from .slices import *  # noqa: F403
 from .studies import *  # noqa: F403
 from .widgets import *  # noqa: F403
 

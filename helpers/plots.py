@@ -15,7 +15,7 @@ from .data import signed
 
 __all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_exact_distribution",
            "plot_intervals", "plot_sorted_changes", "plot_sign_assignments", "plot_error_rates",
-           "plot_intervals_vs_truth", "plot_coverage", "plot_forest", "plot_power_curve",
+           "plot_intervals_vs_truth", "plot_coverage", "plot_power_curve",
            "plot_picked_queries", "plot_null_distribution", "plot_bootstrap_beside_null",
            "plot_sampling_vs_bootstrap", "plot_decision", "plot_intervals_vs_zero"]  # fmt: skip
 
@@ -509,51 +509,6 @@ def plot_intervals(
         ends = f"[{low:+.3f}, {high:+.3f}]"
         ax.annotate(ends, (high, y), (8, 0), textcoords="offset points", va="center", fontsize=10)
     _rows_against_zero(ax, ys, labels, xlabel, title)
-    return ax
-
-
-def plot_forest(
-    labels: Sequence[str],
-    changes: Sequence[float],
-    intervals: Sequence[tuple[float, float]],
-    marked: Sequence[bool],
-    *,
-    groups: Sequence[str] | None = None,
-    ax=None,
-    title: str = "Each run against the baseline: change and 95% interval",
-    xlabel: str = "Mean change, run - baseline",
-    mark_label: str = "* adjusted p <= 0.05",
-):
-    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
-    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
-    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['ndcg · B *', 'ndcg · C']
-    """
-    from matplotlib.lines import Line2D
-
-    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
-    if groups is not None and len(groups) != n:
-        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
-    est = _checks.scores(changes, "changes")
-    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
-    ys = np.arange(n)[::-1].astype(float)
-    names = []
-    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
-        color = PALETTE["accent"] if flag else PALETTE["diff"]
-        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
-        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
-        names.append(name + (" *" if flag else ""))
-        if groups is not None and i and groups[i] != groups[i - 1]:
-            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    _rows_against_zero(ax, ys, names, xlabel, title)
-    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
-    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
-    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
     return ax
 
 

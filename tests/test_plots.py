@@ -294,30 +294,6 @@ def test_plot_coverage_draws_one_line_per_method_and_the_nominal_level():
     assert (ax.get_title(), ax.get_xlabel()) == ("t", "n")
 
 
-# --- many runs against one baseline (issue 31) ---------------------------------------------
-
-
-def test_plot_forest_iv():
-    def good():
-        return {
-            "labels": ["B", "C"],
-            "changes": [0.02, -0.01],
-            "intervals": [(0.01, 0.03), (-0.03, 0.01)],
-            "marked": [True, False],
-            "ax": _ax(),
-        }
-
-    with pytest.raises(ValueError, match=r"must have the same, non-zero length"):
-        h.plot_forest(**good() | {"marked": [True]})
-    with pytest.raises(ValueError, match=r"groups must have one entry per row: 2 rows but 1"):
-        h.plot_forest(**good() | {"groups": ["ndcg"]})
-    with pytest.raises(ValueError, match=r"^changes contain NaN"):
-        h.plot_forest(**good() | {"changes": [0.02, float("nan")]})
-    ax = h.plot_forest(**good())
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
-    assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
-
-
 # --- chapter 1: plot_intervals_vs_truth's names; chapter 2: plot_picked_queries ------------
 
 

@@ -93,7 +93,7 @@ fi
 
 # 5. A copy of this clone's files (tracked and untracked, not ignored) at /src in the root.
 rm -rf --one-file-system "$CHROOT/src" && mkdir -p "$CHROOT/src" "$CHROOT/wheels"
-# trec_eval's own test files (tests/test_scoring.py), kept outside the project in
+# trec_eval's own test files (tests/runs/test_scoring.py), kept outside the project in
 # ../shared/trec_eval-test, are mounted read-only at the same place relative to /src
 SHARED="$REPO/../shared/trec_eval-test"
 [ -d "$SHARED" ] && SHARED=$(cd "$SHARED" && pwd) && mkdir -p "$CHROOT/shared/trec_eval-test" || SHARED=

@@ -28,7 +28,7 @@ file is then computed from those rankings by trec_eval's rules
   ndcg_cut_10 on the first set's queries: on the fresh queries it gains less (the winner's
   curse; chapter 6). See ``MANY_RUNS`` for each run's true effect.
 
-tests/test_readers.py checks that the committed files (the many-run files too) equal this
+tests/runs/test_readers.py checks that the committed files (the many-run files too) equal this
 script's output.
 """
 

@@ -20,16 +20,16 @@ from helpers import (
     read_run,
     read_scores_csv,
     read_trec_eval,
-    readers,
 )
+from helpers.runs import readers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 DATA = ROOT / "notebooks" / "data"
 
 
-BROKEN = Path(__file__).resolve().parent / "data" / "broken"
+BROKEN = Path(__file__).resolve().parents[1] / "data" / "broken"
 
 
 def test_committed_example_files_equal_the_generator_output():

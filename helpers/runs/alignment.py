@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .readers import Qrels, Run, RunScores
 from .scoring import trec_name
 

@@ -20,19 +20,21 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
+from ..data import signed
+from ..intervals import Interval
+from ..plots import PALETTE, _axes, _interval_row, _rows_against_zero, _same_length
+from ..records import _read_record, save_record
+from ..significance import _holm
+from ..slices import _html_table, _line
 from . import alignment as _alignment
 from . import report as _report
-from .data import signed
-from .intervals import Interval
 from .readers import Qrels, RunScores
-from .records import _read_record, save_record
 from .report import _compare_runs_iv, _enough_queries, _p_text, _query_interval, _test_and_counts
 from .scoring import trec_name
-from .significance import _holm
 
 __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
-           "ManyRunsRecord", "load_many_record", "recompute_many"]  # fmt: skip
+           "ManyRunsRecord", "load_many_record", "recompute_many", "plot_forest"]  # fmt: skip
 
 #: Which cells are corrected together: all of them, each measure's, or the primary measure's
 #: first and the rest only if every primary cell is marked (chapter 6's gatekeeping plan).
@@ -193,14 +195,14 @@ class _Rendering:
         left = (0, 3)  # the run and the interval
         rule = "  ".join("-" * w for w in widths[:-1])
         out = [x for t in self.warnings for x in [*_report._wrap(t, indent="  "), ""]]
-        out += [*_report._wrap(self.title()), _report._line(head, widths, left), rule]
+        out += [*_report._wrap(self.title()), _line(head, widths, left), rule]
         for i, (c, r) in enumerate(zip(self.cells, rows, strict=True)):
             if not i or c.measure != self.cells[i - 1].measure:
                 about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
                 out += [rule] * bool(i) + _report._wrap(about)
             if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
                 out, r = out + _report._wrap(r[0]), ["", *r[1:]]
-            out.append(_report._line(r, widths, left))
+            out.append(_line(r, widths, left))
         legend = [x for text in self.legend() for x in _report._wrap(text, indent="  ")]
         return "\n".join([*out, rule, *legend])
 
@@ -213,7 +215,7 @@ class _Rendering:
         tr = [top if i and r[0] != rows[i - 1][0] else "" for i, r in enumerate(rows)]
         legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in self.legend())
         warn = "".join(f"<p><b>{html.escape(x)}</b></p>" for x in self.warnings)
-        return warn + _report._html_table(head, rows, html.escape(self.title()), tr) + legend
+        return warn + _html_table(head, rows, html.escape(self.title()), tr) + legend
 
     def to_markdown(self) -> str:
         """The table in Markdown (a pipe table) under a line naming the baseline, then the
@@ -246,9 +248,7 @@ class _Rendering:
 
     def plot(self, ax=None, *, title: str | None = None):
         """The forest plot: each run's change and interval per measure, zero marked
-        (:func:`helpers.plot_forest`)."""
-        from .plots import plot_forest
-
+        (:func:`plot_forest`)."""
         title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
         return plot_forest(
             [c.run for c in self.cells],
@@ -275,6 +275,54 @@ def _tex(x: str) -> str:
     # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
     x = x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
     return x.replace("±", r"$\pm$").replace("<=", r"$\leq$").replace("<3/R", r"$<$3/R")
+
+
+# --- The forest plot: the table as a figure -------------------------------------
+
+
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    _rows_against_zero(ax, ys, names, xlabel, title)
+    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
+    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
 
 
 # --- The table: what compare_many computed ----------------------------------------

@@ -13,7 +13,6 @@ from trec_files import TREC_EVAL
 from helpers import (
     Qrels,
     align_runs,
-    alignment,
     compare_many,
     compare_runs,
     evaluate,
@@ -22,8 +21,9 @@ from helpers import (
     read_scores_csv,
     read_trec_eval,
 )
+from helpers.runs import alignment
 
-DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data"
 
 needs_trec_eval_test = pytest.mark.skipif(
     not (TREC_EVAL / "out.test.aqc").is_file(),

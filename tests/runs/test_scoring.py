@@ -27,10 +27,10 @@ import pytest
 from trec_files import QRELS_TEXT, RUN_TEXT, TREC_EVAL
 
 from helpers import compare_runs
-from helpers.readers import Qrels, Run, read_qrels, read_run, read_scores_csv, read_trec_eval
-from helpers.scoring import MEASURES, evaluate, measure_function, rank_topic
+from helpers.runs.readers import Qrels, Run, read_qrels, read_run, read_scores_csv, read_trec_eval
+from helpers.runs.scoring import MEASURES, evaluate, measure_function, rank_topic
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "notebooks" / "data"
 TREC_EVAL_TEST = TREC_EVAL
 needs_trec_eval_test = pytest.mark.skipif(
@@ -598,7 +598,7 @@ def test_the_example_run_with_its_leading_zeros_dropped_is_refused(tmp_path):
 
 
 def test_few_unjudged_topics_or_unretrieved_ones_are_not_a_mismatch():
-    from helpers.scoring import _topic_mismatch
+    from helpers.runs.scoring import _topic_mismatch
 
     judged = {f"{t}" for t in range(301, 351)}
     assert _topic_mismatch(judged | {"351", "352"}, judged) is None  # extra topics only

@@ -14,9 +14,9 @@ import pytest
 from scipy import stats
 
 import helpers as h
-from helpers.many_runs import _adjust
+from helpers.runs.many_runs import _adjust
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "notebooks" / "data"
 
 
@@ -299,6 +299,29 @@ def test_forest_plot():
     assert len(labels) == 6 and ax.get_xlabel() == "Mean change, run - baseline"
 
 
+def test_plot_forest_iv():
+    from matplotlib.figure import Figure
+
+    def good():
+        return {
+            "labels": ["B", "C"],
+            "changes": [0.02, -0.01],
+            "intervals": [(0.01, 0.03), (-0.03, 0.01)],
+            "marked": [True, False],
+            "ax": Figure().subplots(),
+        }
+
+    with pytest.raises(ValueError, match=r"must have the same, non-zero length"):
+        h.plot_forest(**good() | {"marked": [True]})
+    with pytest.raises(ValueError, match=r"groups must have one entry per row: 2 rows but 1"):
+        h.plot_forest(**good() | {"groups": ["ndcg"]})
+    with pytest.raises(ValueError, match=r"^changes contain NaN"):
+        h.plot_forest(**good() | {"changes": [0.02, float("nan")]})
+    ax = h.plot_forest(**good())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["B *", "C"]
+    assert ax.get_xlabel() == "Mean change, run - baseline" and ax.get_title()
+
+
 def _example(name):
     runs = ["base", "expansion", "reranker", "stemming", "tuned"]
     measures = ["ndcg_cut_10", "P_5", "recip_rank"]
@@ -400,8 +423,8 @@ def test_the_text_fits_88_characters_with_long_names_and_long_legends():
 def test_a_runs_unjudged_topics_travel_with_its_scores():
     """evaluate's list of a run's topics the qrels do not judge (issue 38) is kept when
     compare_many checks each run's measures."""
-    from helpers.many_runs import _measures_of
-    from helpers.readers import RunScores
+    from helpers.runs.many_runs import _measures_of
+    from helpers.runs.readers import RunScores
 
     run = RunScores({"q1": 0.5}, "P_5", "a.run", unretrieved=["q2"], unjudged=["x9"])
     kept = _measures_of("a", {"P_5": run})["P_5"]

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "RunScores", "Run", "Qrels", "read_trec_eval", "read_scores_csv", "read_run", "read_qrels",

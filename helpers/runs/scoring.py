@@ -31,7 +31,7 @@ from itertools import repeat
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .readers import Qrels, Run, RunScores
 
 __all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "trec_name", "MEASURES"]
