@@ -31,7 +31,6 @@ def paired_bootstrap(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap means of the per-query changes, resampling whole query pairs.
 
@@ -44,7 +43,7 @@ def paired_bootstrap(
     ((1000,), True)
     """
     d = _checks.scores(changes, "changes")
-    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng, max_elements))
+    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng))
 
 
 def _paired_bootstrap(
@@ -59,14 +58,8 @@ def _paired_bootstrap(
     return _in_chunks(bootstrap_means, R, Q, max_elements)
 
 
-def _draws_iv(
-    n_resamples: object, rng: object, max_elements: object
-) -> tuple[int, np.random.Generator, int]:
-    return (
-        _checks.integer(n_resamples, "n_resamples"),
-        _checks.generator(rng),
-        _checks.integer(max_elements, "max_elements"),
-    )
+def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator]:
+    return _checks.integer(n_resamples, "n_resamples"), _checks.generator(rng)
 
 
 def _in_chunks(
@@ -94,7 +87,6 @@ def resample(
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     draws: int | None = None,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """The general form of :func:`paired_bootstrap`: apply ``statistic`` to R index draws.
 
@@ -107,11 +99,16 @@ def resample(
     """
     n = _checks.integer(n, "n")
     draws = n if draws is None else _checks.integer(draws, "draws")
-    return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng, max_elements))
+    return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng))
 
 
 def _resample(
-    n: int, draws: int, statistic: Callable, R: int, rng: np.random.Generator, max_elements: int
+    n: int,
+    draws: int,
+    statistic: Callable,
+    R: int,
+    rng: np.random.Generator,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Every variant's engine: ``statistic`` of R rows of ``draws`` indices from ``range(n)``."""
 
@@ -127,7 +124,6 @@ def unpaired_bootstrap(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap ``mean(B) - mean(A)`` resampling A's and B's scores *independently*.
 
@@ -143,7 +139,7 @@ def unpaired_bootstrap(
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return _resample(n, 2 * n, diff_of_means, *_draws_iv(n_resamples, rng, max_elements))
+    return _resample(n, 2 * n, diff_of_means, *_draws_iv(n_resamples, rng))
 
 
 def paired_bootstrap_statistic(
@@ -153,7 +149,6 @@ def paired_bootstrap_statistic(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap any statistic of the two score vectors, resampling whole query pairs.
 
@@ -172,7 +167,7 @@ def paired_bootstrap_statistic(
             "statistic must be a function statistic(a_res, b_res) returning one value per row; "
             f"got {type(statistic).__name__}."
         )
-    draws = _draws_iv(n_resamples, rng, max_elements)
+    draws = _draws_iv(n_resamples, rng)
     Q = a_arr.size
     return _resample(Q, Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws)
 
@@ -344,7 +339,6 @@ def cluster_bootstrap(
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     weighting: str = "query",
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap the mean change resampling whole clusters (users), not single queries.
 
@@ -359,11 +353,15 @@ def cluster_bootstrap(
     """
     weighting = _checks.one_of(weighting, "weighting", CLUSTER_WEIGHTINGS)
     totals = cluster_totals(changes, clusters)
-    return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng, max_elements))
+    return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng))
 
 
 def _cluster_bootstrap(
-    t: ClusterTotals, weighting: str, R: int, rng: np.random.Generator, max_elements: int
+    t: ClusterTotals,
+    weighting: str,
+    R: int,
+    rng: np.random.Generator,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     sums, counts, means = t.sums, t.counts.astype(np.float64), t.means
 
