@@ -2,9 +2,10 @@
 
 The public functions call these rules at entry; the table at the end (``ARGUMENTS_REFUSED``)
 shows that each teaching function routes every argument through its rule and names the argument
-(the toolkit's functions show it in their own files' ``test_<function>_iv``). Here each rule is tried with every kind of input a user could plausibly pass by mistake. Each must
-either work correctly or raise a ``ValueError`` whose message names the argument and says what to
-fix; never a bare numpy or Python error, never a silently wrong answer.
+(the toolkit's functions show it in their own files' ``test_<function>_iv``). Here each rule is
+tried with every kind of input a user could plausibly pass by mistake. Each must either work
+correctly or raise a ``ValueError`` whose message names the argument and says what to fix; never
+a bare numpy or Python error, never a silently wrong answer.
 
 * ``scores`` (behind every function taking scores, changes, values or weights):
   integer arrays, boolean arrays (0/1), generators (consumed once) and pandas Series (when pandas
@@ -752,13 +753,18 @@ ARGUMENTS_REFUSED = [
         [[0.1, 0.2, 0.3], {}, {k: [0.1] * 3 for k in "abcd"}],
         r"^rates must be a dict of 1 to 3",
     ),
-    ("plot_error_rates", "rates", {"x": [0.1, 0.2]}, r"rates\['x'\] has 2 rates for 3 counts"),
+    (
+        "plot_error_rates",
+        "rates",
+        {"x": [0.1, 0.2]},
+        r"rates\['x'\] must be 3 shares .* one per count; got 2",
+    ),
     ("plot_error_rates", "rates", {"x": [0.1, float("nan"), 0.2]}, r"rates\['x'\] contain NaN"),
     (
         "plot_error_rates",
         "rates",
         {"x": [2.5, 5.0, 10.0]},
-        r"rates\['x'\] must lie between 0 and 1",
+        r"rates\['x'\] must be 3 shares between 0 and 1 \(not percents\)",
     ),
     *_many(
         "plot_error_rates",
@@ -772,8 +778,13 @@ ARGUMENTS_REFUSED = [
         [[0.0, 0.2], np.empty((0, 2))],
         r"^intervals must be rows of \(low, high\)",
     ),
-    ("plot_intervals_vs_truth", "intervals", [(0.3, 0.2)], r"^intervals must be finite, each low"),
-    ("plot_intervals_vs_truth", "intervals", [(0.0, float("nan"))], r"^intervals must be finite"),
+    (
+        "plot_intervals_vs_truth",
+        "intervals",
+        [(0.3, 0.2)],
+        r"^intervals must be \(low, high\) pairs w",
+    ),
+    ("plot_intervals_vs_truth", "intervals", [(0.0, float("nan"))], r"^intervals contain NaN"),
     *_many(
         "plot_intervals_vs_truth",
         "truth",
@@ -810,7 +821,12 @@ ARGUMENTS_REFUSED = [
     ("plot_sampling_vs_bootstrap", "truth", float("inf"), r"^truth must be a finite number"),
     ("plot_sampling_vs_bootstrap", "observed", None, r"^observed must be a finite number"),
     ("plot_decision", "limits", [0.01, 25.0], "same, non-zero length"),
-    ("plot_decision", "intervals", [(0.1, 0.2, 0.3), (1, 2), (3, 4)], r"\(low, high\) pairs"),
+    (
+        "plot_decision",
+        "intervals",
+        [(0.1, 0.2, 0.3), (1, 2), (3, 4)],
+        r"^intervals must be rows of",
+    ),
     ("plot_decision", "intervals", [(0.2, 0.1), (1, 2), (3, 4)], "low <= high"),
     ("plot_decision", "better", ["up", "below", "above"], "'above' or 'below'"),
     ("plot_decision", "estimates", [float("nan"), 1.0, 2.0], "estimates contain NaN"),
