@@ -455,16 +455,15 @@ def _compositions(n: int, k: int) -> np.ndarray:
     return np.column_stack(cols)
 
 
-def exact_bootstrap_distribution(
-    changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS
-) -> ExactDistribution:
+def exact_bootstrap_distribution(changes: ArrayLike) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
     A resample's mean depends only on how many times it drew each of the k distinct values
     ``u`` (multiplicities ``m``): those counts ``c`` are multinomial,
     ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the mean is ``sum(c_i * u_i) / Q``.
     All C(Q + k - 1, k - 1) count vectors are enumerated and the probabilities of equal means
-    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny.
+    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny;
+    at most :data:`MAX_EXACT_MULTISETS` of them.
 
     >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
     >>> len(dist.values), round(float(dist.probabilities.sum()), 12)
@@ -472,11 +471,12 @@ def exact_bootstrap_distribution(
     >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
     P(mean <= 0) = 0.2070
     """
-    d = _checks.scores(changes, "changes")
-    return _exact_bootstrap_distribution(d, _checks.integer(max_multisets, "max_multisets"))
+    return _exact_bootstrap_distribution(_checks.scores(changes, "changes"))
 
 
-def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDistribution:
+def _exact_bootstrap_distribution(
+    d: np.ndarray, max_multisets: int = MAX_EXACT_MULTISETS
+) -> ExactDistribution:
     q = d.size
     u, m = np.unique(d, return_counts=True)
     k = u.size
@@ -485,7 +485,7 @@ def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDis
         raise ValueError(
             f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
             f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; "
-            f"the limit is max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap "
+            f"the limit is {max_multisets:,}. Use a Monte Carlo bootstrap "
             "(paired_bootstrap) instead."
         )
     if k == 1:  # every resample mean is the one value

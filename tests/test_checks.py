@@ -624,7 +624,6 @@ ARGUMENTS_REFUSED = [
     *_many("collapse_to_multisets", "n", [2.5, True, "4"], r"^n must be a positive integer"),
     ("collapse_to_multisets", "n", 1, r"^draws must be indices from 0 to n - 1 = 0; got 0 to 1"),
     *_scores("exact_bootstrap_distribution", "changes"),
-    *_many("exact_bootstrap_distribution", "max_multisets", [0, -1, 2.5, True], r"^max_multisets"),
     *_scores("cluster_totals", "changes"),
     *[("cluster_totals", "clusters", v, m) for v, m in LABELS],
     *_scores("cluster_bootstrap", "changes"),

@@ -41,7 +41,13 @@ from helpers import (
     relative_change,
     unpaired_bootstrap,
 )
-from helpers.resampling import MAX_ENUMERATE_N, MAX_EXACT_MULTISETS, _in_chunks, _paired_bootstrap
+from helpers.resampling import (
+    MAX_ENUMERATE_N,
+    MAX_EXACT_MULTISETS,
+    _exact_bootstrap_distribution,
+    _in_chunks,
+    _paired_bootstrap,
+)
 
 
 def test_same_seed_same_means_and_a_generator_works_too():
@@ -471,7 +477,7 @@ def test_inputs_over_the_size_limit_are_refused_with_the_limit_named():
     twelve = np.arange(12) / 10  # C(23, 11) = 1,352,078 multisets
     assert math.comb(23, 11) > MAX_EXACT_MULTISETS
     with pytest.raises(
-        ValueError, match=r"C\(23, 11\) = 1,352,078 .* limit is max_multisets=1,000,000"
+        ValueError, match=r"C\(23, 11\) = 1,352,078 .* limit is 1,000,000\. Use a Monte Carlo"
     ):
         exact_bootstrap_distribution(twelve)
     hits = np.repeat(
@@ -482,9 +488,10 @@ def test_inputs_over_the_size_limit_are_refused_with_the_limit_named():
     assert (
         len(exact_bootstrap_distribution(hits[1:]).values) == 2 * 1412 + 1
     )  # 1,412 fit: C(1,414, 2) = 998,991
-    with pytest.raises(ValueError, match="max_multisets=34"):
-        exact_bootstrap_distribution(FOUR_PAIR_CHANGES, max_multisets=34)
-    assert len(exact_bootstrap_distribution(FOUR_PAIR_CHANGES, max_multisets=35).values) == 24
+    four = np.array(FOUR_PAIR_CHANGES)  # C(7, 3) = 35 multisets
+    with pytest.raises(ValueError, match="the limit is 34"):
+        _exact_bootstrap_distribution(four, 34)
+    assert len(_exact_bootstrap_distribution(four, 35).values) == 24
 
 
 def test_mean_difference_reproduces_paired_bootstrap_bit_for_bit():
