@@ -138,7 +138,7 @@ class QueriesNeeded:
     n_studies: int | None = None
 
 
-# --- The machinery: the pilot, the t-test's power, and the simulated randomization tests ------
+# --- The machinery ------------------------------------------------------------------------------
 
 
 def _pilot(pilot_changes: object) -> np.ndarray:
@@ -220,11 +220,8 @@ def _simulated_power(
     n_flips: int,
 ) -> float:
     """Share of ``n_studies`` studies of ``n`` queries, drawn from ``shifted``, in which a
-    Monte Carlo randomization test of ``n_flips`` sign assignments has p <= alpha.
-
-    Each test is the sign flip of ``significance._sign_flip_means`` (the plain idea: a random
-    bit per query flips its change), on many studies at once; its signs are drawn a byte at a
-    time, in its own order, which chapter 6's stored numbers depend on."""
+    Monte Carlo randomization test of ``n_flips`` sign assignments has p <= alpha (the idea of
+    ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
     rejected = 0
     block = max(1, 2**22 // (n_flips * n))  # studies at once: about 32 MiB of signs
     for start in range(0, n_studies, block):

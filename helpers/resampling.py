@@ -58,8 +58,9 @@ def _paired_bootstrap(
     return _in_chunks(bootstrap_means, R, Q, max_elements)
 
 
-def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator]:
-    return _checks.integer(n_resamples, "n_resamples"), _checks.generator(rng)
+def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator, int]:
+    """R, the generator, and the indices drawn at a time (an internal constant)."""
+    return _checks.integer(n_resamples, "n_resamples"), _checks.generator(rng), DEFAULT_MAX_ELEMENTS
 
 
 def _in_chunks(
@@ -103,12 +104,7 @@ def resample(
 
 
 def _resample(
-    n: int,
-    draws: int,
-    statistic: Callable,
-    R: int,
-    rng: np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    n: int, draws: int, statistic: Callable, R: int, rng: np.random.Generator, max_elements: int
 ) -> np.ndarray:
     """Every variant's engine: ``statistic`` of R rows of ``draws`` indices from ``range(n)``."""
 
@@ -357,11 +353,7 @@ def cluster_bootstrap(
 
 
 def _cluster_bootstrap(
-    t: ClusterTotals,
-    weighting: str,
-    R: int,
-    rng: np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    t: ClusterTotals, weighting: str, R: int, rng: np.random.Generator, max_elements: int
 ) -> np.ndarray:
     sums, counts, means = t.sums, t.counts.astype(np.float64), t.means
 

@@ -1,11 +1,6 @@
-"""Tests of significance for a paired comparison: the paired randomization
-(sign-flip) test, the shifted-bootstrap test, and Holm's adjustment for several.
-
-The idea first: if A and B were interchangeable, swapping them within a query would only flip
-the sign of its change ``d_q``. :func:`randomization_test` asks how often a random (or every)
-choice of signs gives a mean at least as extreme as the observed one; :func:`_sign_flip_means`
-is that Monte Carlo idea in a few plain lines. The machinery below them (enumeration, the exact
-distribution on the score grid, the fast bit-level kernel) computes the same thing at scale.
+"""Tests of significance for a paired comparison: the paired randomization (sign-flip) test
+(:func:`randomization_test`; :func:`_sign_flip_means` is its Monte Carlo idea in plain lines), the
+shifted-bootstrap test and Holm's adjustment; below them the machinery that computes them at scale.
 """
 
 from __future__ import annotations
@@ -100,12 +95,8 @@ def _sign_flip_means(
     nonzero: np.ndarray, n: int, n_resamples: int, rng: np.random.Generator
 ) -> np.ndarray:
     """The Monte Carlo sign flip, plainly: each resample flips each non-zero change with
-    probability 1/2 and averages over all ``n`` queries (the zeros add nothing).
-
-    A sign is one random bit: bit ``i`` of a resample's little-endian 64-bit words flips change
-    ``i``. :func:`_monte_carlo_sign_flips` gives the same means from the same bits, faster; the
-    tests hold the two together (chapter 6's planning and studies draw their signs their own way).
-    """
+    probability 1/2 (bit ``i`` of its little-endian 64-bit words flips change ``i``) and averages
+    over all ``n`` queries. :func:`_monte_carlo_sign_flips` gives the same means, faster."""
     words = -(-nonzero.size // 64)
     draw = rng.integers(0, 2**64 - 1, size=(n_resamples, words), dtype=np.uint64, endpoint=True)
     bits = np.unpackbits(draw.astype("<u8").view(np.uint8), axis=1, bitorder="little")

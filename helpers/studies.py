@@ -218,10 +218,8 @@ class ManyTests:
 
 def _sign_flip_pvalues(rows: np.ndarray, n_flips: int, rng: np.random.Generator) -> np.ndarray:
     """Two-sided Monte Carlo randomization p-value of each row's mean, on shared sign flips:
-    p = (count + 1) / (n_flips + 1), the count of flips at least as far from zero.
-
-    The sign flip of ``significance._sign_flip_means`` (the plain idea), with one set of signs
-    shared by every row and drawn as chapter 6's stored numbers need them."""
+    p = (count + 1) / (n_flips + 1), the count of flips at least as far from zero (the idea of
+    ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
     n_queries = rows.shape[1]
     signs = rng.choice([-1.0, 1.0], size=(n_queries, n_flips))
     observed = np.abs(rows.mean(axis=1))
