@@ -677,7 +677,7 @@ ARGUMENTS_REFUSED = [
     *_scores("holm", "pvalues", "p-values"),
     ("holm", "pvalues", [0.1, 1.2], "between 0 and 1; got 1.2 at position 1"),
     ("holm", "pvalues", [-0.01], "between 0 and 1"),
-    *_many("holm", "alpha", LEVELS_REFUSED, r"^alpha must be"),
+    *_many("holm", "alpha", LEVELS_REFUSED, r"^alpha must be a number strictly between 0 and 1"),
     *[
         ("paired_differences", "a", a, m) if b is None else ("paired_differences", "b", b, m)
         for a, b, m in [
@@ -696,6 +696,7 @@ ARGUMENTS_REFUSED = [
     ("paired_differences", "a, b", ({"q1": 1.0}, {"q1": float("nan")}), r"B's .* at query 'q1'"),
     ("paired_differences", "a, b", ([], []), r"A's scores is empty"),
     ("paired_differences", "a, b", ({}, {}), r"Both systems' score mappings are empty"),
+    ("simulated_user_study", "rng", None, "rng"),
     *_many("simulated_user_study", "n_users", [0, 2.5], "n_users"),
     ("simulated_user_study", "user_sd", -1.0, "user_sd"),
     ("simulated_user_study", "user_sd", True, "user_sd must be a finite number >= 0"),

@@ -52,11 +52,6 @@ def test_a_simulated_loss_is_fine():
     assert np.all(d == -0.5)
 
 
-def test_simulated_user_study_iv_rng_is_required():
-    with pytest.raises(ValueError, match="rng"):
-        helpers.simulated_user_study(None)
-
-
 def test_hit_at_5_example_matches_the_source():
     a, b = hit_at_5_example()
     assert a.shape == b.shape == (120,)
