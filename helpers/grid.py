@@ -105,27 +105,24 @@ def _find_grid(v: np.ndarray) -> Grid | None:
     return Grid(steps // g, Fraction(g, units))
 
 
-def _within(points: int, max_points: int, what: str, fix: str = "") -> int:
-    """``points``, or a ValueError naming ``max_points`` when ``what`` needs more points."""
-    if points > max_points:
+def _within(points: int, what: str, fix: str = "") -> int:
+    """``points``, or a ValueError naming the limit when ``what`` needs more points."""
+    if points > MAX_GRID_POINTS:  # read at each call: a user may raise it
         raise ValueError(
-            f"{what} {points:,} points, above the limit of max_points={max_points:,}{fix}."
+            f"{what} {points:,} points, above the limit MAX_GRID_POINTS = {MAX_GRID_POINTS:,}{fix}."
         )
     return points
 
 
-def _fft_length(
-    width: int, max_points: int, what: str = "the sign-flip distribution", fix: str = ""
-) -> int:
-    """A fast FFT length (2^a 3^b 5^c ...) for ``width`` points, within ``max_points``."""
-    n_fft = scipy.fft.next_fast_len(width, real=True)
-    return _within(n_fft, max_points, f"{what} needs an FFT of", fix)
+def _fft_length(width: int, what: str = "the sign-flip distribution", fix: str = "") -> int:
+    """A fast FFT length (2^a 3^b 5^c ...) for ``width`` points, within the limit."""
+    return _within(scipy.fft.next_fast_len(width, real=True), f"{what} needs an FFT of", fix)
 
 
 # --- The randomization test: the exact sign-flip distribution ---------------------
 
 
-def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> np.ndarray:
+def sign_flip_distribution(steps: ArrayLike) -> np.ndarray:
     """Probabilities of the flipped total ``T``, over all ``2**K`` equally likely sign assignments.
 
     ``T`` is the total of the flipped ``|k_i|`` (the signed sum is ``S - 2T``,
@@ -139,7 +136,7 @@ def sign_flip_distribution(steps: ArrayLike, *, max_points: int = MAX_GRID_POINT
     k = np.sort(np.abs(np.asarray(steps, dtype=np.int64)))
     k = k[k != 0]
     total = int(k.sum())
-    _within(total + 1, max_points, "the sign-flip distribution needs")
+    _within(total + 1, "the sign-flip distribution needs")
     p = np.zeros(total + 1)
     p[0] = 1.0
     end = 1  # p[:end] is filled
@@ -289,7 +286,6 @@ class SignFlipFFT:
     spectrum: np.ndarray = field(repr=False)
     error_bound: float
     n_points: int
-    max_points: int
 
     @functools.cached_property
     def probabilities(self) -> np.ndarray:
@@ -297,9 +293,9 @@ class SignFlipFFT:
         return _inverse(self.spectrum, self.n_points, self.width)
 
     @classmethod
-    def of(cls, steps: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> SignFlipFFT:
+    def of(cls, steps: ArrayLike) -> SignFlipFFT:
         """The distribution for the integer ``steps`` (zeros ignored); ValueError when the FFT
-        would exceed ``max_points``."""
+        would exceed :data:`MAX_GRID_POINTS`."""
         k = np.abs(np.asarray(steps, dtype=np.int64))
         v, c = np.unique(k[k != 0], return_counts=True)
         total = int(np.dot(v, c))
@@ -307,12 +303,12 @@ class SignFlipFFT:
         half = _hoeffding_halfwidth(sum_squares, TAIL_EPSILON)
         lo = max(0, math.floor(total / 2 - half))
         hi = min(total, math.ceil(total / 2 + half))
-        n_fft = _fft_length(hi - lo + 1, max_points)
+        n_fft = _fft_length(hi - lo + 1)
         # the tails' window (see lower_tail) must fit as well
         tails = min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1)
-        _fft_length(tails, max_points)
+        _fft_length(tails)
         spectrum, error = _flip_transform(v, c, 0.0, lo, n_fft)
-        return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft, max_points)
+        return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft)
 
     def lower_tail(self, t: int) -> float:
         """``P(T <= t)``, to a relative 1e-9 however small (0.0 only where that underflows double
@@ -366,7 +362,7 @@ class SignFlipFFT:
         theta = a
         half = _hoeffding_halfwidth(sum_squares, 1e-30)
         lo = max(0, math.floor(t - half))
-        n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1, self.max_points)
+        n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1)
         q = _inverse(_flip_transform(v, c, theta, lo, n_fft)[0], n_fft, t - lo + 1)
         weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
         if not weighted > 0:  # q is centred at t, so its terms near t are far from 0
@@ -469,7 +465,7 @@ def _transform_at(x: np.ndarray, w: np.ndarray, freq: np.ndarray, n_fft: int) ->
     return out
 
 
-def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
+def _fft_spectrum(grid: Grid, q: int) -> _Spectrum:
     """The transform of the total of Q draws of ``grid.steps``, on a window of totals.
 
     The error bound: the forward FFT leaves an absolute error of about ``log2(N) eps`` at most
@@ -493,7 +489,7 @@ def _fft_spectrum(grid: Grid, q: int, max_points: int) -> _Spectrum:
         lo, width = 0, full
     what = f"the exact bootstrap on the {grid.label} grid"
     fix = "; raise it if the memory allows (40 bytes a point), or use paired_bootstrap"
-    n_fft = _fft_length(max(width, span + 1), max_points, what, fix)
+    n_fft = _fft_length(max(width, span + 1), what, fix)
     w = counts / q
     # Frequencies where |phi_f|**Q < 1e-40 contribute nothing visible; dropping them also keeps
     # the squaring away from subnormal numbers (which are very slow).
@@ -565,7 +561,7 @@ def _spectrum_cdf(sp: _Spectrum) -> tuple[Callable[[int], float], float]:
 
 
 def grid_bootstrap_distribution(
-    changes: ArrayLike, *, grid: Grid | None = None, max_points: int = MAX_GRID_POINTS
+    changes: ArrayLike, *, grid: Grid | None = None
 ) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
@@ -581,9 +577,8 @@ def grid_bootstrap_distribution(
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
     d = _checks.scores(changes, "changes")
-    max_points = _checks.integer(max_points, "max_points")
     grid = grid or _on_grid(d)
-    return _grid_distribution(grid, d.size, _fft_spectrum(grid, d.size, max_points))
+    return _grid_distribution(grid, d.size, _fft_spectrum(grid, d.size))
 
 
 def _on_grid(d: np.ndarray) -> Grid:
@@ -606,7 +601,7 @@ def _grid_distribution(
     return GridDistribution(values, p, step, float(error_bound), int(sp.n_fft))
 
 
-def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POINTS) -> int:
+def count_attainable_means(changes: ArrayLike) -> int:
     """How many distinct values a bootstrap resample mean of changes on a grid can take.
 
     Counts the distinct totals of Q draws of the steps ``k_q`` exactly: bit t of ``reach`` says
@@ -616,9 +611,8 @@ def count_attainable_means(changes: ArrayLike, *, max_points: int = MAX_GRID_POI
     24
     """
     d = _checks.scores(changes, "changes")
-    max_points = _checks.integer(max_points, "max_points")
     k = np.unique(_on_grid(d).steps)
-    _within(d.size * int(k[-1] - k[0]) + 1, max_points, "the totals span")
+    _within(d.size * int(k[-1] - k[0]) + 1, "the totals span")
     shifts = (k - k[0]).tolist()
     reach = 1  # the total of no draws: 0
     for _ in range(d.size):
@@ -655,9 +649,7 @@ class ExactInterval:
 MAX_MULTISETS_FOR_INTERVAL = 200_000
 
 
-def exact_bootstrap_interval(
-    changes: ArrayLike, level: float = 0.95, *, max_points: int = MAX_GRID_POINTS
-) -> ExactInterval:
+def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95) -> ExactInterval:
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
     exactly.
 
@@ -672,13 +664,10 @@ def exact_bootstrap_interval(
     """
     d = _checks.scores(changes, "changes")
     half_alpha = (1 - _checks.level(level)) / 2
-    max_points = _checks.integer(max_points, "max_points")
-    return _exact_bootstrap_interval(d, float(level), half_alpha, max_points)
+    return _exact_bootstrap_interval(d, float(level), half_alpha)
 
 
-def _exact_bootstrap_interval(
-    d: np.ndarray, level: float, half_alpha: Fraction, max_points: int = MAX_GRID_POINTS
-) -> ExactInterval:
+def _exact_bootstrap_interval(d: np.ndarray, level: float, half_alpha: Fraction) -> ExactInterval:
     q, k = d.size, np.unique(d).size
     # C(Q + k - 1, k - 1) multisets of Q draws from k values: lgamma first, since the count can
     # have millions of digits (e**13 is above the limit)
@@ -696,7 +685,7 @@ def _exact_bootstrap_interval(
             f"and have C({q + k - 1:,}, {k - 1:,}) multisets to enumerate. Use paired_bootstrap "
             "(Monte Carlo)."
         )
-    sp = _fft_spectrum(grid, q, max_points)
+    sp = _fft_spectrum(grid, q)
     # few frequencies: read the ends off the spectrum; else off the inverse FFT
     fft = None if sp.kept.size <= MAX_DIRECT_FREQUENCIES else _fft_totals(sp)
     if fft is None:

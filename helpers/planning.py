@@ -36,6 +36,87 @@ _METHODS = ("t", "randomization")
 MAX_QUERIES = 1_000_000
 
 
+def queries_needed(
+    pilot_changes: ArrayLike | Mapping,
+    *,
+    smallest_useful: float,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    method: str = "t",
+    rng: int | np.random.Generator | None = None,
+    n_studies: int = 1000,
+    n_flips: int = 199,
+) -> QueriesNeeded:
+    """The number of judged queries at which a paired test detects ``smallest_useful``.
+
+    ``pilot_changes``: per-query changes ``d_q`` from a pilot (a sequence, or a mapping by
+    query ID); only their spread is used. ``smallest_useful``: the smallest true mean change
+    worth detecting (positive; ``alternative="less"`` plans for a loss of that size).
+
+    ``method="t"``: the smallest ``Q`` at which the paired t-test's exact power, from the
+    noncentral t distribution with ``Q - 1`` degrees of freedom and noncentrality
+    ``smallest_useful * sqrt(Q) / sd``, reaches ``power``.
+
+    ``method="randomization"`` (``rng`` required): the ``Q`` at which the simulated power
+    curve reaches ``power``. Each simulated study draws ``Q`` changes with replacement from
+    the pilot's, shifted to mean ``smallest_useful``, and runs a Monte Carlo randomization
+    test of ``n_flips`` random sign assignments (``p = (count + 1) / (n_flips + 1)``, a
+    valid level-``alpha`` test); ``n_studies`` studies at each of 12 sizes around the t
+    answer give the curve (a fitted probit line in ``sqrt(Q)``). ``power`` is simulated
+    afresh at the answer, with Monte Carlo standard error ``mc_error``: the ``Q`` found is
+    itself uncertain by a few per cent. The shift adds the same amount to every change: a
+    model for continuous measures such as nDCG, not a possible alternative for hit@k (an
+    unchanged query's 0 cannot become +0.1). The two methods agree while ``smallest_useful``
+    is small beside the changes' SD. For a larger change the randomization test falls short of
+    the t answer's power: its sign flips spread with the uncentred sum of squares of the
+    changes, which grows with the change (docs/your-own-runs.md). With few ``n_flips`` the
+    Monte Carlo test also loses a little power against the exact one.
+    """
+    d = _pilot(pilot_changes)
+    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
+    target = float(_checks.level(power, "power", "0.8"))
+    sd = float(np.std(d, ddof=1))
+    n_t = _t_search(smallest, sd, target, a, alternative)
+    if method == "t":
+        achieved = _t_power(n_t, smallest, sd, a, alternative)
+        return QueriesNeeded(n_t, achieved, "t", sd, smallest, target, a, alternative)
+    gen, n_studies, n_flips = _simulation(rng, n_studies, n_flips, a)
+    shifted = _shifted(d, smallest, alternative)
+    n, achieved = _randomization_search(
+        shifted, n_t, target, a, alternative, gen, n_studies, n_flips
+    )
+    se = math.sqrt(achieved * (1 - achieved) / n_studies)
+    return QueriesNeeded(
+        n, achieved, "randomization", sd, smallest, target, a, alternative, se, n_studies
+    )
+
+
+def power_curve(
+    pilot_changes: ArrayLike | Mapping,
+    queries: ArrayLike,
+    *,
+    smallest_useful: float,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    method: str = "t",
+    rng: int | np.random.Generator | None = None,
+    n_studies: int = 1000,
+    n_flips: int = 199,
+) -> np.ndarray:
+    """The power at each number of queries in ``queries``, by ``method`` (as
+    :func:`queries_needed`; ``"randomization"`` simulates ``n_studies`` studies at each)."""
+    d = _pilot(pilot_changes)
+    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
+    ns = [_checks.integer(n, "queries", minimum=2) for n in np.asarray(queries).ravel().tolist()]
+    if method == "t":
+        sd = float(np.std(d, ddof=1))
+        return np.array([_t_power(n, smallest, sd, a, alternative) for n in ns])
+    simulation = (a, alternative, *_simulation(rng, n_studies, n_flips, a))
+    shifted = _shifted(d, smallest, alternative)
+    return np.array([_simulated_power(shifted, n, *simulation) for n in ns])
+
+
 @dataclass(frozen=True)
 class QueriesNeeded:
     """How many queries a comparison needs: ``queries``, and the ``power`` achieved there.
@@ -55,6 +136,9 @@ class QueriesNeeded:
     alternative: str
     mc_error: float | None = None
     n_studies: int | None = None
+
+
+# --- The machinery ------------------------------------------------------------------------------
 
 
 def _pilot(pilot_changes: object) -> np.ndarray:
@@ -136,7 +220,8 @@ def _simulated_power(
     n_flips: int,
 ) -> float:
     """Share of ``n_studies`` studies of ``n`` queries, drawn from ``shifted``, in which a
-    Monte Carlo randomization test of ``n_flips`` sign assignments has p <= alpha."""
+    Monte Carlo randomization test of ``n_flips`` sign assignments has p <= alpha (the idea of
+    ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
     rejected = 0
     block = max(1, 2**22 // (n_flips * n))  # studies at once: about 32 MiB of signs
     for start in range(0, n_studies, block):
@@ -182,62 +267,6 @@ def _shifted(d: np.ndarray, smallest: float, alternative: str) -> np.ndarray:
     return (d - d.mean()) * math.sqrt(d.size / (d.size - 1)) + effect
 
 
-def queries_needed(
-    pilot_changes: ArrayLike | Mapping,
-    *,
-    smallest_useful: float,
-    power: float = 0.8,
-    alpha: float = 0.05,
-    alternative: str = "two-sided",
-    method: str = "t",
-    rng: int | np.random.Generator | None = None,
-    n_studies: int = 1000,
-    n_flips: int = 199,
-) -> QueriesNeeded:
-    """The number of judged queries at which a paired test detects ``smallest_useful``.
-
-    ``pilot_changes``: per-query changes ``d_q`` from a pilot (a sequence, or a mapping by
-    query ID); only their spread is used. ``smallest_useful``: the smallest true mean change
-    worth detecting (positive; ``alternative="less"`` plans for a loss of that size).
-
-    ``method="t"``: the smallest ``Q`` at which the paired t-test's exact power, from the
-    noncentral t distribution with ``Q - 1`` degrees of freedom and noncentrality
-    ``smallest_useful * sqrt(Q) / sd``, reaches ``power``.
-
-    ``method="randomization"`` (``rng`` required): the ``Q`` at which the simulated power
-    curve reaches ``power``. Each simulated study draws ``Q`` changes with replacement from
-    the pilot's, shifted to mean ``smallest_useful``, and runs a Monte Carlo randomization
-    test of ``n_flips`` random sign assignments (``p = (count + 1) / (n_flips + 1)``, a
-    valid level-``alpha`` test); ``n_studies`` studies at each of 12 sizes around the t
-    answer give the curve (a fitted probit line in ``sqrt(Q)``). ``power`` is simulated
-    afresh at the answer, with Monte Carlo standard error ``mc_error``: the ``Q`` found is
-    itself uncertain by a few per cent. The shift adds the same amount to every change: a
-    model for continuous measures such as nDCG, not a possible alternative for hit@k (an
-    unchanged query's 0 cannot become +0.1). The two methods agree while ``smallest_useful``
-    is small beside the changes' SD. For a larger change the randomization test falls short of
-    the t answer's power: its sign flips spread with the uncentred sum of squares of the
-    changes, which grows with the change (docs/your-own-runs.md). With few ``n_flips`` the
-    Monte Carlo test also loses a little power against the exact one.
-    """
-    d = _pilot(pilot_changes)
-    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
-    target = float(_checks.level(power, "power", "0.8"))
-    sd = float(np.std(d, ddof=1))
-    n_t = _t_search(smallest, sd, target, a, alternative)
-    if method == "t":
-        achieved = _t_power(n_t, smallest, sd, a, alternative)
-        return QueriesNeeded(n_t, achieved, "t", sd, smallest, target, a, alternative)
-    gen, n_studies, n_flips = _simulation(rng, n_studies, n_flips, a)
-    shifted = _shifted(d, smallest, alternative)
-    n, achieved = _randomization_search(
-        shifted, n_t, target, a, alternative, gen, n_studies, n_flips
-    )
-    se = math.sqrt(achieved * (1 - achieved) / n_studies)
-    return QueriesNeeded(
-        n, achieved, "randomization", sd, smallest, target, a, alternative, se, n_studies
-    )
-
-
 def _randomization_search(shifted, n_t, target, alpha, alternative, gen, n_studies, n_flips):
     """Q where the simulated power curve reaches ``target``, and the power simulated there.
 
@@ -268,28 +297,3 @@ def _randomization_search(shifted, n_t, target, alpha, alternative, gen, n_studi
             f"{MAX_QUERIES:,} queries: plan for a larger smallest useful change."
         )
     return n, _simulated_power(shifted, n, *simulation)
-
-
-def power_curve(
-    pilot_changes: ArrayLike | Mapping,
-    queries: ArrayLike,
-    *,
-    smallest_useful: float,
-    alpha: float = 0.05,
-    alternative: str = "two-sided",
-    method: str = "t",
-    rng: int | np.random.Generator | None = None,
-    n_studies: int = 1000,
-    n_flips: int = 199,
-) -> np.ndarray:
-    """The power at each number of queries in ``queries``, by ``method`` (as
-    :func:`queries_needed`; ``"randomization"`` simulates ``n_studies`` studies at each)."""
-    d = _pilot(pilot_changes)
-    smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
-    ns = [_checks.integer(n, "queries", minimum=2) for n in np.asarray(queries).ravel().tolist()]
-    if method == "t":
-        sd = float(np.std(d, ddof=1))
-        return np.array([_t_power(n, smallest, sd, a, alternative) for n in ns])
-    simulation = (a, alternative, *_simulation(rng, n_studies, n_flips, a))
-    shifted = _shifted(d, smallest, alternative)
-    return np.array([_simulated_power(shifted, n, *simulation) for n in ns])

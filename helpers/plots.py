@@ -468,6 +468,31 @@ def _same_length(names: str, *columns, empty: bool = False, show: bool = False) 
     return sizes[0]
 
 
+def _interval_rows(intervals) -> np.ndarray:
+    """``intervals`` as checked rows of (low, high), at least one, each low <= its high."""
+    try:
+        rows = list(intervals)
+    except TypeError:  # a number, not rows
+        rows = []
+    if not rows or any(np.ndim(iv) != 1 or len(iv) != 2 for iv in rows):
+        raise ValueError("intervals must be rows of (low, high), one per row, at least one.")
+    iv = _checks.scores([v for row in rows for v in row], "intervals").reshape(-1, 2)
+    if np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError("intervals must be (low, high) pairs with low <= high.")
+    return iv
+
+
+def _shares(values, name: str, n: int, per: str) -> np.ndarray:
+    """``values`` checked as ``n`` shares between 0 and 1, one per ``per``."""
+    s = _checks.scores(values, name)
+    if s.size != n or np.any((s < 0) | (s > 1)):
+        raise ValueError(
+            f"{name} must be {n} shares between 0 and 1 (not percents), one per {per}; got "
+            f"{s.size} from {s.min():g} to {s.max():g}."
+        )
+    return s
+
+
 def _interval_row(ax, y, low, high, estimate, sizes, dot=None, **bar) -> None:
     """An interval as a horizontal bar at height ``y``, its estimate as a black dot on it;
     ``sizes`` are the bar's width and the dot's size, ``bar`` and ``dot`` more of their style."""
@@ -548,11 +573,7 @@ def plot_decision(
     n = _same_length(names, *columns, show=True)
     est = _checks.scores(estimates, "estimates")
     lim = _checks.scores(limits, "limits")
-    if any(np.ndim(iv) != 1 or len(iv) != 2 for iv in intervals):
-        raise ValueError("intervals must be (low, high) pairs, one per row.")
-    ivs = _checks.scores([v for iv in intervals for v in iv], "intervals").reshape(n, 2)
-    if np.any(ivs[:, 0] > ivs[:, 1]):
-        raise ValueError("intervals must be (low, high) pairs with low <= high.")
+    ivs = _interval_rows(intervals)
     for side in better:
         if side not in ("above", "below"):
             raise ValueError(f"better must be 'above' or 'below' for each row; got {side!r}.")
@@ -604,11 +625,7 @@ def plot_intervals_vs_truth(
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['truth', 'contain it (2)', 'miss it (1)']
     """
-    iv = np.asarray(intervals, dtype=float)
-    if iv.ndim != 2 or iv.shape[1] != 2 or iv.shape[0] == 0:
-        raise ValueError(f"intervals must be rows of (low, high); got shape {iv.shape}.")
-    if not np.all(np.isfinite(iv)) or np.any(iv[:, 0] > iv[:, 1]):
-        raise ValueError("intervals must be finite, each low end <= its high end.")
+    iv = _interval_rows(intervals)
     _checks.number(truth, "truth")
     ax = _axes(ax, figsize=(7.5, min(4.0, 2.0 + 0.12 * len(iv))))
     miss = (iv[:, 0] > truth) | (iv[:, 1] < truth)
@@ -685,12 +702,7 @@ def plot_error_rates(
         )
     series = {}
     for label, values in rates.items():
-        r = _checks.scores(values, f"rates[{label!r}]")
-        if r.size != x.size:
-            raise ValueError(f"rates[{label!r}] has {r.size} rates for {x.size} counts.")
-        if r.min() < 0 or r.max() > 1:
-            raise ValueError(f"rates[{label!r}] must lie between 0 and 1 (a share, not a percent).")
-        series[label] = r
+        series[label] = _shares(values, f"rates[{label!r}]", x.size, "count")
     if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
         raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
     ax = _axes(ax)
@@ -736,11 +748,7 @@ def plot_coverage(
     colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
     ax = _axes(ax)
     for (name, cov), colour in zip(coverages.items(), colors, strict=False):
-        c = _checks.scores(cov, f"coverages[{name!r}]")
-        if c.size != n.size or np.any((c < 0) | (c > 1)):
-            raise ValueError(
-                f"coverages[{name!r}] must be {n.size} shares between 0 and 1, one per size."
-            )
+        c = _shares(cov, f"coverages[{name!r}]", n.size, "size")
         se = None if n_samples is None else 2 * np.sqrt(c * (1 - c) / n_samples)
         ax.errorbar(n, c, yerr=se, marker="o", capsize=3, color=colour, linewidth=2, label=name)
     ax.axhline(level, **_DASHED, linewidth=1.5, label=f"nominal {level:.0%}")
@@ -773,11 +781,7 @@ def plot_power_curve(
     ('Judged queries Q', [0.0, 1.0])
     """
     n = _checks.scores(queries, "queries")
-    p = _checks.scores(power, "power")
-    if n.size != p.size:
-        raise ValueError(f"{n.size} numbers of queries but {p.size} powers: give one per size.")
-    if np.any((p < 0) | (p > 1)):
-        raise ValueError("power must lie between 0 and 1 (a share of studies).")
+    p = _shares(power, "power", n.size, "number of queries")
     target = float(_checks.level(target, "target", "0.8"))
     ax = _axes(ax)
     ax.plot(n, p, color=color or PALETTE["diff"], marker=marker, linewidth=2, label=label)

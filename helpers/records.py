@@ -83,47 +83,6 @@ class ComparisonRecord:
         return {"format": FORMAT, "version": self.version, **body}
 
 
-def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
-    if not isinstance(exclusions, Mapping):
-        raise ValueError(
-            f"{where}exclusions must be a mapping {{query_id: reason}}; got "
-            f"{type(exclusions).__name__}."
-        )
-    out = {}
-    for q, reason in exclusions.items():
-        if not isinstance(reason, str) or not reason.strip():
-            raise ValueError(f"{where}excluded query {q!r} needs a reason (a non-empty string).")
-        out[str(q)] = reason
-    both = sorted(set(out) & set(ids))
-    if both:
-        raise ValueError(
-            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an "
-            "excluded query must not be among the scores."
-        )
-    return out
-
-
-def _check_config(config: object, where: str = "") -> dict[str, Any]:
-    if not isinstance(config, Mapping):
-        raise ValueError(
-            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got "
-            f"{type(config).__name__}."
-        )
-    try:
-        copy = json.loads(json.dumps(dict(config), allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts "
-            f"with str keys): {exc}."
-        ) from None
-    if copy != dict(config):
-        raise ValueError(
-            f"{where}config would not survive a JSON round trip unchanged; use lists instead of "
-            "tuples and str keys."
-        )
-    return copy
-
-
 def make_record(
     a: Sequence[float] | Mapping[Hashable, float],
     b: Sequence[float] | Mapping[Hashable, float],
@@ -201,6 +160,47 @@ def _make_record_iv(a, b, rng, n_resamples, level, query_ids, clusters, exclusio
     if config is not None:
         extras["config"] = _check_config(config)
     return seed, n_resamples, level, str_ids, a_arr, b_arr, extras
+
+
+def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -> dict[str, str]:
+    if not isinstance(exclusions, Mapping):
+        raise ValueError(
+            f"{where}exclusions must be a mapping {{query_id: reason}}; got "
+            f"{type(exclusions).__name__}."
+        )
+    out = {}
+    for q, reason in exclusions.items():
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"{where}excluded query {q!r} needs a reason (a non-empty string).")
+        out[str(q)] = reason
+    both = sorted(set(out) & set(ids))
+    if both:
+        raise ValueError(
+            f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an "
+            "excluded query must not be among the scores."
+        )
+    return out
+
+
+def _check_config(config: object, where: str = "") -> dict[str, Any]:
+    if not isinstance(config, Mapping):
+        raise ValueError(
+            f"{where}config must be a mapping (e.g. {{'metric': 'nDCG@10', 'cutoff': 10}}); got "
+            f"{type(config).__name__}."
+        )
+    try:
+        copy = json.loads(json.dumps(dict(config), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{where}config must hold plain JSON values (str, int, float, bool, None, lists, dicts "
+            f"with str keys): {exc}."
+        ) from None
+    if copy != dict(config):
+        raise ValueError(
+            f"{where}config would not survive a JSON round trip unchanged; use lists instead of "
+            "tuples and str keys."
+        )
+    return copy
 
 
 def _bootstrap_means(

@@ -31,7 +31,6 @@ def paired_bootstrap(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap means of the per-query changes, resampling whole query pairs.
 
@@ -44,7 +43,7 @@ def paired_bootstrap(
     ((1000,), True)
     """
     d = _checks.scores(changes, "changes")
-    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng, max_elements))
+    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng))
 
 
 def _paired_bootstrap(
@@ -59,14 +58,9 @@ def _paired_bootstrap(
     return _in_chunks(bootstrap_means, R, Q, max_elements)
 
 
-def _draws_iv(
-    n_resamples: object, rng: object, max_elements: object
-) -> tuple[int, np.random.Generator, int]:
-    return (
-        _checks.integer(n_resamples, "n_resamples"),
-        _checks.generator(rng),
-        _checks.integer(max_elements, "max_elements"),
-    )
+def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator, int]:
+    """R, the generator, and the indices drawn at a time (an internal constant)."""
+    return _checks.integer(n_resamples, "n_resamples"), _checks.generator(rng), DEFAULT_MAX_ELEMENTS
 
 
 def _in_chunks(
@@ -94,7 +88,6 @@ def resample(
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     draws: int | None = None,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """The general form of :func:`paired_bootstrap`: apply ``statistic`` to R index draws.
 
@@ -107,7 +100,7 @@ def resample(
     """
     n = _checks.integer(n, "n")
     draws = n if draws is None else _checks.integer(draws, "draws")
-    return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng, max_elements))
+    return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng))
 
 
 def _resample(
@@ -127,7 +120,6 @@ def unpaired_bootstrap(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap ``mean(B) - mean(A)`` resampling A's and B's scores *independently*.
 
@@ -143,7 +135,7 @@ def unpaired_bootstrap(
     def diff_of_means(idx: np.ndarray) -> np.ndarray:
         return b_arr[idx[:, n:]].mean(axis=1) - a_arr[idx[:, :n]].mean(axis=1)
 
-    return _resample(n, 2 * n, diff_of_means, *_draws_iv(n_resamples, rng, max_elements))
+    return _resample(n, 2 * n, diff_of_means, *_draws_iv(n_resamples, rng))
 
 
 def paired_bootstrap_statistic(
@@ -153,7 +145,6 @@ def paired_bootstrap_statistic(
     *,
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap any statistic of the two score vectors, resampling whole query pairs.
 
@@ -172,7 +163,7 @@ def paired_bootstrap_statistic(
             "statistic must be a function statistic(a_res, b_res) returning one value per row; "
             f"got {type(statistic).__name__}."
         )
-    draws = _draws_iv(n_resamples, rng, max_elements)
+    draws = _draws_iv(n_resamples, rng)
     Q = a_arr.size
     return _resample(Q, Q, lambda idx: statistic(a_arr[idx], b_arr[idx]), *draws)
 
@@ -344,7 +335,6 @@ def cluster_bootstrap(
     n_resamples: int = 10_000,
     rng: int | np.random.Generator,
     weighting: str = "query",
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> np.ndarray:
     """Bootstrap the mean change resampling whole clusters (users), not single queries.
 
@@ -359,7 +349,7 @@ def cluster_bootstrap(
     """
     weighting = _checks.one_of(weighting, "weighting", CLUSTER_WEIGHTINGS)
     totals = cluster_totals(changes, clusters)
-    return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng, max_elements))
+    return _cluster_bootstrap(totals, weighting, *_draws_iv(n_resamples, rng))
 
 
 def _cluster_bootstrap(
@@ -457,16 +447,15 @@ def _compositions(n: int, k: int) -> np.ndarray:
     return np.column_stack(cols)
 
 
-def exact_bootstrap_distribution(
-    changes: ArrayLike, *, max_multisets: int = MAX_EXACT_MULTISETS
-) -> ExactDistribution:
+def exact_bootstrap_distribution(changes: ArrayLike) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
     A resample's mean depends only on how many times it drew each of the k distinct values
     ``u`` (multiplicities ``m``): those counts ``c`` are multinomial,
     ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the mean is ``sum(c_i * u_i) / Q``.
     All C(Q + k - 1, k - 1) count vectors are enumerated and the probabilities of equal means
-    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny.
+    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny;
+    at most :data:`MAX_EXACT_MULTISETS` of them.
 
     >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
     >>> len(dist.values), round(float(dist.probabilities.sum()), 12)
@@ -474,11 +463,12 @@ def exact_bootstrap_distribution(
     >>> print(f"P(mean <= 0) = {dist.cdf(0.0):.4f}")
     P(mean <= 0) = 0.2070
     """
-    d = _checks.scores(changes, "changes")
-    return _exact_bootstrap_distribution(d, _checks.integer(max_multisets, "max_multisets"))
+    return _exact_bootstrap_distribution(_checks.scores(changes, "changes"))
 
 
-def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDistribution:
+def _exact_bootstrap_distribution(
+    d: np.ndarray, max_multisets: int = MAX_EXACT_MULTISETS
+) -> ExactDistribution:
     q = d.size
     u, m = np.unique(d, return_counts=True)
     k = u.size
@@ -487,7 +477,7 @@ def _exact_bootstrap_distribution(d: np.ndarray, max_multisets: int) -> ExactDis
         raise ValueError(
             f"The exact bootstrap distribution of {q:,} differences with {k:,} distinct values has "
             f"C({q + k - 1:,}, {k - 1:,}) = {n_multisets:,} resample count vectors to enumerate; "
-            f"the limit is max_multisets={max_multisets:,}. Use a Monte Carlo bootstrap "
+            f"the limit is {max_multisets:,}. Use a Monte Carlo bootstrap "
             "(paired_bootstrap) instead."
         )
     if k == 1:  # every resample mean is the one value

@@ -1,5 +1,6 @@
-"""Tests of significance for a paired comparison: the paired randomization
-(sign-flip) test, the shifted-bootstrap test, and Holm's adjustment for several.
+"""Tests of significance for a paired comparison: the paired randomization (sign-flip) test
+(:func:`randomization_test`; :func:`_sign_flip_means` is its Monte Carlo idea in plain lines), the
+shifted-bootstrap test and Holm's adjustment; below them the machinery that computes them at scale.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from .grid import (
     sign_flip_distribution,
 )
 from .resampling import (
-    DEFAULT_MAX_ELEMENTS,
     ClusterTotals,
     _cluster_totals,
     _draws_iv,
@@ -44,20 +44,64 @@ MAX_EXACT_ASSIGNMENTS = 2**20
 #: that an observed mean of zero still ties with itself.
 REL_TOL = 1e-9
 
-#: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
-#: programme's smallest counts pass through subnormal doubles); one below the smallest positive
-#: double, _SMALLEST, is reported as it, with a note.
-_TINY = 1e-250
-_SMALLEST = math.ulp(0.0)
-
-#: Signs the Monte Carlo randomization test draws at once by default (2**26 random bits,
-#: 8 MiB); the result does not depend on it.
+#: Most signs the Monte Carlo randomization test draws at once (2**26 random bits, 8 MiB);
+#: the result does not depend on it.
 DEFAULT_MAX_SIGNS = 2**26
 
 #: Monte Carlo resamples when no exact method applies and only ``rng`` is given.
 DEFAULT_FALLBACK_RESAMPLES = 10_000
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def randomization_test(
+    changes: ArrayLike,
+    *,
+    n_resamples: int | None = None,
+    rng: int | np.random.Generator | None = None,
+    alternative: str = "two-sided",
+    clusters: ArrayLike | None = None,
+) -> SignificanceResult:
+    """Paired randomization (sign-flip) test of the mean change.
+
+    Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the p-value is the
+    fraction of sign assignments whose mean is at least as extreme as the observed one
+    (``"greater"``: B better; ties count).
+
+    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero changes: enumerated
+      up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes' grid (:func:`find_grid`);
+      failing both, a Monte Carlo test of :data:`DEFAULT_FALLBACK_RESAMPLES` if ``rng`` is given
+      (``method`` says why). Never 0 (the observed assignment and its mirror count): far out it
+      is computed by exponential tilting, and one below the smallest double is given as that
+      double, 5e-324, with ``method`` saying how small it is.
+    * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
+
+    ``clusters`` (one label per query) flips each user's total change instead.
+
+    >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
+    ...       f"({res.count} of {res.n_resamples}), exact: {res.exact}")
+    mean +0.025, p = 0.6250 (10 of 16), exact: True
+    """
+    d = _checks.scores(changes, "changes")
+    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    n_resamples = None if n_resamples is None else _checks.integer(n_resamples, "n_resamples")
+    gen = None if n_resamples is None and rng is None else _checks.generator(rng)
+    totals = None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
+    return _randomization_test(d, totals, n_resamples, gen, alternative)
+
+
+def _sign_flip_means(
+    nonzero: np.ndarray, n: int, n_resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """The Monte Carlo sign flip, plainly: each resample flips each non-zero change with
+    probability 1/2 (bit ``i`` of its little-endian 64-bit words flips change ``i``) and averages
+    over all ``n`` queries. :func:`_monte_carlo_sign_flips` gives the same means, faster."""
+    words = -(-nonzero.size // 64)
+    draw = rng.integers(0, 2**64 - 1, size=(n_resamples, words), dtype=np.uint64, endpoint=True)
+    bits = np.unpackbits(draw.astype("<u8").view(np.uint8), axis=1, bitorder="little")
+    signs = 1.0 - 2.0 * bits[:, : nonzero.size]  # bit 1 flips the change
+    return (signs * nonzero).sum(axis=1) / n
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +124,143 @@ class SignificanceResult:
     alternative: str
     method: str
     null_probabilities: np.ndarray | None = field(default=None, repr=False)
+
+
+def shifted_bootstrap_test(
+    changes: ArrayLike,
+    *,
+    n_resamples: int = 10_000,
+    rng: int | np.random.Generator,
+    alternative: str = "two-sided",
+) -> SignificanceResult:
+    """The bootstrap's test of "no mean change": resample the changes after centring them at zero.
+
+    The p-value is count / B, with :func:`randomization_test`'s sidedness and ties. A count
+    of 0 bounds nothing: 1/B is only the smallest p-value B resamples can report.
+
+    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
+    >>> centre = res.null_distribution.mean()
+    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {centre:+.3f}")
+    mean +0.025, p = 0.419, centre of the null +0.000
+    """
+    d = _checks.scores(changes, "changes")
+    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    observed = float(np.mean(d))
+    null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng))
+    null.setflags(write=False)
+    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
+    method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
+    return SignificanceResult(
+        observed, count / null.size, null, False, null.size, count, alternative, method
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class HolmResult:
+    """Holm-adjusted p-values, in the order the p-values were given."""
+
+    pvalues: np.ndarray
+    adjusted: np.ndarray
+    rejected: np.ndarray
+    alpha: float
+
+    def __str__(self) -> str:
+        lines = [f"{'test':>4}  {'p':>7}  {'Holm p':>7}  reject at {self.alpha:g}"]
+        rows = zip(self.pvalues, self.adjusted, self.rejected, strict=True)
+        for i, (p, adj, rej) in enumerate(rows, start=1):
+            lines.append(f"{i:>4}  {p:>7.4f}  {adj:>7.4f}  {'yes' if rej else 'no'}")
+        return "\n".join(lines)
+
+
+def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
+    """Holm's step-down adjustment of ``m`` p-values, controlling the family-wise error rate.
+
+    The ``i``-th smallest p-value's adjusted value is ``max over j <= i of
+    min(1, (m - j + 1) * p_(j))``; those at most ``alpha`` are rejected.
+
+    >>> res = holm([0.01, 0.04, 0.03, 0.005])
+    >>> print(res.adjusted.round(4).tolist(), res.rejected.tolist())
+    [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
+    """
+    p = _checks.scores(pvalues, "p-values")
+    if (outside := np.flatnonzero((p < 0) | (p > 1))).size:
+        i = int(outside[0])
+        raise ValueError(f"p-values must lie between 0 and 1; got {float(p[i])!r} at position {i}.")
+    _checks.level(alpha, "alpha", "0.05")
+    a = float(alpha)
+    adjusted = _holm(p)
+    return HolmResult(pvalues=p, adjusted=adjusted, rejected=adjusted <= a, alpha=a)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's adjusted p-values of checked p-values, in their order."""
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
+
+
+# --- The machinery: the test's route (enumeration, grid, Monte Carlo) and its fast kernels ---
+
+
+def _randomization_test(
+    d: np.ndarray,
+    totals: ClusterTotals | None,
+    n_resamples: int | None,
+    rng: np.random.Generator | None,
+    alternative: str,
+    max_elements: int = DEFAULT_MAX_SIGNS,
+    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
+    null: bool = True,
+) -> SignificanceResult:
+    """The test on checked arguments, flipping each change or (``totals``) each user's total
+    change; ``null=False``: the exact grid route may leave the null distribution empty."""
+    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
+        args = (n_resamples, rng, alternative, max_elements, fallback_resamples, null)
+        test = _randomization_test(totals.sums, None, *args)
+        null = test.null_distribution * (len(totals.labels) / d.size)
+        null.flags.writeable = False
+        method = test.method + ", flipping each user's total change"
+        return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
+    n = d.size
+    nonzero = d[d != 0]
+    k = nonzero.size
+    observed = float(np.mean(d))
+    tol = REL_TOL * float(np.abs(d).mean())
+    note = ""  # or why a Monte Carlo test replaces the exact one
+    if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
+        grid = _find_grid(nonzero)
+        if grid is None:
+            why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
+        else:
+            try:
+                return _grid_test(d, grid, observed, alternative, null)
+            except ValueError as err:  # too fine a grid for the memory limit
+                why = f"on the {grid.label} grid {err}".removesuffix(".")
+        if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone
+            many = f"2**{k}" if k > 1023 else f"2**{k} = about {2.0**k:.1e}"
+            raise ValueError(
+                f"No exact test here: {why}, and {many} sign assignments are too many to "
+                f"enumerate (limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. "
+                "n_resamples=10_000) and rng for a Monte Carlo test (rng alone uses "
+                f"{fallback_resamples:,} resamples)."
+            )
+        n_resamples = fallback_resamples
+        note = f" (not exact: {why})"
+    exact = n_resamples is None
+    if exact:
+        null = _all_sign_flip_sums(nonzero) / n
+    elif k:
+        null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
+    else:  # no change to flip
+        null = np.zeros(n_resamples)
+    method = f"randomization ({'exact, all' if exact else 'Monte Carlo'} sign assignments){note}"
+    count = _count_at_least_as_extreme(null, observed, alternative, tol)
+    pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
+    null.setflags(write=False)
+    return SignificanceResult(observed, pvalue, null, exact, null.size, count, alternative, method)
 
 
 def _count_at_least_as_extreme(
@@ -134,7 +315,8 @@ def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
 def _monte_carlo_sign_flips(
     nonzero: np.ndarray, n: int, n_resamples: int, gen: np.random.Generator, max_signs: int
 ) -> np.ndarray:
-    """``n_resamples`` means of the sign-flipped changes, each sign one random bit.
+    """``n_resamples`` means of the sign-flipped changes, each sign one random bit: the means of
+    :func:`_sign_flip_means` (the idea, plainly), from the same bits, computed faster.
 
     A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change (bit ``i``
     of the little-endian words is change ``i``; 1 flips it): its mean is ``(sum(d) - 2 * sum of
@@ -189,6 +371,13 @@ def _monte_carlo_sign_flips(
         return (total - 2 * both[:rows]) / n
 
     return _in_chunks(means, n_resamples, 64 * words, min(max_signs, 64 * words * _MAX_ROWS))
+
+
+#: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
+#: programme's smallest counts pass through subnormal doubles); one below the smallest positive
+#: double, _SMALLEST, is reported as it, with a note.
+_TINY = 1e-250
+_SMALLEST = math.ulp(0.0)
 
 
 def _grid_test(
@@ -251,180 +440,3 @@ def _grid_test(
     return SignificanceResult(
         observed, pvalue, values, True, 2**k, count, alternative, method, probs
     )
-
-
-def randomization_test(
-    changes: ArrayLike,
-    *,
-    n_resamples: int | None = None,
-    rng: int | np.random.Generator | None = None,
-    alternative: str = "two-sided",
-    clusters: ArrayLike | None = None,
-    max_elements: int = DEFAULT_MAX_SIGNS,
-    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
-) -> SignificanceResult:
-    """Paired randomization (sign-flip) test of the mean change.
-
-    Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the p-value is the
-    fraction of sign assignments whose mean is at least as extreme as the observed one
-    (``"greater"``: B better; ties count).
-
-    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero changes: enumerated
-      up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes' grid (:func:`find_grid`);
-      failing both, a Monte Carlo test of ``fallback_resamples`` if ``rng`` is given
-      (``method`` says why). Never 0 (the observed assignment and its mirror count): far out it
-      is computed by exponential tilting, and one below the smallest double is given as that
-      double, 5e-324, with ``method`` saying how small it is.
-    * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
-
-    ``clusters`` (one label per query) flips each user's total change instead; ``max_elements``
-    bounds the signs held at once (the result does not depend on it).
-
-    >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
-    ...       f"({res.count} of {res.n_resamples}), exact: {res.exact}")
-    mean +0.025, p = 0.6250 (10 of 16), exact: True
-    """
-    d = _checks.scores(changes, "changes")
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
-    n_resamples = None if n_resamples is None else _checks.integer(n_resamples, "n_resamples")
-    fallback = _checks.integer(fallback_resamples, "fallback_resamples")
-    gen = None if n_resamples is None and rng is None else _checks.generator(rng)
-    max_elements = _checks.integer(max_elements, "max_elements")
-    totals = None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
-    return _randomization_test(d, totals, n_resamples, gen, alternative, max_elements, fallback)
-
-
-def _randomization_test(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    n_resamples: int | None,
-    rng: np.random.Generator | None,
-    alternative: str,
-    max_elements: int = DEFAULT_MAX_SIGNS,
-    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
-    null: bool = True,
-) -> SignificanceResult:
-    """The test on checked arguments, flipping each change or (``totals``) each user's total
-    change; ``null=False``: the exact grid route may leave the null distribution empty."""
-    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
-        args = (n_resamples, rng, alternative, max_elements, fallback_resamples, null)
-        test = _randomization_test(totals.sums, None, *args)
-        null = test.null_distribution * (len(totals.labels) / d.size)
-        null.flags.writeable = False
-        method = test.method + ", flipping each user's total change"
-        return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
-    n = d.size
-    nonzero = d[d != 0]
-    k = nonzero.size
-    observed = float(np.mean(d))
-    tol = REL_TOL * float(np.abs(d).mean())
-    note = ""  # or why a Monte Carlo test replaces the exact one
-    if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
-        grid = _find_grid(nonzero)
-        if grid is None:
-            why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
-        else:
-            try:
-                return _grid_test(d, grid, observed, alternative, null)
-            except ValueError as err:  # too fine a grid for the memory limit
-                why = f"on the {grid.label} grid {err}".removesuffix(".")
-        if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone
-            many = f"2**{k}" if k > 1023 else f"2**{k} = about {2.0**k:.1e}"
-            raise ValueError(
-                f"No exact test here: {why}, and {many} sign assignments are too many to "
-                f"enumerate (limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. "
-                "n_resamples=10_000) and rng for a Monte Carlo test (rng alone uses "
-                f"{fallback_resamples:,} resamples)."
-            )
-        n_resamples = fallback_resamples
-        note = f" (not exact: {why})"
-    exact = n_resamples is None
-    if exact:
-        null = _all_sign_flip_sums(nonzero) / n
-    elif k:
-        null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
-    else:  # no change to flip
-        null = np.zeros(n_resamples)
-    method = f"randomization ({'exact, all' if exact else 'Monte Carlo'} sign assignments){note}"
-    count = _count_at_least_as_extreme(null, observed, alternative, tol)
-    pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
-    null.setflags(write=False)
-    return SignificanceResult(observed, pvalue, null, exact, null.size, count, alternative, method)
-
-
-def shifted_bootstrap_test(
-    changes: ArrayLike,
-    *,
-    n_resamples: int = 10_000,
-    rng: int | np.random.Generator,
-    alternative: str = "two-sided",
-    max_elements: int = DEFAULT_MAX_ELEMENTS,
-) -> SignificanceResult:
-    """The bootstrap's test of "no mean change": resample the changes after centring them at zero.
-
-    The p-value is count / B, with :func:`randomization_test`'s sidedness and ties. A count
-    of 0 bounds nothing: 1/B is only the smallest p-value B resamples can report.
-
-    >>> res = shifted_bootstrap_test([0.10, 0.02, -0.06, 0.04], n_resamples=5000, rng=1)
-    >>> centre = res.null_distribution.mean()
-    >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.3f}, centre of the null {centre:+.3f}")
-    mean +0.025, p = 0.419, centre of the null +0.000
-    """
-    d = _checks.scores(changes, "changes")
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
-    observed = float(np.mean(d))
-    null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng, max_elements))
-    null.setflags(write=False)
-    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
-    method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
-    return SignificanceResult(
-        observed, count / null.size, null, False, null.size, count, alternative, method
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class HolmResult:
-    """Holm-adjusted p-values, in the order the p-values were given."""
-
-    pvalues: np.ndarray
-    adjusted: np.ndarray
-    rejected: np.ndarray
-    alpha: float
-
-    def __str__(self) -> str:
-        lines = [f"{'test':>4}  {'p':>7}  {'Holm p':>7}  reject at {self.alpha:g}"]
-        rows = zip(self.pvalues, self.adjusted, self.rejected, strict=True)
-        for i, (p, adj, rej) in enumerate(rows, start=1):
-            lines.append(f"{i:>4}  {p:>7.4f}  {adj:>7.4f}  {'yes' if rej else 'no'}")
-        return "\n".join(lines)
-
-
-def holm(pvalues: ArrayLike, alpha: float = 0.05) -> HolmResult:
-    """Holm's step-down adjustment of ``m`` p-values, controlling the family-wise error rate.
-
-    The ``i``-th smallest p-value's adjusted value is ``max over j <= i of
-    min(1, (m - j + 1) * p_(j))``; those at most ``alpha`` are rejected.
-
-    >>> res = holm([0.01, 0.04, 0.03, 0.005])
-    >>> print(res.adjusted.round(4).tolist(), res.rejected.tolist())
-    [0.03, 0.06, 0.06, 0.02] [True, False, False, True]
-    """
-    p = _checks.scores(pvalues, "p-values")
-    if (outside := np.flatnonzero((p < 0) | (p > 1))).size:
-        i = int(outside[0])
-        raise ValueError(f"p-values must lie between 0 and 1; got {float(p[i])!r} at position {i}.")
-    _checks.level(alpha, "alpha", "0.05")
-    a = float(alpha)
-    adjusted = _holm(p)
-    return HolmResult(pvalues=p, adjusted=adjusted, rejected=adjusted <= a, alpha=a)
-
-
-def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's adjusted p-values of checked p-values, in their order."""
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adjusted = np.empty(m)
-    adjusted[order] = np.maximum.accumulate(scaled)
-    return adjusted

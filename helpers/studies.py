@@ -24,6 +24,56 @@ __all__ = ["BestOfK", "best_of_k_study", "ManyTests", "many_tests_study", "compa
 # --- the best of k ----------------------------------------------------------------------------
 
 
+def best_of_k_study(
+    ks: Sequence[int],
+    *,
+    rng: int,
+    n_studies: int = 2000,
+    n_queries: int = 200,
+    noise: float = 0.10,
+    n_resamples: int = 2000,
+) -> BestOfK:
+    """Keep the best of k configurations, all exactly as good as A, and count false claims.
+
+    Each study scores ``max(ks)`` configurations on ``n_queries`` test queries (seed
+    ``rng``) and on as many validation queries (seed ``rng + 2``); per-query noise has sd
+    ``noise`` for A and for each configuration. The best of the first k by mean change is
+    picked on the test queries, or on the validation queries; its 95% paired bootstrap
+    interval on the test queries (``n_resamples`` resamples, seed ``rng + 1``, the same
+    resamples for every k) is a false claim when it excludes zero.
+
+    >>> r = best_of_k_study([1, 5], rng=0, n_studies=200, n_queries=50, n_resamples=200)
+    >>> r.ks, len(r.same), len(r.held)
+    ((1, 5), 2, 2)
+    """
+    seed = _checks.seed(rng)
+    ks = tuple(_checks.integer(k, "each k") for k in ks)
+    if not ks:
+        raise ValueError("ks is empty: give the numbers of configurations to try, e.g. [1, 20].")
+    n_studies = _checks.integer(n_studies, "n_studies")
+    n_queries = _checks.integer(n_queries, "n_queries", minimum=2)
+    noise = _checks.number(noise, "noise", minimum=0)
+    n_resamples = _checks.integer(n_resamples, "n_resamples")
+    k_max = max(ks)
+    test = _null_configs(n_studies, k_max, n_queries, noise, np.random.default_rng(seed))
+    validation = _null_configs(n_studies, k_max, n_queries, noise, np.random.default_rng(seed + 2))
+    studies = np.arange(n_studies)
+    same, held = [], []
+    for k in ks:
+        best = test[:, :k].mean(axis=2).argmax(axis=1)
+        chosen = validation[:, :k].mean(axis=2).argmax(axis=1)
+        for picked, rates in ((best, same), (chosen, held)):
+            low, high = _row_intervals(
+                test[studies, picked], n_resamples, np.random.default_rng(seed + 1)
+            )
+            rates.append(float(((low > 0) | (high < 0)).mean()))
+    best = test.mean(axis=2).argmax(axis=1)
+    chosen = validation.mean(axis=2).argmax(axis=1)
+    picks = ((test, best), (test, chosen), (validation, chosen))  # gain_same, _held, _validation
+    gains = [float(changes[studies, c].mean()) for changes, c in picks]
+    return BestOfK(ks, tuple(same), tuple(held), *gains, n_studies, n_queries)
+
+
 @dataclass(frozen=True)
 class BestOfK:
     """What :func:`best_of_k_study` found, per k and for the largest k.
@@ -95,102 +145,7 @@ def _row_intervals(
     return means[:, low_i], means[:, high_i]
 
 
-def best_of_k_study(
-    ks: Sequence[int],
-    *,
-    rng: int,
-    n_studies: int = 2000,
-    n_queries: int = 200,
-    noise: float = 0.10,
-    n_resamples: int = 2000,
-) -> BestOfK:
-    """Keep the best of k configurations, all exactly as good as A, and count false claims.
-
-    Each study scores ``max(ks)`` configurations on ``n_queries`` test queries (seed
-    ``rng``) and on as many validation queries (seed ``rng + 2``); per-query noise has sd
-    ``noise`` for A and for each configuration. The best of the first k by mean change is
-    picked on the test queries, or on the validation queries; its 95% paired bootstrap
-    interval on the test queries (``n_resamples`` resamples, seed ``rng + 1``, the same
-    resamples for every k) is a false claim when it excludes zero.
-
-    >>> r = best_of_k_study([1, 5], rng=0, n_studies=200, n_queries=50, n_resamples=200)
-    >>> r.ks, len(r.same), len(r.held)
-    ((1, 5), 2, 2)
-    """
-    seed = _checks.seed(rng)
-    ks = tuple(_checks.integer(k, "each k") for k in ks)
-    if not ks:
-        raise ValueError("ks is empty: give the numbers of configurations to try, e.g. [1, 20].")
-    n_studies = _checks.integer(n_studies, "n_studies")
-    n_queries = _checks.integer(n_queries, "n_queries", minimum=2)
-    noise = _checks.number(noise, "noise", minimum=0)
-    n_resamples = _checks.integer(n_resamples, "n_resamples")
-    k_max = max(ks)
-    test = _null_configs(n_studies, k_max, n_queries, noise, np.random.default_rng(seed))
-    validation = _null_configs(n_studies, k_max, n_queries, noise, np.random.default_rng(seed + 2))
-    studies = np.arange(n_studies)
-    same, held = [], []
-    for k in ks:
-        best = test[:, :k].mean(axis=2).argmax(axis=1)
-        chosen = validation[:, :k].mean(axis=2).argmax(axis=1)
-        for picked, rates in ((best, same), (chosen, held)):
-            low, high = _row_intervals(
-                test[studies, picked], n_resamples, np.random.default_rng(seed + 1)
-            )
-            rates.append(float(((low > 0) | (high < 0)).mean()))
-    best = test.mean(axis=2).argmax(axis=1)
-    chosen = validation.mean(axis=2).argmax(axis=1)
-    picks = ((test, best), (test, chosen), (validation, chosen))  # gain_same, _held, _validation
-    gains = [float(changes[studies, c].mean()) for changes, c in picks]
-    return BestOfK(ks, tuple(same), tuple(held), *gains, n_studies, n_queries)
-
-
 # --- many tests ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ManyTests:
-    """What :func:`many_tests_study` found.
-
-    ``pvalues[s, t]``: test t's p-value in study s (no true change anywhere). For each m
-    in ``ms``: ``any_raw`` is the share of studies with some p <= alpha among the first m
-    tests, ``any_holm`` the share with some rejection after Holm's correction over them.
-    """
-
-    ms: tuple[int, ...]
-    any_raw: tuple[float, ...]
-    any_holm: tuple[float, ...]
-    pvalues: np.ndarray
-    alpha: float
-    n_queries: int
-    n_flips: int
-
-    def __str__(self) -> str:
-        a = self.alpha
-        lines = [
-            f"studies with a false alarm (some p <= {a:g}), of {self.pvalues.shape[0]:,}",
-            f"(each: {self.pvalues.shape[1]} tests of {self.n_queries} queries, "
-            f"{self.n_flips} random sign assignments per test)",
-            f"   m   no correction   after Holm   1 - {1 - a:g}^m",
-        ]
-        for m, raw, adj in zip(self.ms, self.any_raw, self.any_holm, strict=True):
-            lines.append(f"{m:>4}   {raw:>13.1%}   {adj:>10.1%}   {1 - (1 - a) ** m:>10.1%}")
-        return "\n".join(lines)
-
-
-def _sign_flip_pvalues(rows: np.ndarray, n_flips: int, rng: np.random.Generator) -> np.ndarray:
-    """Two-sided Monte Carlo randomization p-value of each row's mean, on shared sign flips:
-    p = (count + 1) / (n_flips + 1), the count of flips at least as far from zero."""
-    n_queries = rows.shape[1]
-    signs = rng.choice([-1.0, 1.0], size=(n_queries, n_flips))
-    observed = np.abs(rows.mean(axis=1))
-    pvalues = np.empty(rows.shape[0])
-    for start in range(0, rows.shape[0], 2000):  # in blocks, to bound memory
-        block = slice(start, start + 2000)
-        null = np.abs(rows[block] @ signs / n_queries)
-        count = (null >= observed[block, None] - 1e-12).sum(axis=1)
-        pvalues[block] = (count + 1) / (n_flips + 1)
-    return pvalues
 
 
 def many_tests_study(
@@ -229,6 +184,52 @@ def many_tests_study(
     any_raw = tuple(float((p[:, :m] <= alpha).any(axis=1).mean()) for m in ms)
     any_holm = tuple(float(np.mean([(_holm(row[:m]) <= alpha).any() for row in p])) for m in ms)
     return ManyTests(ms, any_raw, any_holm, p, alpha, n_queries, n_flips)
+
+
+@dataclass(frozen=True)
+class ManyTests:
+    """What :func:`many_tests_study` found.
+
+    ``pvalues[s, t]``: test t's p-value in study s (no true change anywhere). For each m
+    in ``ms``: ``any_raw`` is the share of studies with some p <= alpha among the first m
+    tests, ``any_holm`` the share with some rejection after Holm's correction over them.
+    """
+
+    ms: tuple[int, ...]
+    any_raw: tuple[float, ...]
+    any_holm: tuple[float, ...]
+    pvalues: np.ndarray
+    alpha: float
+    n_queries: int
+    n_flips: int
+
+    def __str__(self) -> str:
+        a = self.alpha
+        lines = [
+            f"studies with a false alarm (some p <= {a:g}), of {self.pvalues.shape[0]:,}",
+            f"(each: {self.pvalues.shape[1]} tests of {self.n_queries} queries, "
+            f"{self.n_flips} random sign assignments per test)",
+            f"   m   no correction   after Holm   1 - {1 - a:g}^m",
+        ]
+        for m, raw, adj in zip(self.ms, self.any_raw, self.any_holm, strict=True):
+            lines.append(f"{m:>4}   {raw:>13.1%}   {adj:>10.1%}   {1 - (1 - a) ** m:>10.1%}")
+        return "\n".join(lines)
+
+
+def _sign_flip_pvalues(rows: np.ndarray, n_flips: int, rng: np.random.Generator) -> np.ndarray:
+    """Two-sided Monte Carlo randomization p-value of each row's mean, on shared sign flips:
+    p = (count + 1) / (n_flips + 1), the count of flips at least as far from zero (the idea of
+    ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
+    n_queries = rows.shape[1]
+    signs = rng.choice([-1.0, 1.0], size=(n_queries, n_flips))
+    observed = np.abs(rows.mean(axis=1))
+    pvalues = np.empty(rows.shape[0])
+    for start in range(0, rows.shape[0], 2000):  # in blocks, to bound memory
+        block = slice(start, start + 2000)
+        null = np.abs(rows[block] @ signs / n_queries)
+        count = (null >= observed[block, None] - 1e-12).sum(axis=1)
+        pvalues[block] = (count + 1) / (n_flips + 1)
+    return pvalues
 
 
 # --- the example comparison ---------------------------------------------------------------------

@@ -4,7 +4,9 @@ the same numbers as a list)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from unittest import mock
 
 import numpy as np
 
@@ -29,3 +31,19 @@ def plain(obj: object) -> object:
     if isinstance(obj, (float, np.floating)):
         return float(obj)
     return obj
+
+
+@contextlib.contextmanager
+def chunks_of(max_elements: int):
+    """Within the block, every Monte Carlo helper draws at most ``max_elements`` indices (or
+    signs) at a time: the chunk size is an internal constant, not an argument."""
+    from helpers import resampling, significance
+
+    inner = resampling._in_chunks
+
+    def small(draw, n_rows, row_size, _):
+        return inner(draw, n_rows, row_size, max_elements)
+
+    with mock.patch.object(resampling, "_in_chunks", small):
+        with mock.patch.object(significance, "_in_chunks", small):
+            yield

@@ -47,28 +47,9 @@ def test_no_user_effect_means_independent_queries():
     assert abs(np.var(user_means - 0.02) - np.mean(0.05**2 / np.bincount(users))) < 0.0002
 
 
-@pytest.mark.parametrize(
-    "kwargs, word",
-    [
-        ({"n_users": 0}, "n_users"),
-        ({"n_users": 2.5}, "n_users"),
-        ({"user_sd": -1.0}, "user_sd"),
-        ({"query_sd": float("nan")}, "query_sd"),
-        ({"truth": "0.02"}, "truth"),
-        ({"truth": float("inf")}, "truth must be a finite number; got inf"),
-        ({"user_sd": True}, "user_sd must be a finite number >= 0"),
-    ],
-)
-def test_simulated_user_study_iv(kwargs, word):
-    with pytest.raises(ValueError, match=word):
-        helpers.simulated_user_study(1, **kwargs)
-    d, _ = helpers.simulated_user_study(1, truth=-0.5, user_sd=0.0, query_sd=0.0)  # a loss is fine
+def test_a_simulated_loss_is_fine():
+    d, _ = helpers.simulated_user_study(1, truth=-0.5, user_sd=0.0, query_sd=0.0)
     assert np.all(d == -0.5)
-
-
-def test_simulated_user_study_iv_rng_is_required():
-    with pytest.raises(ValueError, match="rng"):
-        helpers.simulated_user_study(None)
 
 
 def test_hit_at_5_example_matches_the_source():

@@ -27,8 +27,11 @@ def _ids(paths):
     return [p.name for p in paths]
 
 
-def test_there_are_notebooks():
-    assert NOTEBOOKS, "no chapter notebooks found in notebooks/"
+def test_the_chapters_are_0_to_7_in_order():
+    assert [p.name[:3] for p in NOTEBOOKS] == [f"{n:02d}_" for n in range(8)]
+    for n, path in enumerate(NOTEBOOKS):
+        title = nbformat.read(path, as_version=4).cells[0].source.splitlines()[0]
+        assert title.startswith(f"# Chapter {n} · "), (path.name, title)
 
 
 @pytest.fixture(params=NOTEBOOKS, ids=_ids(NOTEBOOKS))
@@ -117,11 +120,38 @@ def test_the_exemption_rule_refuses_the_comment_marker_and_an_untold_reason():
             )
 
 
+def _label_calls(source: str) -> set[str]:
+    """The Axes methods ``set_xlabel``, ``set_ylabel``, ``set_title`` a cell calls with a label
+    (a non-empty string, an f-string or a name; not in a comment or a string)."""
+    import ast
+
+    called = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+            label = node.args[0]
+            empty = isinstance(label, ast.Constant) and not str(label.value).strip()
+            if node.func.attr in {"set_xlabel", "set_ylabel", "set_title"} and not empty:
+                called.add(node.func.attr)
+    return called
+
+
 def test_every_figure_has_labelled_axes_and_a_title(nb):
-    # plots are drawn by helpers or in plain matplotlib; check the source calls
+    # helpers' figures are checked in tests/test_plots.py; a chapter's own matplotlib figure
+    # must label both axes and give a title, in code
     for cell in _code_cells(nb):
         if "plt.subplots" in cell.source and "helpers.plot_" not in cell.source:
-            assert "set_xlabel" in cell.source and "set_title" in cell.source, cell.source[:80]
+            assert _label_calls(cell.source) == {"set_xlabel", "set_ylabel", "set_title"}, (
+                cell.source[:80]
+            )
+
+
+def test_a_figure_without_labels_is_caught():
+    assert _label_calls('ax.set_xlabel("x")\nax.set_ylabel(name)\nax.set_title(f"{t}")') == {
+        "set_xlabel",
+        "set_ylabel",
+        "set_title",
+    }
+    assert _label_calls('# ax.set_xlabel("x")\nax.set_title("")\nprint("set_ylabel")') == set()
 
 
 def test_figures_are_compared_too():

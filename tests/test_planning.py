@@ -186,7 +186,9 @@ def test_plot_power_curve_draws_the_curve_the_target_and_the_answer():
     ax = helpers.plot_power_curve([10, 20], [0.4, 0.9], needed=15, ax=Figure().subplots())
     assert ax.get_ylabel() == "Power" and ax.get_title()
     assert [line.get_label() for line in ax.get_lines()][::2] == ["power", "Q = 15"]
-    with pytest.raises(ValueError, match="one per size"):
+    with pytest.raises(
+        ValueError, match="power must be 2 shares between 0 and 1 .*, one per number of q"
+    ):
         helpers.plot_power_curve([10, 20], [0.4], ax=Figure().subplots())
     with pytest.raises(ValueError, match="between 0 and 1"):
         helpers.plot_power_curve([10], [1.4], ax=Figure().subplots())

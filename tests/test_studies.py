@@ -88,19 +88,6 @@ def test_many_tests_rates_match_the_p_values():
     assert "after Holm" in str(r)
 
 
-def test_many_tests_iv():
-    with pytest.raises(ValueError, match="ms is empty"):
-        helpers.many_tests_study([], rng=1)
-    with pytest.raises(ValueError, match="alpha must be"):
-        helpers.many_tests_study([1], rng=1, alpha=5)
-    with pytest.raises(ValueError, match="rng must be"):
-        helpers.many_tests_study([1], rng=None)
-    with pytest.raises(ValueError, match="ks is empty"):
-        helpers.best_of_k_study([], rng=1)
-    with pytest.raises(ValueError, match="each k must be"):
-        helpers.best_of_k_study([0, 2], rng=1)
-
-
 def test_the_example_comparison_prints_the_chapters_figures():
     ex = helpers.comparison_example()
     d = ex.ndcg_b - ex.ndcg_a

@@ -247,7 +247,7 @@ def bench_peak_memory(table: Table, targets: list[str]) -> None:
     )
     same = np.array_equal(
         chunked[:500],
-        helpers.paired_bootstrap(d, n_resamples=500, rng=3, max_elements=100_000 * 500),
+        helpers.resampling._paired_bootstrap(d, 500, np.random.default_rng(3), 100_000 * 500),
     )
     targets.append(
         f"peak memory of paired_bootstrap at Q = 100,000, R = 10,000: {peak / 2**20:.0f} MiB "
