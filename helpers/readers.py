@@ -12,9 +12,7 @@ import codecs
 import csv
 import hashlib
 import io
-import itertools
 import math
-import operator
 import os
 import pathlib
 import re
@@ -411,8 +409,7 @@ def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] 
     """A run's (``n`` = 6) or qrels' (4) {query: {document: score or grade}} and last column, read
     at once when each line is ``n`` plain ASCII fields; else None: the line-by-line reader reads the
     file or says what is wrong where. The same tables, in a fraction of the time."""
-    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n")
-    text += "" if text.endswith("\n") else "\n"
+    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
     flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
     lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
     if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
@@ -421,23 +418,19 @@ def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] 
     # float() and int() read a text of these characters in full exactly when it is a C number
     # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
     first, digits = "".join(numbers[0]), "[-+0-9]*" if n == 4 else "[-+.0-9eE]*"
-    last, whole = first if n == 4 else "".join(numbers[-1]), first.isdigit()
     if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
         return None
-    if "#" in "".join(qids) or not (
-        re.fullmatch(digits, last) and (whole or re.fullmatch(digits, first))
-    ):
+    if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
         return None  # a comment line, or a rank, score or grade that is not a plain number
     try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
         values = list(map(float if n == 6 else int, numbers[-1]))
-        plain = n == 4 or (whole and max(map(len, numbers[0])) < 300)
+        plain = n == 4 or (first.isdigit() and max(map(len, numbers[0])) < 300)
         ranks = [] if plain else list(map(float, numbers[0]))
     except ValueError:
         return None
-    table: dict[str, dict] = {}  # each run of lines of one query at once, in order
-    cuts = [0, *itertools.compress(range(1, lines), map(operator.ne, qids, qids[1:])), lines]
-    for i, j in itertools.pairwise(cuts):
-        table.setdefault(qids[i], {}).update(zip(docs[i:j], values[i:j], strict=True))
+    table: dict[str, dict] = {}
+    for qid, doc, value in zip(qids, docs, values, strict=True):
+        table.setdefault(qid, {})[doc] = value
     if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
         return None  # an infinite number, or a document listed twice
     return table, flat[n - 1 :: n + 1]
