@@ -720,3 +720,31 @@ def test_rank_topic_orders_as_the_score_then_id_sort_it_replaced_bit_for_bit():
             assert got.grades.tobytes() == want.tobytes()
             assert got.judged.tobytes() == np.array(list(judged.values()), float).tobytes()
     assert len(rankings) > 300
+
+
+def test_a_list_of_measures_scores_as_one_call_per_measure_bit_for_bit(fixture_files):
+    qrels, run = read_qrels(fixture_files[0]), read_run(fixture_files[1])
+    names = ["map", "nDCG@10", "P_5", "recip_rank", "map"]
+    several = evaluate(qrels, run, names, level=2, max_docs=50)
+    assert [s.measure for s in several] == names
+    for got, name in zip(several, names, strict=True):
+        want = evaluate(qrels, run, name, level=2, max_docs=50)
+        assert got == want and got.made["measure"] == name
+        assert (
+            np.array(list(got.scores.values())).tobytes()
+            == np.array(list(want.scores.values())).tobytes()
+        )
+    assert several[0].unretrieved is not several[1].unretrieved  # each result its own lists
+    for bad, match in (([], r"got \[\]"), (["map", 7], r"or a list of names\); got 7")):
+        with pytest.raises(ValueError, match=match):
+            evaluate(qrels, run, bad)
+    with pytest.raises(ValueError, match="measure 'ndcg_10' is not one evaluate computes"):
+        evaluate(qrels, run, ["map", "ndcg_10"])
+
+
+def test_runs_and_qrels_made_by_hand_with_other_number_types_are_still_scored():
+    """The plain-case pre-check (_plainly_fit) only skips the per-value loop; ints as scores and
+    numpy integers as grades still pass it, as before."""
+    qrels = Qrels({"q1": {"d1": np.int64(1), "d2": 0}})
+    run = Run({"q1": {"d1": 2, "d2": np.float32(1.5)}})
+    assert evaluate(qrels, run, "recip_rank").scores == {"q1": 1.0}
