@@ -40,7 +40,6 @@ EXERCISES = {
         "slips": [
             ([-0.025], "That is A minus B: the change is d_q = m_B(q) - m_A(q), B minus A."),
             ([0.10], "That is the sum of the four changes; divide by Q = 4 for their mean."),
-            ([0.10, 0.02, -0.06, 0.04], "Those are the four changes themselves: give their mean, one number."),
             ([0.0295], "Close, but rounded: give the mean itself, not a rounded value.", 0.0096),
         ],
         "solution": '''mean_change = d.mean()  # (+0.10 + 0.02 - 0.06 + 0.04) / 4

@@ -31,10 +31,6 @@ UNANSWERED = (
     "cell above with your answer, run that cell, then run this one again."
 )
 _AGAIN = "run the answer cell, then run this one again."
-_EMPTY_ANSWER = (
-    "Did the answer cell stop at an error before it filled it? Fix what the error says, run "
-    "that cell again, then this one."
-)
 _EMPTY = (lambda: None).__code__.co_code  # a function whose body is still ... compiles to this
 
 
@@ -178,9 +174,8 @@ def check(key: str, answer: object) -> CheckResult:
     if not_yet:
         return CheckResult(key, "unanswered", not_yet)
     if isinstance(answer, (list, tuple, np.ndarray)) and len(answer) == 0:
-        return CheckResult(
-            key, "wrong", f"expected {ex['what']}; your answer is empty. {_EMPTY_ANSWER}"
-        )
+        stop = "did the answer cell stop at an error before filling it? Fix that, then " + _AGAIN
+        return CheckResult(key, "wrong", f"expected {ex['what']}; your answer is empty: {stop}")
     if "calls" in ex:
         got = _call(ex, answer)
         if isinstance(got, str):

@@ -110,7 +110,8 @@ def test_result_renders_as_text_and_html():
     assert repr(r) == "Exercise 0.1: correct." and r.correct
     assert "Exercise 0.1:" in r._repr_html_() and "#009E73" in r._repr_html_()
     assert check("0.1", 0.0255).correct  # within the tolerance
-    assert check("0.1", 0.03).status == "wrong"
+    assert check("0.1", 0.03).status == "slip"  # rounded
+    assert check("0.1", 0.05).status == "wrong"
     assert check("0.1", True).status == "wrong"
     assert UNANSWERED in repr(check("0.1", ...))
 
@@ -964,3 +965,12 @@ def test_the_slips_a_learner_met_in_the_browser_are_named():
     with_ties, ties, without = EXERCISES["5.2"]["expected"]
     for order in ((ties, with_ties, without), (with_ties, without, ties)):
         assert "another order" in check("5.2", order).message
+
+
+def test_an_empty_answer_says_the_answer_cell_may_have_stopped_at_an_error():
+    """A learner's loop that raised before its first append leaves boot_means = []: the check
+    says so, instead of 'expected a list ...; got list'."""
+    for key, empty in (("1.1", []), ("2.1", np.array([])), ("1.2", ())):
+        message = check(key, empty).message
+        assert "your answer is empty" in message and "stop at an error" in message, key
+        assert "got list" not in message
