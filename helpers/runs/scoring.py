@@ -174,14 +174,15 @@ def measure_function(name: str) -> Callable[[RankedTopic], float]:
     trec = trec_name(name)
     if trec in MEASURES and not trec.endswith("_k"):
         return lambda topic: float(MEASURES[trec](topic))
-    if trec.startswith("RR@"):  # recip_rank over the top k, as trec_eval -M k
-        k = int(trec[3:])
+    rr = re.fullmatch(r"RR@([0-9]+)", trec)
+    if rr and int(rr[1]) > 0:  # recip_rank over the top k, as trec_eval -M k
+        k = int(rr[1])
         return lambda t: float(reciprocal_rank(RankedTopic(t.grades[:k], t.judged, t.level)))
     cut = re.fullmatch(r"(\w+)_([0-9]+)", trec)  # e.g. ndcg_cut_10: "ndcg_cut" and 10
     if cut and int(cut[2]) > 0 and f"{cut[1]}_k" in MEASURES:
         function, k = MEASURES[f"{cut[1]}_k"], int(cut[2])
         return lambda topic: float(function(topic, k))
-    k = (re.findall(r"[0-9]+", name) or ["10"])[-1]  # the name's cutoff, for suggestions
+    k = ([x for x in re.findall(r"[0-9]+", name) if int(x)] or ["10"])[-1]  # its cutoff, if any
     known = [n.replace("_k", f"_{k}") for n in MEASURES] + ["AP", "RR", "MRR"]
     known += [f"{a}@{k}" for a in ("nDCG", "P", "R", "AP", "RR", "Success")]
     lower = {n.lower(): n for n in known}

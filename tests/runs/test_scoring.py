@@ -387,6 +387,8 @@ def test_evaluate_refuses_unknown_measures_and_swapped_arguments(fixture_files):
         ("nDCG_10", "'nDCG@10'"),
         ("ndgc_cut_5", "'ndcg_cut_5'"),
         ("recip_rnk", "'recip_rank'"),
+        ("RR@10x", "'RR@10'"),  # not a bare int() error
+        ("RR@0", "'RR@10'"),  # a cutoff of 0 is no cutoff
     ]:
         with pytest.raises(ValueError, match=rf"'{typed}' is not one .*did you mean .*{meant}"):
             evaluate(qrels, run, typed)
