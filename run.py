@@ -382,6 +382,8 @@ def lab(runner: Runner, python: Path, port: str, workspace: str, book: bool = Fa
         "--ServerApp.open_browser=False",
         f"--ServerApp.root_dir={root}",
         f"--LabApp.app_settings_dir={settings}",
+        # this clone's own layout (open tabs), not the one other clones share in ~/.jupyter
+        f"--LabApp.workspaces_dir={settings.parent / 'workspaces'}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")

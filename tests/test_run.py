@@ -258,6 +258,7 @@ def test_lab_binds_to_localhost_keeps_token_auth_and_serves_the_lab_copy_or_the_
     assert "token" not in line.lower()  # the token stays on
     settings = venv / "share" / "jupyter" / "lab" / "settings"
     assert f"--LabApp.app_settings_dir={settings}" in line
+    assert f"--LabApp.workspaces_dir={settings.parent / 'workspaces'}" in line
     assert not settings.exists() and not ws.exists()  # a dry run writes nothing
     run.lab(rec, python, "8890", str(ws), book=True)
     out = capsys.readouterr().out
