@@ -72,12 +72,158 @@ class RunComparison:
     family: str
 
 
-# --- Rendering: the same cells as text, HTML, Markdown and LaTeX ------------------
+def plot_forest(
+    labels: Sequence[str],
+    changes: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    marked: Sequence[bool],
+    *,
+    groups: Sequence[str] | None = None,
+    ax=None,
+    title: str = "Each run against the baseline: change and 95% interval",
+    xlabel: str = "Mean change, run - baseline",
+    mark_label: str = "* adjusted p <= 0.05",
+):
+    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
+    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
+    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['ndcg · B *', 'ndcg · C']
+    """
+    from matplotlib.lines import Line2D
+
+    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
+    est = _checks.scores(changes, "changes")
+    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ys = np.arange(n)[::-1].astype(float)
+    names = []
+    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
+        color = PALETTE["accent"] if flag else PALETTE["diff"]
+        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
+        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
+        names.append(name + (" *" if flag else ""))
+        if groups is not None and i and groups[i] != groups[i - 1]:
+            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
+    _rows_against_zero(ax, ys, names, xlabel, title)
+    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
+    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
+    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
+    return ax
 
 
-class _Rendering:
-    """How a :class:`ManyRunsTable` shows its cells: in every medium under its title, with its
-    legend."""
+@dataclass(frozen=True, eq=False)
+class ManyRunsTable:
+    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure. ``print``
+    gives plain text, a notebook HTML; :meth:`to_markdown`, :meth:`to_latex` and :meth:`plot` the
+    other media; :meth:`save` the record that recomputes it."""
+
+    cells: tuple[RunComparison, ...]
+    baseline: str
+    runs: tuple[str, ...]
+    measures: tuple[str, ...]
+    family: str
+    correction: str
+    alpha: float
+    level: float
+    seed: int
+    n_resamples: int
+    alternative: str
+    missing: str
+    min_queries: int
+    #: Per measure: the compared query IDs, and each run's scores on them (baseline included).
+    query_ids: dict[str, tuple[str, ...]] = field(repr=False)
+    scores: dict[str, dict[str, np.ndarray]] = field(repr=False)
+    #: Per run and measure, the compared queries it had no score for (scored 0 or dropped).
+    missing_queries: dict[str, dict[str, list[str]]] = field(default_factory=dict, repr=False)
+
+    def cell(self, run: str, measure: str) -> RunComparison:
+        """The cell of ``run`` on ``measure``."""
+        for c in self.cells:
+            if c.run == run and c.measure == measure:
+                return c
+        raise KeyError(
+            f"no cell for run {run!r} on {measure!r}; runs {list(self.runs)}, "
+            f"measures {list(self.measures)} (the baseline {self.baseline!r} has no cell)."
+        )
+
+    @property
+    def n_marked(self) -> int:
+        """How many cells are marked (adjusted p-value at most ``alpha``)."""
+        return sum(c.marked for c in self.cells)
+
+    def corrected(
+        self,
+        *,
+        family: str | None = None,
+        correction: str | None = None,
+        alpha: float | None = None,
+    ) -> ManyRunsTable:
+        """The same cells (the same p-values and intervals, nothing recomputed), adjusted over
+        another family, by another correction or at another level.
+
+        >>> base = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.4, 0.6, 0.8, 1.0])}}
+        >>> up = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.6, 0.8, 1.0, 1.0])}}
+        >>> table = compare_many({"A": base, "B": up, "C": base}, baseline="A", rng=3)
+        >>> [c.pvalue for c in table.cells], [c.adjusted for c in table.cells]
+        ([0.25, 1.0], [0.5, 1.0])
+        >>> print(table.corrected(correction="bonferroni").family_text())
+        Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
+0.05; Holm marks every cell Bonferroni marks, and may mark more
+        """
+        family = _checks.one_of(self.family if family is None else family, "family", FAMILIES)
+        correction = self.correction if correction is None else correction
+        correction = _checks.one_of(correction, "correction", CORRECTIONS)
+        alpha = self.alpha if alpha is None else alpha
+        _checks.level(alpha, "alpha", "0.05")
+        marks = _marks(
+            [(c.run, c.measure) for c in self.cells],
+            np.array([c.pvalue for c in self.cells]),
+            family, correction, alpha, self.measures[0],
+        )  # fmt: skip
+        cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
+        return dataclasses.replace(
+            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ManyRunsTable(baseline={self.baseline!r}, runs={list(self.runs)}, "
+            f"measures={list(self.measures)}, family={self.family!r}, "
+            f"correction={self.correction!r}, marked={self.n_marked} of {len(self.cells)})"
+        )
+
+    def to_record(self) -> ManyRunsRecord:
+        """The table as one JSON-ready record that :func:`recompute_many` recomputes exactly."""
+        scores = {m: {r: s.tolist() for r, s in by_r.items()} for m, by_r in self.scores.items()}
+        query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
+        keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
+        cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
+        return ManyRunsRecord(
+            baseline=self.baseline,
+            runs=list(self.runs),
+            measures=list(self.measures),
+            settings={k: getattr(self, k) for k in (*keys, "missing", "min_queries")},
+            query_ids=query_ids,
+            scores=scores,
+            scores_sha256=_scores_hash(query_ids, scores),
+            missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
+            cells=[
+                {**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
+                for c in self.cells
+            ],
+        )
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_record` as JSON."""
+        save_record(self.to_record(), path)
+
+    # Rendering: the same cells as text, HTML, Markdown and LaTeX, under the title, with the legend
 
     def family_text(self) -> str:
         """Which family was corrected, by which method, at which level, in words."""
@@ -250,16 +396,12 @@ class _Rendering:
         """The forest plot: each run's change and interval per measure, zero marked
         (:func:`plot_forest`)."""
         title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
+        cols = [(c.run, c.change, tuple(c.interval), c.marked, c.measure) for c in self.cells]
+        runs, changes, intervals, marked, measures = map(list, zip(*cols, strict=True))
+        mark = f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, family: "
+        mark += f"{self.family}, {len(self.cells)} comparisons)"
         return plot_forest(
-            [c.run for c in self.cells],
-            [c.change for c in self.cells],
-            [tuple(c.interval) for c in self.cells],
-            [c.marked for c in self.cells],
-            groups=[c.measure for c in self.cells],
-            ax=ax,
-            title=title,
-            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
-            f"family: {self.family}, {len(self.cells)} comparisons)",
+            runs, changes, intervals, marked, groups=measures, ax=ax, title=title, mark_label=mark
         )
 
 
@@ -277,171 +419,10 @@ def _tex(x: str) -> str:
     return x.replace("±", r"$\pm$").replace("<=", r"$\leq$").replace("<3/R", r"$<$3/R")
 
 
-# --- The forest plot: the table as a figure -------------------------------------
-
-
-def plot_forest(
-    labels: Sequence[str],
-    changes: Sequence[float],
-    intervals: Sequence[tuple[float, float]],
-    marked: Sequence[bool],
-    *,
-    groups: Sequence[str] | None = None,
-    ax=None,
-    title: str = "Each run against the baseline: change and 95% interval",
-    xlabel: str = "Mean change, run - baseline",
-    mark_label: str = "* adjusted p <= 0.05",
-):
-    """A forest plot: one row per run (grouped, e.g. by measure), its change as a dot and its
-    interval as a bar, zero as a dotted line; marked rows in the accent colour with a star.
-
-    >>> from matplotlib.figure import Figure
-    >>> ax = plot_forest(["B", "C"], [0.02, -0.01], [(0.01, 0.03), (-0.03, 0.01)], [True, False],
-    ...                  groups=["ndcg", "ndcg"], ax=Figure().subplots())
-    >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['ndcg · B *', 'ndcg · C']
-    """
-    from matplotlib.lines import Line2D
-
-    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
-    if groups is not None and len(groups) != n:
-        raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
-    est = _checks.scores(changes, "changes")
-    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
-    ys = np.arange(n)[::-1].astype(float)
-    names = []
-    for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
-        color = PALETTE["accent"] if flag else PALETTE["diff"]
-        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
-        name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
-        names.append(name + (" *" if flag else ""))
-        if groups is not None and i and groups[i] != groups[i - 1]:
-            ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    _rows_against_zero(ax, ys, names, xlabel, title)
-    marks = {"accent": mark_label, "diff": "no mark: no change detected"}
-    handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
-    below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=9)
-    return ax
-
-
-# --- The table: what compare_many computed ----------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class ManyRunsTable(_Rendering):
-    """What :func:`compare_many` found: one :class:`RunComparison` per run and measure. ``print``
-    gives plain text, a notebook HTML; :meth:`to_markdown`, :meth:`to_latex` and :meth:`plot` the
-    other media; :meth:`save` the record that recomputes it."""
-
-    cells: tuple[RunComparison, ...]
-    baseline: str
-    runs: tuple[str, ...]
-    measures: tuple[str, ...]
-    family: str
-    correction: str
-    alpha: float
-    level: float
-    seed: int
-    n_resamples: int
-    alternative: str
-    missing: str
-    min_queries: int
-    #: Per measure: the compared query IDs, and each run's scores on them (baseline included).
-    query_ids: dict[str, tuple[str, ...]] = field(repr=False)
-    scores: dict[str, dict[str, np.ndarray]] = field(repr=False)
-    #: Per run and measure, the compared queries it had no score for (scored 0 or dropped).
-    missing_queries: dict[str, dict[str, list[str]]] = field(default_factory=dict, repr=False)
-
-    def cell(self, run: str, measure: str) -> RunComparison:
-        """The cell of ``run`` on ``measure``."""
-        for c in self.cells:
-            if c.run == run and c.measure == measure:
-                return c
-        raise KeyError(
-            f"no cell for run {run!r} on {measure!r}; runs {list(self.runs)}, "
-            f"measures {list(self.measures)} (the baseline {self.baseline!r} has no cell)."
-        )
-
-    @property
-    def n_marked(self) -> int:
-        """How many cells are marked (adjusted p-value at most ``alpha``)."""
-        return sum(c.marked for c in self.cells)
-
-    def corrected(
-        self,
-        *,
-        family: str | None = None,
-        correction: str | None = None,
-        alpha: float | None = None,
-    ) -> ManyRunsTable:
-        """The same cells (the same p-values and intervals, nothing recomputed), adjusted over
-        another family, by another correction or at another level.
-
-        >>> base = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.4, 0.6, 0.8, 1.0])}}
-        >>> up = {"m": {f"q{i}": v for i, v in enumerate([0.2, 0.6, 0.8, 1.0, 1.0])}}
-        >>> table = compare_many({"A": base, "B": up, "C": base}, baseline="A", rng=3)
-        >>> [c.pvalue for c in table.cells], [c.adjusted for c in table.cells]
-        ([0.25, 1.0], [0.5, 1.0])
-        >>> print(table.corrected(correction="bonferroni").family_text())
-        Bonferroni (each p times m) over all 2 comparisons of this table, family-wise error rate \
-0.05; Holm marks every cell Bonferroni marks, and may mark more
-        """
-        family = _checks.one_of(self.family if family is None else family, "family", FAMILIES)
-        correction = self.correction if correction is None else correction
-        correction = _checks.one_of(correction, "correction", CORRECTIONS)
-        alpha = self.alpha if alpha is None else alpha
-        _checks.level(alpha, "alpha", "0.05")
-        marks = _marks(
-            [(c.run, c.measure) for c in self.cells],
-            np.array([c.pvalue for c in self.cells]),
-            family, correction, alpha, self.measures[0],
-        )  # fmt: skip
-        cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
-        return dataclasses.replace(
-            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"ManyRunsTable(baseline={self.baseline!r}, runs={list(self.runs)}, "
-            f"measures={list(self.measures)}, family={self.family!r}, "
-            f"correction={self.correction!r}, marked={self.n_marked} of {len(self.cells)})"
-        )
-
-    def to_record(self) -> ManyRunsRecord:
-        """The table as one JSON-ready record that :func:`recompute_many` recomputes exactly."""
-        scores = {m: {r: s.tolist() for r, s in by_r.items()} for m, by_r in self.scores.items()}
-        query_ids = {m: list(ids) for m, ids in self.query_ids.items()}
-        keys = ("family", "correction", "alpha", "level", "seed", "n_resamples", "alternative")
-        cell_keys = ("run", "measure", "change", "pvalue", "adjusted", "marked")
-        return ManyRunsRecord(
-            baseline=self.baseline,
-            runs=list(self.runs),
-            measures=list(self.measures),
-            settings={k: getattr(self, k) for k in (*keys, "missing", "min_queries")},
-            query_ids=query_ids,
-            scores=scores,
-            scores_sha256=_scores_hash(query_ids, scores),
-            missing_queries={r: dict(by_m) for r, by_m in self.missing_queries.items()},
-            cells=[
-                {**{k: getattr(c, k) for k in cell_keys}, "interval": list(c.interval)}
-                for c in self.cells
-            ],
-        )
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_record` as JSON."""
-        save_record(self.to_record(), path)
-
-
 def _scores_hash(query_ids: dict, scores: dict) -> str:
     """SHA-256 of the query IDs and scores, as canonical JSON (floats as Python writes them)."""
     text = json.dumps({"query_ids": query_ids, "scores": scores}, sort_keys=True, allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# --- Computing the table ----------------------------------------------------------
 
 
 def compare_many(
