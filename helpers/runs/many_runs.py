@@ -15,7 +15,6 @@ import os
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -669,13 +668,26 @@ def _table(
     settings: dict[str, Any], workers: int,
 ) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
-    half_alpha = (1 - _checks.level(settings["level"])) / 2
+    seed, n, level, alt = (settings[k] for k in ("seed", "n_resamples", "level", "alternative"))
+    half = (1 - _checks.level(level)) / 2  # alpha/2
     measures = tuple(query_ids)
     jobs = [(r, m) for m in measures for r in candidates]
 
     def one(job: tuple[str, str]) -> dict[str, Any]:
+        """One run against the baseline on one measure, as ``compare_runs`` computes it."""
         run, m = job
-        return _cell(scores[m][baseline], scores[m][run], settings, half_alpha)
+        a, b = scores[m][baseline], scores[m][run]
+        d = b - a
+        interval, method, exact, _ = _query_interval(d, n, np.random.default_rng(seed), level, half)
+        # null=False: only the p-value is kept
+        test, up, down, unchanged = _test_and_counts(d, None, seed, alt, n, null=False)
+        return dict(
+            n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
+            change=float(d.mean()), interval=interval, interval_method=method,
+            interval_exact=exact is not None, pvalue=float(test.pvalue),
+            pvalue_exact=bool(test.exact), test_method=test.method,
+            up=up, down=down, unchanged=unchanged,
+        )  # fmt: skip
 
     if workers > 1 and len(jobs) > 1:
         with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
@@ -694,25 +706,6 @@ def _table(
         cells=cells, baseline=baseline, runs=candidates, measures=measures, query_ids=query_ids,
         scores=scores, missing_queries={r: by_m for r, by_m in gaps.items() if any(by_m.values())},
         **settings,
-    )  # fmt: skip
-
-
-def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) -> dict[str, Any]:
-    """One run against the baseline on one measure, as ``compare_runs`` computes it."""
-    seed = settings["seed"]
-    d = b - a
-    interval, method, exact, _ = _query_interval(
-        d, settings["n_resamples"], np.random.default_rng(seed), settings["level"], half_alpha
-    )
-    test, up, down, unchanged = _test_and_counts(
-        d, None, seed, settings["alternative"], settings["n_resamples"], null=False
-    )  # null=False: only the p-value is kept
-    return dict(
-        n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
-        change=float(d.mean()), interval=interval, interval_method=method,
-        interval_exact=exact is not None, pvalue=float(test.pvalue),
-        pvalue_exact=bool(test.exact), test_method=test.method,
-        up=up, down=down, unchanged=unchanged,
     )  # fmt: skip
 
 
