@@ -40,7 +40,6 @@ __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare
 FAMILIES = ("all", "per measure", "gatekeeping")
 #: How the p-values of a family are adjusted.
 CORRECTIONS = ("holm", "bonferroni")
-#: The record's format name and version.
 RECORD_FORMAT = "did-search-improve/many-runs"
 RECORD_VERSION = 1
 _MARK = "*"
@@ -249,17 +248,14 @@ class ManyRunsTable:
 
     def legend(self) -> list[str]:
         """The legend's lines: what a mark means, what it does not, how each column was made."""
-        exact_iv = all(c.interval_exact for c in self.cells)
-        iv = "exact (no random numbers)" if exact_iv else (
-            f"exact on the score grid where possible, else Monte Carlo "
-            f"(R = {self.n_resamples:,}, seed {self.seed})"
-        )  # fmt: skip
-        exact_p = all(c.pvalue_exact for c in self.cells)
-        p = "exact" if exact_p else (
-            f"exact where possible, else Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}; "
-            "shown ± its Monte Carlo error sqrt(p(1 - p)/R), or as <3/R when no resample was as "
-            "extreme)"
-        )  # fmt: skip
+        mc = f"Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}"
+        iv = f"exact on the score grid where possible, else {mc})"
+        p = f"exact where possible, else {mc}; shown ± its Monte Carlo error sqrt(p(1 - p)/R), "
+        p += "or as <3/R when no resample was as extreme)"
+        if all(c.interval_exact for c in self.cells):
+            iv = "exact (no random numbers)"
+        if all(c.pvalue_exact for c in self.cells):
+            p = "exact"
         lines = [
             f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
             "A mark is not a probability that the run is better than the baseline; a cell "
@@ -474,11 +470,10 @@ def compare_many(
     >>> same.change, tuple(same.interval), same.pvalue
     (0.0, (0.0, 0.0), 1.0)
     """
-    args = _compare_many_iv(
+    runs, baseline, measures, settings, workers = _compare_many_iv(
         scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
         alternative, missing, qrels, min_queries, workers,
     )  # fmt: skip
-    runs, baseline, measures, settings, workers = args
     query_ids, by_measure, gaps = {}, {}, {}
     for m in measures:
         _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
@@ -526,24 +521,16 @@ def _compare_many_iv(
 def _named_runs(scores: object) -> dict[str, object]:
     """The runs by name, from a mapping or a list of (name, measures) pairs: two or more, their
     names unique as text."""
-    if isinstance(scores, Mapping):
-        pairs = list(scores.items())
-    elif isinstance(scores, Sequence) and not isinstance(scores, str):
-        if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in scores):
-            raise ValueError(
-                "scores must map run name -> measure -> per-query scores, or be a list of "
-                "(run name, {measure: scores}) pairs."
-            )
-        pairs = [tuple(p) for p in scores]
-    else:
+    pairs = list(scores.items()) if isinstance(scores, Mapping) else scores
+    listed = isinstance(pairs, Sequence) and not isinstance(pairs, str)
+    if not listed or not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
         raise ValueError(
             "scores must map run name -> measure -> per-query scores, e.g. "
-            "{'BM25': {'ndcg_cut_10': bm25_scores}, 'dense': {'ndcg_cut_10': dense_scores}}; "
-            f"got {type(scores).__name__}."
+            "{'BM25': {'ndcg_cut_10': bm25_scores}, 'dense': {'ndcg_cut_10': dense_scores}}, or "
+            f"be a list of (run name, {{measure: scores}}) pairs; got {type(scores).__name__}."
         )
     names = [str(name) for name, _ in pairs]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
+    if twice := sorted({n for n in names if names.count(n) > 1}):
         raise ValueError(
             f"two runs are named {twice[0]!r}; give each run its own name (the table and the "
             "record tell runs apart by name)."
@@ -596,8 +583,7 @@ def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measure
     if measures is None:
         measures = list(runs[baseline])
         for name, by_measure in runs.items():
-            extra = [m for m in by_measure if m not in runs[baseline]]
-            if extra:
+            if extra := [m for m in by_measure if m not in runs[baseline]]:
                 raise ValueError(
                     f"run {name!r} has scores for {_checks.name_some(extra)}, which the baseline "
                     f"{baseline!r} has not; score the baseline on it too, or pass measures=[...] "
@@ -612,13 +598,12 @@ def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measure
         if len(set(measures)) != len(measures):
             raise ValueError(f"measures names a measure twice: {measures}.")
     for name, by_measure in runs.items():
-        for m in measures:
-            if m not in by_measure:
-                raise ValueError(
-                    f"run {name!r} has no scores for measure {m!r} (it has "
-                    f"{_checks.name_some(by_measure) or 'none'}); score it on {m!r} too, or "
-                    "pass measures=[...] to compare only the measures every run has."
-                )
+        if lacking := [m for m in measures if m not in by_measure]:
+            raise ValueError(
+                f"run {name!r} has no scores for measure {lacking[0]!r} (it has "
+                f"{_checks.name_some(by_measure) or 'none'}); score it on {lacking[0]!r} too, or "
+                "pass measures=[...] to compare only the measures every run has."
+            )
     return measures
 
 
