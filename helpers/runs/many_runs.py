@@ -179,15 +179,11 @@ class ManyRunsTable:
         correction = _checks.one_of(correction, "correction", CORRECTIONS)
         alpha = self.alpha if alpha is None else alpha
         _checks.level(alpha, "alpha", "0.05")
-        marks = _marks(
-            [(c.run, c.measure) for c in self.cells],
-            np.array([c.pvalue for c in self.cells]),
-            family, correction, alpha, self.measures[0],
-        )  # fmt: skip
+        how = dict(family=family, correction=correction, alpha=float(alpha))
+        jobs = [(c.run, c.measure) for c in self.cells]
+        marks = _marks(jobs, np.array([c.pvalue for c in self.cells]), self.measures[0], how)
         cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
-        return dataclasses.replace(
-            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
-        )
+        return dataclasses.replace(self, cells=cells, **how)
 
     def __repr__(self) -> str:
         return (
@@ -225,22 +221,20 @@ class ManyRunsTable:
 
     def family_text(self) -> str:
         """Which family was corrected, by which method, at which level, in words."""
-        n, a = len(self.cells), f"{self.alpha:g}"
+        n, k, a = len(self.cells), len(self.runs), f"{self.alpha:g}"  # k: per measure
         how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
         if self.family == "all":
             text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
         elif self.family == "per measure":
-            k = n // len(self.measures)
             text = (
                 f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
                 f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
             )
         else:
-            primary, k = self.measures[0], len(self.runs)
             text = (
-                f"gatekeeping (chapter 6's plan): the primary measure {primary}'s {k} comparisons "
-                f"by {how} at {a}; then the other {n - k} by {how} at {a}, marked only if every "
-                f"primary comparison is; family-wise error rate {a} over all {n}"
+                f"gatekeeping (chapter 6's plan): the primary measure {self.measures[0]}'s {k} "
+                f"comparisons by {how} at {a}; then the other {n - k} by {how} at {a}, marked "
+                f"only if every primary comparison is; family-wise error rate {a} over all {n}"
             )
         if self.correction == "bonferroni":
             text += "; Holm marks every cell Bonferroni marks, and may mark more"
@@ -679,10 +673,7 @@ def _table(
             found = list(pool.map(one, jobs))
     else:
         found = [one(j) for j in jobs]
-    marks = _marks(
-        jobs, np.array([f["pvalue"] for f in found]), settings["family"],
-        settings["correction"], settings["alpha"], measures[0],
-    )  # fmt: skip
+    marks = _marks(jobs, np.array([f["pvalue"] for f in found]), measures[0], settings)
     cells = tuple(
         RunComparison(run=run, measure=m, **mark, **f)
         for (run, m), f, mark in zip(jobs, found, marks, strict=True)
@@ -695,11 +686,12 @@ def _table(
 
 
 def _marks(
-    jobs: list[tuple[str, str]], p: np.ndarray, family: str, correction: str, alpha: float,
-    primary: str,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
-    with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
+    jobs: list[tuple[str, str]], p: np.ndarray, primary: str, how: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs`` with
+    p-values ``p``, by ``how``'s family, correction and alpha: what :func:`compare_many` and
+    :meth:`ManyRunsTable.corrected` set."""
+    family, alpha = how["family"], how["alpha"]
     if family == "all":
         labels = ["all"] * len(jobs)
     elif family == "per measure":
@@ -708,7 +700,7 @@ def _marks(
         labels = ["primary" if m == primary else "secondary" for _, m in jobs]
     return [
         dict(adjusted=float(adj), marked=bool(adj <= alpha), family=label)
-        for adj, label in zip(_adjust(p, labels, correction), labels, strict=True)
+        for adj, label in zip(_adjust(p, labels, how["correction"]), labels, strict=True)
     ]
 
 

@@ -344,15 +344,13 @@ def _interval(
         method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
         return boot, _percentile_interval(boot, half_alpha), method, False, source
     interval, method, exact, boot = _query_interval(d, n_resamples, rng, level, half_alpha)
-    if exact is None:  # on no grid, or a grid too fine: a Monte Carlo interval
-        return boot, interval, method, False, source
-    if monte_carlo_bootstrap:
+    if exact is not None and monte_carlo_bootstrap:
         boot = _paired_bootstrap(d, n_resamples, rng)
-    else:
+    elif exact is not None:
         p = exact.distribution.probabilities  # the distribution the interval was read from
         boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
         source = f"{n_resamples:,} draws from the exact bootstrap distribution"
-    return boot, interval, method, True, source
+    return boot, interval, method, exact is not None, source
 
 
 def _query_interval(
