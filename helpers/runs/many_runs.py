@@ -353,8 +353,7 @@ class ManyRunsTable:
         return warn + _html_table(head, rows, html.escape(self.title()), tr) + legend
 
     def to_markdown(self) -> str:
-        """The table in Markdown (a pipe table) under a line naming the baseline, then the
-        legend."""
+        """The table as a Markdown pipe table under a line naming the baseline, then the legend."""
         head, rows = self._rows()
         align = ["---", "---", *["---:"] * 8, ":---:"]
         lines = ["| " + " | ".join(map(_md, r)) + " |" for r in [head, align, *rows]]
@@ -364,9 +363,8 @@ class ManyRunsTable:
         return "\n\n".join([*top, "\n".join(lines), *legend]) + "\n"
 
     def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
-        baseline, then the legend (needs ``\\usepackage{booktabs}``); put it in a ``table``
-        float with your caption."""
+        """The table as a LaTeX ``tabular`` (booktabs rules: ``\\usepackage{booktabs}``) under a
+        line naming the baseline, then the legend; put it in a ``table`` float with your caption."""
         head, rows = self._rows()
         title = _tex(self.title())
         out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{title}}} \\"]
@@ -382,8 +380,7 @@ class ManyRunsTable:
         return "\n".join(out) + "\n"
 
     def plot(self, ax=None, *, title: str | None = None):
-        """The forest plot: each run's change and interval per measure, zero marked
-        (:func:`plot_forest`)."""
+        """The forest plot (:func:`plot_forest`): each run's change and interval per measure."""
         title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
         cols = [(c.run, c.change, tuple(c.interval), c.marked, c.measure) for c in self.cells]
         runs, changes, intervals, marked, measures = map(list, zip(*cols, strict=True))
@@ -477,16 +474,14 @@ def compare_many(
         for run, qs in found.items():
             gaps.setdefault(run, {})[m] = qs
         _enough_queries(len(query_ids[m]), settings["min_queries"])
-    candidates = tuple(r for r in runs if r != baseline)
-    return _table(baseline, candidates, query_ids, by_measure, gaps, settings, workers)
+    return _table(baseline, tuple(runs), query_ids, by_measure, gaps, settings, workers)
 
 
 def _compare_many_iv(
     scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
     alternative, missing, qrels, min_queries, workers,
 ):  # fmt: skip
-    """The runs as {name: {measure: RunScores with checked float scores}}, the baseline's name,
-    the measures, the settings and the number of threads."""
+    """The runs as {name: {measure: checked RunScores}}, baseline, measures, settings, threads."""
     seed, n_resamples, _, alternative, _, min_queries = _compare_runs_iv(
         rng, n_resamples, level, alternative, 0, min_queries, False
     )
@@ -513,8 +508,7 @@ def _compare_many_iv(
 
 
 def _named_runs(scores: object) -> dict[str, object]:
-    """The runs by name, from a mapping or a list of (name, measures) pairs: two or more, their
-    names unique as text."""
+    """The runs by name from a mapping or (name, measures) pairs: two or more, named apart."""
     pairs = list(scores.items()) if isinstance(scores, Mapping) else scores
     listed = isinstance(pairs, Sequence) and not isinstance(pairs, str)
     if not listed or not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
@@ -604,9 +598,8 @@ def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measure
 def _align_many(
     runs: dict[str, RunScores], baseline: str, measure: str, missing: str, qrels: Qrels | None
 ) -> tuple[tuple[str, ...], dict[str, np.ndarray], dict[str, list[str]]]:
-    """Every run on one list of queries for ``measure``, by :func:`align_runs`' rules applied to
-    each run against the baseline: the query IDs, each run's scores on them, and the queries each
-    run has no score for."""
+    """Every run on one list of queries for ``measure`` (:func:`align_runs`' rules, each run
+    against the baseline): the query IDs, each run's scores on them, and what each run lacks."""
     sets = []
     scored = {name: _alignment._retrieved(run) for name, run in runs.items()}  # nothing: missing
     base, gone = scored[baseline], runs[baseline].unretrieved or []
@@ -642,11 +635,12 @@ def _align_many(
 
 
 def _table(
-    baseline: str, candidates: tuple[str, ...], query_ids: dict[str, tuple[str, ...]],
+    baseline: str, runs: tuple[str, ...], query_ids: dict[str, tuple[str, ...]],
     scores: dict[str, dict[str, np.ndarray]], gaps: dict[str, dict[str, list[str]]],
     settings: dict[str, Any], workers: int,
 ) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
+    candidates = tuple(r for r in runs if r != baseline)
     seed, n, level, alt = (settings[k] for k in ("seed", "n_resamples", "level", "alternative"))
     half = (1 - _checks.level(level)) / 2  # alpha/2
     measures = tuple(query_ids)
@@ -719,9 +713,6 @@ def _adjust(p: np.ndarray, labels: list[str], correction: str) -> np.ndarray:
     return adjusted
 
 
-# --- The record: saved, and recomputed exactly -----------------------------------
-
-
 @dataclass(frozen=True)
 class ManyRunsRecord:
     """Everything needed to recompute a :class:`ManyRunsTable`: the compared queries and every
@@ -775,8 +766,7 @@ def recompute_many(record: ManyRunsRecord) -> ManyRunsTable:
         m: {r: np.array(s, dtype=float) for r, s in record.scores[m].items()}
         for m in record.measures
     }
-    candidates = tuple(r for r in record.runs if r != record.baseline)
     return _table(
-        record.baseline, candidates, query_ids, scores, record.missing_queries,
+        record.baseline, tuple(record.runs), query_ids, scores, record.missing_queries,
         dict(record.settings), 1,
     )  # fmt: skip
