@@ -106,8 +106,14 @@ class ComparisonReport:
 
     @property
     def warning(self) -> str:
-        """What to check first, or "": one run has no result for many more compared queries."""
-        return _lopsided(self.runs)
+        """What to check first, or "": one run has no result (it retrieved nothing, or
+        missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
+        runs, ids = self.runs, set(self.runs.query_ids)
+        none = {"A": {*runs.unretrieved_a}, "B": {*runs.unretrieved_b}}
+        if runs.missing_policy == "zero":  # a query a run lacks was scored 0 too
+            none["A"] |= {*runs.only_in_b, *runs.in_neither}
+            none["B"] |= {*runs.only_in_a, *runs.in_neither}
+        return _lopsided_text(len(ids), {side: ids & qs for side, qs in none.items()})
 
     def __str__(self) -> str:
         rows = self._rows()
@@ -144,15 +150,6 @@ class ComparisonReport:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
-
-
-def _lopsided(runs: AlignedRuns) -> str:
-    """:attr:`ComparisonReport.warning`: said when one run has no result (it retrieved nothing,
-    or missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
-    ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
-    lack_a, lack_b = (x + runs.in_neither if zero else [] for x in (runs.only_in_b, runs.only_in_a))
-    none = {"A": ids & {*runs.unretrieved_a, *lack_a}, "B": ids & {*runs.unretrieved_b, *lack_b}}
-    return _lopsided_text(len(ids), none)
 
 
 def _lopsided_text(n: int, none: dict[str, set]) -> str:
@@ -293,10 +290,10 @@ def _test_and_counts(
     d: np.ndarray, totals: ClusterTotals | None, seed: int, alternative: str, n_resamples: int,
     null: bool = True,
 ) -> tuple[SignificanceResult, int, int, int]:  # fmt: skip
-    """The randomization test of the changes ``d``, and how many went up, down and stayed the
-    same: as :func:`compare_runs` reports them and each cell of :func:`compare_many` repeats
-    them. The test draws (when Monte Carlo) from its own stream, spawned from the seed (the
-    interval draws from ``default_rng(seed)``); ``null=False`` as in :func:`_randomization_test`."""
+    """The randomization test of the changes ``d`` and how many went up, down and stayed the same,
+    as :func:`compare_runs` and each cell of :func:`compare_many` report them. A Monte Carlo test
+    draws from a stream spawned from the seed (the interval from ``default_rng(seed)``); ``null``
+    as in :func:`_randomization_test`."""
     stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
         d, totals, None, stream, alternative, fallback_resamples=n_resamples, null=null
@@ -356,9 +353,8 @@ def _interval(
 def _query_interval(
     d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float, half_alpha: Fraction
 ) -> tuple[Interval, str, object, np.ndarray | None]:
-    """The paired bootstrap interval over queries: exact where the scores allow, else from
-    ``n_resamples`` Monte Carlo resamples drawn from ``rng``. Returns the interval, how it was
-    computed, the exact result (None when Monte Carlo) and the Monte Carlo draws (or None)."""
+    """The paired bootstrap interval over queries (exact where the scores allow, else from
+    ``n_resamples`` draws from ``rng``), how it was computed, the exact result or the draws."""
     method = "paired bootstrap over queries"
     try:
         exact = _exact_bootstrap_interval(d, float(level), half_alpha)
