@@ -1,8 +1,6 @@
-"""Many runs against one baseline: the results table a paper reports, every cell exact where
-the scores allow and every mark corrected over a family that the table names. It prints as
-text, HTML, Markdown and LaTeX, draws a forest plot, and saves as a JSON record that
-recomputes it exactly.
-"""
+"""Many runs against one baseline: the results table a paper reports, every cell exact where the
+scores allow and every mark corrected over a family that the table names. It prints as text, HTML,
+Markdown and LaTeX, draws a forest plot, and saves as a JSON record that recomputes it exactly."""
 
 from __future__ import annotations
 
@@ -294,13 +292,12 @@ class ManyRunsTable:
     @property
     def warnings(self) -> list[str]:
         """What to check first, as :attr:`ComparisonReport.warning` says it, per run and measure."""
-        out, gaps = [], self.missing_queries
+        out = []
         for m, ids in self.query_ids.items():
-            none = {
-                r: set(ids) & set(gaps.get(r, {}).get(m, ())) for r in (self.baseline, *self.runs)
-            }
+            none = {r: set(ids) & {*by_m.get(m, ())} for r, by_m in self.missing_queries.items()}
             for r in self.runs:  # the baseline's queries and this run's, as compare_runs sees them
-                pair = {f"{self.baseline!r} (baseline)": none[self.baseline], repr(r): none[r]}
+                pair = {f"{self.baseline!r} (baseline)": none.get(self.baseline, set())}
+                pair[repr(r)] = none.get(r, set())
                 if text := _report._lopsided_text(len(ids), pair):
                     out.append(f"On {m}: {text}")
         return out
@@ -465,15 +462,14 @@ def compare_many(
         scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
         alternative, missing, qrels, min_queries, workers,
     )  # fmt: skip
-    query_ids, by_measure, gaps = {}, {}, {}
+    query_ids, by_measure, found = {}, {}, {}
     for m in measures:
         _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
-        query_ids[m], by_measure[m], found = _align_many(
+        query_ids[m], by_measure[m], found[m] = _align_many(
             {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
         )
-        for run, qs in found.items():
-            gaps.setdefault(run, {})[m] = qs
         _enough_queries(len(query_ids[m]), settings["min_queries"])
+    gaps = {r: {m: found[m][r] for m in measures} for r in runs}
     return _table(baseline, tuple(runs), query_ids, by_measure, gaps, settings, workers)
 
 
@@ -730,8 +726,7 @@ class ManyRunsRecord:
     cells: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
-        body = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **body}
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **dataclasses.asdict(self)}
 
 
 def load_many_record(path: str | os.PathLike[str]) -> ManyRunsRecord:
