@@ -1,6 +1,5 @@
-"""The whole comparison of two runs in one call: :func:`compare_runs` and its report (its
-largest regressions are the teaching module's, from helpers/slices.py).
-"""
+"""The whole comparison of two runs in one call: :func:`compare_runs` and its report (its largest
+regressions are the teaching module's, from helpers/slices.py)."""
 
 from __future__ import annotations
 
