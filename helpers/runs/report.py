@@ -352,8 +352,8 @@ def _interval(
 def _query_interval(
     d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float, half_alpha: Fraction
 ) -> tuple[Interval, str, object, np.ndarray | None]:
-    """The paired bootstrap interval over queries (exact where the scores allow, else from
-    ``n_resamples`` draws from ``rng``), how it was computed, the exact result or the draws."""
+    """The paired bootstrap interval over queries (exact where it can be, else ``n_resamples``
+    draws from ``rng``), how it was computed, the exact result or None, the draws or None."""
     method = "paired bootstrap over queries"
     try:
         exact = _exact_bootstrap_interval(d, float(level), half_alpha)
