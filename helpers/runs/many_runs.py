@@ -1,8 +1,6 @@
-"""Many runs against one baseline: the results table a paper reports, every cell exact where
-the scores allow and every mark corrected over a family that the table names. It prints as
-text, HTML, Markdown and LaTeX, draws a forest plot, and saves as a JSON record that
-recomputes it exactly.
-"""
+"""Many runs against one baseline: the results table a paper reports, every cell exact where the
+scores allow and every mark corrected over a family that the table names. It prints as text, HTML,
+Markdown and LaTeX, draws a forest plot, and saves as a JSON record that recomputes it exactly."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ import os
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -41,7 +38,6 @@ __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare
 FAMILIES = ("all", "per measure", "gatekeeping")
 #: How the p-values of a family are adjusted.
 CORRECTIONS = ("holm", "bonferroni")
-#: The record's format name and version.
 RECORD_FORMAT = "did-search-improve/many-runs"
 RECORD_VERSION = 1
 _MARK = "*"
@@ -70,214 +66,6 @@ class RunComparison:
     unchanged: int
     #: The family the cell was corrected in: "all", the measure's name, "primary", "secondary".
     family: str
-
-
-# --- Rendering: the same cells as text, HTML, Markdown and LaTeX ------------------
-
-
-class _Rendering:
-    """How a :class:`ManyRunsTable` shows its cells: in every medium under its title, with its
-    legend."""
-
-    def family_text(self) -> str:
-        """Which family was corrected, by which method, at which level, in words."""
-        n, a = len(self.cells), f"{self.alpha:g}"
-        how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
-        if self.family == "all":
-            text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
-        elif self.family == "per measure":
-            k = n // len(self.measures)
-            text = (
-                f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
-                f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
-            )
-        else:
-            primary, k = self.measures[0], len(self.runs)
-            text = (
-                f"gatekeeping (chapter 6's plan): the primary measure {primary}'s {k} comparisons "
-                f"by {how} at {a}; then the other {n - k} by {how} at {a}, marked only if every "
-                f"primary comparison is; family-wise error rate {a} over all {n}"
-            )
-        if self.correction == "bonferroni":
-            text += "; Holm marks every cell Bonferroni marks, and may mark more"
-        return text
-
-    def legend(self) -> list[str]:
-        """The legend's lines: what a mark means, what it does not, how each column was made."""
-        exact_iv = all(c.interval_exact for c in self.cells)
-        iv = "exact (no random numbers)" if exact_iv else (
-            f"exact on the score grid where possible, else Monte Carlo "
-            f"(R = {self.n_resamples:,}, seed {self.seed})"
-        )  # fmt: skip
-        exact_p = all(c.pvalue_exact for c in self.cells)
-        p = "exact" if exact_p else (
-            f"exact where possible, else Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}; "
-            "shown ± its Monte Carlo error sqrt(p(1 - p)/R), or as <3/R when no resample was as "
-            "extreme)"
-        )  # fmt: skip
-        lines = [
-            f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
-            "A mark is not a probability that the run is better than the baseline; a cell "
-            "without a mark shows no detected change, not no change. Each interval, like p, is "
-            "for its cell alone, not adjusted for the family: an unmarked cell's interval may "
-            "exclude 0.",
-            f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
-            f"bootstrap percentile interval, {iv}; p: paired randomization test, "
-            f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
-            "lower, the same.",
-        ]
-        for what, exact in (("intervals", "interval_exact"), ("p-values", "pvalue_exact")):
-            monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not getattr(c, exact)]
-            if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
-                lines.append(f"Monte Carlo {what}: {', '.join(monte_carlo)}.")
-        near = [
-            f"{c.run} on {c.measure}"
-            for c in self.cells
-            if not c.pvalue_exact
-            and _report._near(c.pvalue, self.n_resamples, self.alpha, c.adjusted / c.pvalue)
-        ]
-        if near:  # fmt: skip
-            lines.append(
-                f"Adjusted p within 2 Monte Carlo errors of {self.alpha:g} (a mark could "
-                f"move with the seed; raise n_resamples): {', '.join(near)}."
-            )
-        gaps = [
-            f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
-            for run, by_measure in self.missing_queries.items()
-            for m, qs in by_measure.items()
-            if qs
-        ]
-        if gaps:
-            verb = "dropped" if self.missing == "drop" else "scored 0"
-            lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
-        return lines
-
-    def title(self) -> str:
-        """The line that names the baseline, above the table in every medium."""
-        return f"{self.baseline} (baseline) against {len(self.runs)} runs"
-
-    @property
-    def warnings(self) -> list[str]:
-        """What to check first, as :attr:`ComparisonReport.warning` says it, per run and measure."""
-        out, gaps = [], self.missing_queries
-        for m, ids in self.query_ids.items():
-            none = {
-                r: set(ids) & set(gaps.get(r, {}).get(m, ())) for r in (self.baseline, *self.runs)
-            }
-            for r in self.runs:  # the baseline's queries and this run's, as compare_runs sees them
-                pair = {f"{self.baseline!r} (baseline)": none[self.baseline], repr(r): none[r]}
-                if text := _report._lopsided_text(len(ids), pair):
-                    out.append(f"On {m}: {text}")
-        return out
-
-    def _rows(self) -> tuple[list[str], list[list[str]]]:
-        head = ["measure", "run", "queries", "baseline", "run mean", "change"]
-        head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
-        rows = [
-            [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
-             signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
-             *(_p_text(c.pvalue, c.pvalue_exact, self.n_resamples, adj)
-               for adj in (None, c.adjusted)), f"{c.up}/{c.down}/{c.unchanged}",
-             _MARK if c.marked else ""]
-            for c in self.cells
-        ]  # fmt: skip
-        return head, rows
-
-    def to_text(self) -> str:
-        """The table as plain text, at most 88 characters a line: under the title, one block per
-        measure headed by its queries and the baseline's mean (a run name too long for its column
-        stands on a line of its own above its numbers), then the legend wrapped by meaning."""
-        head, rows = self._rows()
-        head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
-        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
-        room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
-        widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
-        left = (0, 3)  # the run and the interval
-        rule = "  ".join("-" * w for w in widths[:-1])
-        out = [x for t in self.warnings for x in [*_report._wrap(t, indent="  "), ""]]
-        out += [*_report._wrap(self.title()), _line(head, widths, left), rule]
-        for i, (c, r) in enumerate(zip(self.cells, rows, strict=True)):
-            if not i or c.measure != self.cells[i - 1].measure:
-                about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
-                out += [rule] * bool(i) + _report._wrap(about)
-            if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
-                out, r = out + _report._wrap(r[0]), ["", *r[1:]]
-            out.append(_line(r, widths, left))
-        legend = [x for text in self.legend() for x in _report._wrap(text, indent="  ")]
-        return "\n".join([*out, rule, *legend])
-
-    __str__ = to_text
-
-    def _repr_html_(self) -> str:
-        head, rows = self._rows()
-        head, *rows = ([html.escape(x) for x in r] for r in [head, *rows])
-        top = " style='border-top:1px solid'"  # above each measure's block but the first
-        tr = [top if i and r[0] != rows[i - 1][0] else "" for i, r in enumerate(rows)]
-        legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in self.legend())
-        warn = "".join(f"<p><b>{html.escape(x)}</b></p>" for x in self.warnings)
-        return warn + _html_table(head, rows, html.escape(self.title()), tr) + legend
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (a pipe table) under a line naming the baseline, then the
-        legend."""
-        head, rows = self._rows()
-        align = ["---", "---", *["---:"] * 8, ":---:"]
-        lines = ["| " + " | ".join(map(_md, r)) + " |" for r in [head, align, *rows]]
-        legend = self.legend()
-        legend[0] = legend[0].replace(_MARK, "\\*", 1).replace("<=", "≤", 1)
-        top = [f"**{_md(x)}**" for x in [*self.warnings, self.title()]]
-        return "\n\n".join([*top, "\n".join(lines), *legend]) + "\n"
-
-    def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` with booktabs rules, its first line naming the
-        baseline, then the legend (needs ``\\usepackage{booktabs}``); put it in a ``table``
-        float with your caption."""
-        head, rows = self._rows()
-        title = _tex(self.title())
-        out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{title}}} \\"]
-        out += [r"\toprule", " & ".join(map(_tex, head)) + r" \\", r"\midrule"]
-        for i, r in enumerate(rows):
-            if i and r[0] != rows[i - 1][0]:
-                out.append(r"\midrule")
-            out.append(" & ".join([*map(_tex, r[:-1]), r"$^{*}$" if r[-1] else ""]) + r" \\")
-        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
-        legend = self.legend() + self.warnings
-        out.append(r"$^{*}$" + _tex(legend[0][1:]) + r"\\")
-        out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
-        return "\n".join(out) + "\n"
-
-    def plot(self, ax=None, *, title: str | None = None):
-        """The forest plot: each run's change and interval per measure, zero marked
-        (:func:`plot_forest`)."""
-        title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
-        return plot_forest(
-            [c.run for c in self.cells],
-            [c.change for c in self.cells],
-            [tuple(c.interval) for c in self.cells],
-            [c.marked for c in self.cells],
-            groups=[c.measure for c in self.cells],
-            ax=ax,
-            title=title,
-            mark_label=f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, "
-            f"family: {self.family}, {len(self.cells)} comparisons)",
-        )
-
-
-def _md(x: str) -> str:
-    """Text for a Markdown table cell."""
-    return x.replace("|", "\\|").replace("*", "\\*")
-
-
-def _tex(x: str) -> str:
-    """Text for LaTeX's text mode."""
-    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
-        x = x.replace(a, b)
-    # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
-    x = x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
-    return x.replace("±", r"$\pm$").replace("<=", r"$\leq$").replace("<3/R", r"$<$3/R")
-
-
-# --- The forest plot: the table as a figure -------------------------------------
 
 
 def plot_forest(
@@ -325,11 +113,8 @@ def plot_forest(
     return ax
 
 
-# --- The table: what compare_many computed ----------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
-class ManyRunsTable(_Rendering):
+class ManyRunsTable:
     """What :func:`compare_many` found: one :class:`RunComparison` per run and measure. ``print``
     gives plain text, a notebook HTML; :meth:`to_markdown`, :meth:`to_latex` and :meth:`plot` the
     other media; :meth:`save` the record that recomputes it."""
@@ -392,15 +177,11 @@ class ManyRunsTable(_Rendering):
         correction = _checks.one_of(correction, "correction", CORRECTIONS)
         alpha = self.alpha if alpha is None else alpha
         _checks.level(alpha, "alpha", "0.05")
-        marks = _marks(
-            [(c.run, c.measure) for c in self.cells],
-            np.array([c.pvalue for c in self.cells]),
-            family, correction, alpha, self.measures[0],
-        )  # fmt: skip
+        how = dict(family=family, correction=correction, alpha=float(alpha))
+        jobs = [(c.run, c.measure) for c in self.cells]
+        marks = _marks(jobs, np.array([c.pvalue for c in self.cells]), self.measures[0], how)
         cells = tuple(dataclasses.replace(c, **x) for c, x in zip(self.cells, marks, strict=True))
-        return dataclasses.replace(
-            self, cells=cells, family=family, correction=correction, alpha=float(alpha)
-        )
+        return dataclasses.replace(self, cells=cells, **how)
 
     def __repr__(self) -> str:
         return (
@@ -434,14 +215,197 @@ class ManyRunsTable(_Rendering):
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
 
+    # Rendering: the same cells as text, HTML, Markdown and LaTeX, under the title, with the legend
+
+    def family_text(self) -> str:
+        """Which family was corrected, by which method, at which level, in words."""
+        n, k, a = len(self.cells), len(self.runs), f"{self.alpha:g}"  # k: per measure
+        how = "Holm's step-down" if self.correction == "holm" else "Bonferroni (each p times m)"
+        if self.family == "all":
+            text = f"{how} over all {n} comparisons of this table, family-wise error rate {a}"
+        elif self.family == "per measure":
+            text = (
+                f"{how} within each measure: {len(self.measures)} families of {k} comparisons, "
+                f"each at family-wise error rate {a} (the table as a whole is not held to {a})"
+            )
+        else:
+            text = (
+                f"gatekeeping (chapter 6's plan): the primary measure {self.measures[0]}'s {k} "
+                f"comparisons by {how} at {a}; then the other {n - k} by {how} at {a}, marked "
+                f"only if every primary comparison is; family-wise error rate {a} over all {n}"
+            )
+        if self.correction == "bonferroni":
+            text += "; Holm marks every cell Bonferroni marks, and may mark more"
+        return text
+
+    def legend(self) -> list[str]:
+        """The legend's lines: what a mark means, what it does not, how each column was made."""
+        mc = f"Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}"
+        iv = f"exact on the score grid where possible, else {mc})"
+        p = f"exact where possible, else {mc}; shown ± its Monte Carlo error sqrt(p(1 - p)/R), "
+        p += "or as <3/R when no resample was as extreme)"
+        if all(c.interval_exact for c in self.cells):
+            iv = "exact (no random numbers)"
+        if all(c.pvalue_exact for c in self.cells):
+            p = "exact"
+        lines = [
+            f"{_MARK} adjusted p <= {self.alpha:g}: {self.family_text()}.",
+            "A mark is not a probability that the run is better than the baseline; a cell "
+            "without a mark shows no detected change, not no change. Each interval, like p, is "
+            "for its cell alone, not adjusted for the family: an unmarked cell's interval may "
+            "exclude 0.",
+            f"change: run - baseline, over the same queries; interval: {self.level:.0%} paired "
+            f"bootstrap percentile interval, {iv}; p: paired randomization test, "
+            f"{self.alternative}, {p}; up/down/same: queries where the run scored higher, "
+            "lower, the same.",
+        ]
+        for what, exact in (("intervals", "interval_exact"), ("p-values", "pvalue_exact")):
+            monte_carlo = [f"{c.run} on {c.measure}" for c in self.cells if not getattr(c, exact)]
+            if monte_carlo and len(monte_carlo) < len(self.cells):  # name them when only some are
+                lines.append(f"Monte Carlo {what}: {', '.join(monte_carlo)}.")
+        near = [
+            f"{c.run} on {c.measure}"
+            for c in self.cells
+            if not c.pvalue_exact
+            and _report._near(c.pvalue, self.n_resamples, self.alpha, c.adjusted / c.pvalue)
+        ]
+        if near:  # fmt: skip
+            lines.append(
+                f"Adjusted p within 2 Monte Carlo errors of {self.alpha:g} (a mark could "
+                f"move with the seed; raise n_resamples): {', '.join(near)}."
+            )
+        gaps = [
+            f"{run} lacks {len(qs)} on {m} ({_checks.name_some(qs, 3)})"
+            for run, by_measure in self.missing_queries.items()
+            for m, qs in by_measure.items()
+            if qs
+        ]
+        if gaps:
+            verb = "dropped" if self.missing == "drop" else "scored 0"
+            lines.append(f"Missing queries ({verb}, missing={self.missing!r}): {'; '.join(gaps)}.")
+        return lines
+
+    def title(self) -> str:
+        """The line that names the baseline, above the table in every medium."""
+        return f"{self.baseline} (baseline) against {len(self.runs)} runs"
+
+    @property
+    def warnings(self) -> list[str]:
+        """What to check first, as :attr:`ComparisonReport.warning` says it, per run and measure."""
+        out = []
+        for m, ids in self.query_ids.items():
+            none = {r: set(ids) & {*by_m.get(m, ())} for r, by_m in self.missing_queries.items()}
+            for r in self.runs:  # the baseline's queries and this run's, as compare_runs sees them
+                pair = {f"{self.baseline!r} (baseline)": none.get(self.baseline, set())}
+                pair[repr(r)] = none.get(r, set())
+                if text := _report._lopsided_text(len(ids), pair):
+                    out.append(f"On {m}: {text}")
+        return out
+
+    def _rows(self) -> tuple[list[str], list[list[str]]]:
+        head = ["measure", "run", "queries", "baseline", "run mean", "change"]
+        head += [f"{self.level:.0%} interval", "p", "adjusted p", "up/down/same", "mark"]
+        rows = [
+            [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
+             signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
+             *(_p_text(c.pvalue, c.pvalue_exact, self.n_resamples, adj)
+               for adj in (None, c.adjusted)), f"{c.up}/{c.down}/{c.unchanged}",
+             _MARK if c.marked else ""]
+            for c in self.cells
+        ]  # fmt: skip
+        return head, rows
+
+    def to_text(self) -> str:
+        """The table as plain text, at most 88 characters a line: under the title, one block per
+        measure headed by its queries and the baseline's mean (a run name too long for its column
+        stands on a line of its own above its numbers), then the legend wrapped by meaning."""
+        head, rows = self._rows()
+        head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
+        room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
+        widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
+        left = (0, 3)  # the run and the interval
+        rule = "  ".join("-" * w for w in widths[:-1])
+        out = [x for t in self.warnings for x in [*_report._wrap(t, indent="  "), ""]]
+        out += [*_report._wrap(self.title()), _line(head, widths, left), rule]
+        for i, (c, r) in enumerate(zip(self.cells, rows, strict=True)):
+            if not i or c.measure != self.cells[i - 1].measure:
+                about = f"{c.measure}: {c.n_queries} queries, baseline mean {c.baseline_mean:.4f}"
+                out += [rule] * bool(i) + _report._wrap(about)
+            if len(r[0]) > widths[0]:  # a name too long for its column: on a line of its own
+                out, r = out + _report._wrap(r[0]), ["", *r[1:]]
+            out.append(_line(r, widths, left))
+        legend = [x for text in self.legend() for x in _report._wrap(text, indent="  ")]
+        return "\n".join([*out, rule, *legend])
+
+    __str__ = to_text
+
+    def _repr_html_(self) -> str:
+        head, rows = self._rows()
+        head, *rows = ([html.escape(x) for x in r] for r in [head, *rows])
+        top = " style='border-top:1px solid'"  # above each measure's block but the first
+        tr = [top if i and r[0] != rows[i - 1][0] else "" for i, r in enumerate(rows)]
+        legend = "".join(f"<p><small>{html.escape(x)}</small></p>" for x in self.legend())
+        warn = "".join(f"<p><b>{html.escape(x)}</b></p>" for x in self.warnings)
+        return warn + _html_table(head, rows, html.escape(self.title()), tr) + legend
+
+    def to_markdown(self) -> str:
+        """The table as a Markdown pipe table under a line naming the baseline, then the legend."""
+        head, rows = self._rows()
+        align = ["---", "---", *["---:"] * 8, ":---:"]
+        lines = ["| " + " | ".join(map(_md, r)) + " |" for r in [head, align, *rows]]
+        legend = self.legend()
+        legend[0] = legend[0].replace(_MARK, "\\*", 1).replace("<=", "≤", 1)
+        top = [f"**{_md(x)}**" for x in [*self.warnings, self.title()]]
+        return "\n\n".join([*top, "\n".join(lines), *legend]) + "\n"
+
+    def to_latex(self) -> str:
+        """The table as a LaTeX ``tabular`` (booktabs rules: ``\\usepackage{booktabs}``) under a
+        line naming the baseline, then the legend; put it in a ``table`` float with your caption."""
+        head, rows = self._rows()
+        title = _tex(self.title())
+        out = [r"\begin{tabular}{llrrrrlrrrl}", rf"\multicolumn{{11}}{{l}}{{{title}}} \\"]
+        out += [r"\toprule", " & ".join(map(_tex, head)) + r" \\", r"\midrule"]
+        for i, r in enumerate(rows):
+            if i and r[0] != rows[i - 1][0]:
+                out.append(r"\midrule")
+            out.append(" & ".join([*map(_tex, r[:-1]), r"$^{*}$" if r[-1] else ""]) + r" \\")
+        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip{\footnotesize"]
+        legend = self.legend() + self.warnings
+        out.append(r"$^{*}$" + _tex(legend[0][1:]) + r"\\")
+        out += [_tex(x) + r"\\" for x in legend[1:-1]] + [_tex(legend[-1]) + "}"]
+        return "\n".join(out) + "\n"
+
+    def plot(self, ax=None, *, title: str | None = None):
+        """The forest plot (:func:`plot_forest`): each run's change and interval per measure."""
+        title = title or f"Each run against {self.baseline}: change and {self.level:.0%} interval"
+        cols = [(c.run, c.change, tuple(c.interval), c.marked, c.measure) for c in self.cells]
+        runs, changes, intervals, marked, measures = map(list, zip(*cols, strict=True))
+        mark = f"{_MARK} adjusted p <= {self.alpha:g} ({self.correction.title()}, family: "
+        mark += f"{self.family}, {len(self.cells)} comparisons)"
+        return plot_forest(
+            runs, changes, intervals, marked, groups=measures, ax=ax, title=title, mark_label=mark
+        )
+
+
+def _md(x: str) -> str:
+    """Text for a Markdown table cell."""
+    return x.replace("|", "\\|").replace("*", "\\*")
+
+
+def _tex(x: str) -> str:
+    """Text for LaTeX's text mode."""
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&")):
+        x = x.replace(a, b)
+    # "<" is a math symbol: in text mode (OT1) it would print as an inverted "!"
+    x = x.replace("#", r"\#").replace("$", r"\$").replace("<0.", "$<$0.")
+    return x.replace("±", r"$\pm$").replace("<=", r"$\leq$").replace("<3/R", r"$<$3/R")
+
 
 def _scores_hash(query_ids: dict, scores: dict) -> str:
     """SHA-256 of the query IDs and scores, as canonical JSON (floats as Python writes them)."""
     text = json.dumps({"query_ids": query_ids, "scores": scores}, sort_keys=True, allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# --- Computing the table ----------------------------------------------------------
 
 
 def compare_many(
@@ -494,30 +458,26 @@ def compare_many(
     >>> same.change, tuple(same.interval), same.pvalue
     (0.0, (0.0, 0.0), 1.0)
     """
-    args = _compare_many_iv(
+    runs, baseline, measures, settings, workers = _compare_many_iv(
         scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
         alternative, missing, qrels, min_queries, workers,
     )  # fmt: skip
-    runs, baseline, measures, settings, workers = args
-    query_ids, by_measure, gaps = {}, {}, {}
+    query_ids, by_measure, found = {}, {}, {}
     for m in measures:
         _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
-        query_ids[m], by_measure[m], found = _align_many(
+        query_ids[m], by_measure[m], found[m] = _align_many(
             {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
         )
-        for run, qs in found.items():
-            gaps.setdefault(run, {})[m] = qs
         _enough_queries(len(query_ids[m]), settings["min_queries"])
-    candidates = tuple(r for r in runs if r != baseline)
-    return _table(baseline, candidates, query_ids, by_measure, gaps, settings, workers)
+    gaps = {r: {m: found[m][r] for m in measures} for r in runs}
+    return _table(baseline, tuple(runs), query_ids, by_measure, gaps, settings, workers)
 
 
 def _compare_many_iv(
     scores, baseline, rng, measures, family, correction, alpha, level, n_resamples,
     alternative, missing, qrels, min_queries, workers,
 ):  # fmt: skip
-    """The runs as {name: {measure: RunScores with checked float scores}}, the baseline's name,
-    the measures, the settings and the number of threads."""
+    """The runs as {name: {measure: checked RunScores}}, baseline, measures, settings, threads."""
     seed, n_resamples, _, alternative, _, min_queries = _compare_runs_iv(
         rng, n_resamples, level, alternative, 0, min_queries, False
     )
@@ -544,26 +504,17 @@ def _compare_many_iv(
 
 
 def _named_runs(scores: object) -> dict[str, object]:
-    """The runs by name, from a mapping or a list of (name, measures) pairs: two or more, their
-    names unique as text."""
-    if isinstance(scores, Mapping):
-        pairs = list(scores.items())
-    elif isinstance(scores, Sequence) and not isinstance(scores, str):
-        if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in scores):
-            raise ValueError(
-                "scores must map run name -> measure -> per-query scores, or be a list of "
-                "(run name, {measure: scores}) pairs."
-            )
-        pairs = [tuple(p) for p in scores]
-    else:
+    """The runs by name from a mapping or (name, measures) pairs: two or more, named apart."""
+    pairs = list(scores.items()) if isinstance(scores, Mapping) else scores
+    listed = isinstance(pairs, Sequence) and not isinstance(pairs, str)
+    if not listed or not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
         raise ValueError(
             "scores must map run name -> measure -> per-query scores, e.g. "
-            "{'BM25': {'ndcg_cut_10': bm25_scores}, 'dense': {'ndcg_cut_10': dense_scores}}; "
-            f"got {type(scores).__name__}."
+            "{'BM25': {'ndcg_cut_10': bm25_scores}, 'dense': {'ndcg_cut_10': dense_scores}}, or "
+            f"be a list of (run name, {{measure: scores}}) pairs; got {type(scores).__name__}."
         )
     names = [str(name) for name, _ in pairs]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
+    if twice := sorted({n for n in names if names.count(n) > 1}):
         raise ValueError(
             f"two runs are named {twice[0]!r}; give each run its own name (the table and the "
             "record tell runs apart by name)."
@@ -616,8 +567,7 @@ def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measure
     if measures is None:
         measures = list(runs[baseline])
         for name, by_measure in runs.items():
-            extra = [m for m in by_measure if m not in runs[baseline]]
-            if extra:
+            if extra := [m for m in by_measure if m not in runs[baseline]]:
                 raise ValueError(
                     f"run {name!r} has scores for {_checks.name_some(extra)}, which the baseline "
                     f"{baseline!r} has not; score the baseline on it too, or pass measures=[...] "
@@ -632,22 +582,20 @@ def _measure_names(runs: dict[str, dict[str, RunScores]], baseline: str, measure
         if len(set(measures)) != len(measures):
             raise ValueError(f"measures names a measure twice: {measures}.")
     for name, by_measure in runs.items():
-        for m in measures:
-            if m not in by_measure:
-                raise ValueError(
-                    f"run {name!r} has no scores for measure {m!r} (it has "
-                    f"{_checks.name_some(by_measure) or 'none'}); score it on {m!r} too, or "
-                    "pass measures=[...] to compare only the measures every run has."
-                )
+        if lacking := [m for m in measures if m not in by_measure]:
+            raise ValueError(
+                f"run {name!r} has no scores for measure {lacking[0]!r} (it has "
+                f"{_checks.name_some(by_measure) or 'none'}); score it on {lacking[0]!r} too, or "
+                "pass measures=[...] to compare only the measures every run has."
+            )
     return measures
 
 
 def _align_many(
     runs: dict[str, RunScores], baseline: str, measure: str, missing: str, qrels: Qrels | None
 ) -> tuple[tuple[str, ...], dict[str, np.ndarray], dict[str, list[str]]]:
-    """Every run on one list of queries for ``measure``, by :func:`align_runs`' rules applied to
-    each run against the baseline: the query IDs, each run's scores on them, and the queries each
-    run has no score for."""
+    """Every run on one list of queries for ``measure`` (:func:`align_runs`' rules, each run
+    against the baseline): the query IDs, each run's scores on them, and what each run lacks."""
     sets = []
     scored = {name: _alignment._retrieved(run) for name, run in runs.items()}  # nothing: missing
     base, gone = scored[baseline], runs[baseline].unretrieved or []
@@ -683,28 +631,39 @@ def _align_many(
 
 
 def _table(
-    baseline: str, candidates: tuple[str, ...], query_ids: dict[str, tuple[str, ...]],
+    baseline: str, runs: tuple[str, ...], query_ids: dict[str, tuple[str, ...]],
     scores: dict[str, dict[str, np.ndarray]], gaps: dict[str, dict[str, list[str]]],
     settings: dict[str, Any], workers: int,
 ) -> ManyRunsTable:  # fmt: skip
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
-    half_alpha = (1 - _checks.level(settings["level"])) / 2
+    candidates = tuple(r for r in runs if r != baseline)
+    seed, n, level, alt = (settings[k] for k in ("seed", "n_resamples", "level", "alternative"))
+    half = (1 - _checks.level(level)) / 2  # alpha/2
     measures = tuple(query_ids)
     jobs = [(r, m) for m in measures for r in candidates]
 
     def one(job: tuple[str, str]) -> dict[str, Any]:
+        """One run against the baseline on one measure, as ``compare_runs`` computes it."""
         run, m = job
-        return _cell(scores[m][baseline], scores[m][run], settings, half_alpha)
+        a, b = scores[m][baseline], scores[m][run]
+        d = b - a
+        interval, method, exact, _ = _query_interval(d, n, np.random.default_rng(seed), level, half)
+        # null=False: only the p-value is kept
+        test, up, down, unchanged = _test_and_counts(d, None, seed, alt, n, null=False)
+        return dict(
+            n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
+            change=float(d.mean()), interval=interval, interval_method=method,
+            interval_exact=exact is not None, pvalue=float(test.pvalue),
+            pvalue_exact=bool(test.exact), test_method=test.method,
+            up=up, down=down, unchanged=unchanged,
+        )  # fmt: skip
 
     if workers > 1 and len(jobs) > 1:
         with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
             found = list(pool.map(one, jobs))
     else:
         found = [one(j) for j in jobs]
-    marks = _marks(
-        jobs, np.array([f["pvalue"] for f in found]), settings["family"],
-        settings["correction"], settings["alpha"], measures[0],
-    )  # fmt: skip
+    marks = _marks(jobs, np.array([f["pvalue"] for f in found]), measures[0], settings)
     cells = tuple(
         RunComparison(run=run, measure=m, **mark, **f)
         for (run, m), f, mark in zip(jobs, found, marks, strict=True)
@@ -716,31 +675,13 @@ def _table(
     )  # fmt: skip
 
 
-def _cell(a: np.ndarray, b: np.ndarray, settings: dict, half_alpha: Fraction) -> dict[str, Any]:
-    """One run against the baseline on one measure, as ``compare_runs`` computes it."""
-    seed = settings["seed"]
-    d = b - a
-    interval, method, exact, _ = _query_interval(
-        d, settings["n_resamples"], np.random.default_rng(seed), settings["level"], half_alpha
-    )
-    test, up, down, unchanged = _test_and_counts(
-        d, None, seed, settings["alternative"], settings["n_resamples"], null=False
-    )  # null=False: only the p-value is kept
-    return dict(
-        n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
-        change=float(d.mean()), interval=interval, interval_method=method,
-        interval_exact=exact is not None, pvalue=float(test.pvalue),
-        pvalue_exact=bool(test.exact), test_method=test.method,
-        up=up, down=down, unchanged=unchanged,
-    )  # fmt: skip
-
-
 def _marks(
-    jobs: list[tuple[str, str]], p: np.ndarray, family: str, correction: str, alpha: float,
-    primary: str,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs``
-    with p-values ``p``: what :func:`compare_many` and :meth:`ManyRunsTable.corrected` set."""
+    jobs: list[tuple[str, str]], p: np.ndarray, primary: str, how: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Each cell's adjusted p-value, mark and family label, for the (run, measure) ``jobs`` with
+    p-values ``p``, by ``how``'s family, correction and alpha: what :func:`compare_many` and
+    :meth:`ManyRunsTable.corrected` set."""
+    family, alpha = how["family"], how["alpha"]
     if family == "all":
         labels = ["all"] * len(jobs)
     elif family == "per measure":
@@ -749,7 +690,7 @@ def _marks(
         labels = ["primary" if m == primary else "secondary" for _, m in jobs]
     return [
         dict(adjusted=float(adj), marked=bool(adj <= alpha), family=label)
-        for adj, label in zip(_adjust(p, labels, correction), labels, strict=True)
+        for adj, label in zip(_adjust(p, labels, how["correction"]), labels, strict=True)
     ]
 
 
@@ -766,9 +707,6 @@ def _adjust(p: np.ndarray, labels: list[str], correction: str) -> np.ndarray:
         gate = adjusted[lab == "primary"].max()
         adjusted[lab == "secondary"] = np.maximum(adjusted[lab == "secondary"], gate)
     return adjusted
-
-
-# --- The record: saved, and recomputed exactly -----------------------------------
 
 
 @dataclass(frozen=True)
@@ -788,8 +726,7 @@ class ManyRunsRecord:
     cells: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
-        body = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **body}
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **dataclasses.asdict(self)}
 
 
 def load_many_record(path: str | os.PathLike[str]) -> ManyRunsRecord:
@@ -824,8 +761,7 @@ def recompute_many(record: ManyRunsRecord) -> ManyRunsTable:
         m: {r: np.array(s, dtype=float) for r, s in record.scores[m].items()}
         for m in record.measures
     }
-    candidates = tuple(r for r in record.runs if r != record.baseline)
     return _table(
-        record.baseline, candidates, query_ids, scores, record.missing_queries,
+        record.baseline, tuple(record.runs), query_ids, scores, record.missing_queries,
         dict(record.settings), 1,
     )  # fmt: skip

@@ -1,6 +1,5 @@
-"""The whole comparison of two runs in one call: :func:`compare_runs` and its report (its
-largest regressions are the teaching module's, from helpers/slices.py).
-"""
+"""The whole comparison of two runs in one call: :func:`compare_runs` and its report (its largest
+regressions are the teaching module's, from helpers/slices.py)."""
 
 from __future__ import annotations
 
@@ -106,8 +105,14 @@ class ComparisonReport:
 
     @property
     def warning(self) -> str:
-        """What to check first, or "": one run has no result for many more compared queries."""
-        return _lopsided(self.runs)
+        """What to check first, or "": one run has no result (it retrieved nothing, or
+        missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
+        runs, ids = self.runs, set(self.runs.query_ids)
+        none = {"A": {*runs.unretrieved_a}, "B": {*runs.unretrieved_b}}
+        if runs.missing_policy == "zero":  # a query a run lacks was scored 0 too
+            none["A"] |= {*runs.only_in_b, *runs.in_neither}
+            none["B"] |= {*runs.only_in_a, *runs.in_neither}
+        return _lopsided_text(len(ids), {side: ids & qs for side, qs in none.items()})
 
     def __str__(self) -> str:
         rows = self._rows()
@@ -144,15 +149,6 @@ class ComparisonReport:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_record` as JSON."""
         save_record(self.to_record(), path)
-
-
-def _lopsided(runs: AlignedRuns) -> str:
-    """:attr:`ComparisonReport.warning`: said when one run has no result (it retrieved nothing,
-    or missing='zero' scored it 0) for ``LOPSIDED`` more compared queries than the other."""
-    ids, zero = set(runs.query_ids), runs.missing_policy == "zero"
-    lack_a, lack_b = (x + runs.in_neither if zero else [] for x in (runs.only_in_b, runs.only_in_a))
-    none = {"A": ids & {*runs.unretrieved_a, *lack_a}, "B": ids & {*runs.unretrieved_b, *lack_b}}
-    return _lopsided_text(len(ids), none)
 
 
 def _lopsided_text(n: int, none: dict[str, set]) -> str:
@@ -293,10 +289,10 @@ def _test_and_counts(
     d: np.ndarray, totals: ClusterTotals | None, seed: int, alternative: str, n_resamples: int,
     null: bool = True,
 ) -> tuple[SignificanceResult, int, int, int]:  # fmt: skip
-    """The randomization test of the changes ``d``, and how many went up, down and stayed the
-    same: as :func:`compare_runs` reports them and each cell of :func:`compare_many` repeats
-    them. The test draws (when Monte Carlo) from its own stream, spawned from the seed (the
-    interval draws from ``default_rng(seed)``); ``null=False`` as in :func:`_randomization_test`."""
+    """The randomization test of the changes ``d`` and how many went up, down and stayed the same,
+    as :func:`compare_runs` and each cell of :func:`compare_many` report them. A Monte Carlo test
+    draws from a stream spawned from the seed (the interval from ``default_rng(seed)``); ``null``
+    as in :func:`_randomization_test`."""
     stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     test = _randomization_test(
         d, totals, None, stream, alternative, fallback_resamples=n_resamples, null=null
@@ -344,23 +340,20 @@ def _interval(
         method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
         return boot, _percentile_interval(boot, half_alpha), method, False, source
     interval, method, exact, boot = _query_interval(d, n_resamples, rng, level, half_alpha)
-    if exact is None:  # on no grid, or a grid too fine: a Monte Carlo interval
-        return boot, interval, method, False, source
-    if monte_carlo_bootstrap:
+    if exact is not None and monte_carlo_bootstrap:
         boot = _paired_bootstrap(d, n_resamples, rng)
-    else:
+    elif exact is not None:
         p = exact.distribution.probabilities  # the distribution the interval was read from
         boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
         source = f"{n_resamples:,} draws from the exact bootstrap distribution"
-    return boot, interval, method, True, source
+    return boot, interval, method, exact is not None, source
 
 
 def _query_interval(
     d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float, half_alpha: Fraction
 ) -> tuple[Interval, str, object, np.ndarray | None]:
-    """The paired bootstrap interval over queries: exact where the scores allow, else from
-    ``n_resamples`` Monte Carlo resamples drawn from ``rng``. Returns the interval, how it was
-    computed, the exact result (None when Monte Carlo) and the Monte Carlo draws (or None)."""
+    """The paired bootstrap interval over queries (exact where it can be, else ``n_resamples``
+    draws from ``rng``), how it was computed, the exact result or None, the draws or None."""
     method = "paired bootstrap over queries"
     try:
         exact = _exact_bootstrap_interval(d, float(level), half_alpha)
