@@ -66,8 +66,7 @@ _DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
 def _axes(ax, figsize: tuple[float, float] | None = None, rows: int = 1):
-    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's): ``rows``
-    panels, one above the other, sharing their x axis."""
+    """``ax``, or a new pyplot figure's ``rows`` panels (one above the other, sharing x)."""
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -192,11 +191,9 @@ def plot_exact_distribution(
     legend_columns: int = 3,
     headroom: float = 1.45,
 ):
-    """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
-
-    The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label`` and its value; the y axis reaches ``headroom`` times the highest
-    probability, leaving room for the legend.
+    """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities,
+    the bar at ``highlight`` (the draw inspected) in the accent colour, named ``highlight_label``;
+    the y axis reaches ``headroom`` times the highest probability (room for the legend).
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -357,12 +354,8 @@ def plot_sign_assignments(
     far = abs(_checks.number(observed, "observed"))
     tie = np.abs(np.abs(m) - far) <= 1e-12
     more = (np.abs(m) > far) & ~tie
-    _, group = np.unique(np.round(m, 10), return_inverse=True)
-    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
-    seen: dict[int, int] = {}
-    for i, g in enumerate(group.tolist()):
-        seen[g] = seen.get(g, 0) + 1
-        height[i] = seen[g]
+    keys = np.round(m, 10).tolist()
+    height = np.array([keys[: i + 1].count(x) for i, x in enumerate(keys)])  # place in its stack
     ax = _axes(ax)
     size = 15 if numbered else 9
     for kind, name, marker, color, edge in (
@@ -501,7 +494,6 @@ def _interval_row(ax, y, low, high, estimate, sizes, dot=None, **bar) -> None:
 
 
 def _rows_against_zero(ax, ys, names: Sequence[str], xlabel: str, title: str) -> None:
-    """Zero as a dotted line, then each row named on the y axis."""
     ax.axvline(0, **_DOTTED, linewidth=1.5)
     ax.set_yticks(ys, names)
     ax.set(ylim=(-0.7, len(ys) - 0.3), xlabel=xlabel, title=title)
@@ -700,9 +692,7 @@ def plot_error_rates(
         raise ValueError(
             f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
         )
-    series = {}
-    for label, values in rates.items():
-        series[label] = _shares(values, f"rates[{label!r}]", x.size, "count")
+    series = {k: _shares(v, f"rates[{k!r}]", x.size, "count") for k, v in rates.items()}
     if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
         raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
     ax = _axes(ax)
@@ -743,8 +733,7 @@ def plot_coverage(
         raise ValueError("sizes must be positive numbers of queries.")
     if not coverages:
         raise ValueError("coverages is empty: give one sequence of coverages per method.")
-    if n_samples is not None:
-        n_samples = _checks.integer(n_samples, "n_samples")
+    n_samples = None if n_samples is None else _checks.integer(n_samples, "n_samples")
     colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
     ax = _axes(ax)
     for (name, cov), colour in zip(coverages.items(), colors, strict=False):
