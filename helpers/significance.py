@@ -23,13 +23,7 @@ from .grid import (
     _find_grid,
     sign_flip_distribution,
 )
-from .resampling import (
-    ClusterTotals,
-    _cluster_totals,
-    _draws_iv,
-    _in_chunks,
-    _paired_bootstrap,
-)
+from .resampling import ClusterTotals, _cluster_totals, _draws_iv, _in_chunks, _paired_bootstrap
 
 __all__ = ["MAX_EXACT_ASSIGNMENTS", "DEFAULT_FALLBACK_RESAMPLES", "DEFAULT_MAX_SIGNS", "REL_TOL",
            "SignificanceResult", "randomization_test", "shifted_bootstrap_test", "HolmResult",
@@ -391,11 +385,9 @@ def _grid_test(
     k, total = steps.size, int(np.abs(steps).sum())
     a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
     m = min(a, total - a)  # two-sided: |S - 2T| >= |S - 2a| when T <= m or T >= S - m
-    tails = (  # (t, upper): P(T >= t) when upper, else P(T <= t)
-        [(m, False), (total - m, True)]
-        if alternative == "two-sided"
-        else [(a, alternative == "less")]
-    )
+    tails = [(a, alternative == "less")]  # (t, upper): P(T >= t) when upper, else P(T <= t)
+    if alternative == "two-sided":
+        tails = [(m, False), (total - m, True)]
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
         p, first, fft = sign_flip_distribution(steps), 0, None
