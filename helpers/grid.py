@@ -582,7 +582,6 @@ def grid_bootstrap_distribution(
 
 
 def _on_grid(d: np.ndarray) -> Grid:
-    """The grid of the changes ``d``, or a ValueError saying they are on none."""
     if (grid := _find_grid(d)) is None:
         raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
     return grid
@@ -692,15 +691,14 @@ def _exact_bootstrap_interval(d: np.ndarray, level: float, half_alpha: Fraction)
         cdf, rounding = _spectrum_cdf(sp)
         error_bound = sp.error + rounding
     else:
-        error_bound = fft[1]
+        cdf, error_bound = np.cumsum(fft[0]).item, fft[1]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    rule = (float(half_alpha), tol)
-    low_i, high_i = _ends(cdf, sp.width - 1, *rule) if fft is None else _read_ends(fft[0], *rule)
+    low_i, high_i = _ends(cdf, sp.width - 1, float(half_alpha), tol)
     step, first = grid.step, sp.first
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     method = f"exact bootstrap (FFT on the {grid.label} grid, {sp.n_fft:,} points)"
