@@ -116,11 +116,8 @@ class BestOfK:
 def _null_configs(
     n_studies: int, n_configs: int, n_queries: int, noise: float, rng: np.random.Generator
 ) -> np.ndarray:
-    """Per-query changes of n_configs configurations against A, all true mean changes zero.
-
-    Shape (n_studies, n_configs, n_queries): A's noise is shared by all configurations
-    (A's run is fixed), each configuration adds its own.
-    """
+    """Per-query changes (n_studies, n_configs, n_queries) of configurations against A, all true
+    mean changes zero: A's noise is shared (A's run is fixed), each configuration adds its own."""
     noise_a = rng.normal(0, noise, size=(n_studies, 1, n_queries))
     noise_c = rng.normal(0, noise, size=(n_studies, n_configs, n_queries))
     return noise_c - noise_a
@@ -129,12 +126,9 @@ def _null_configs(
 def _row_intervals(
     rows: np.ndarray, n_resamples: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A 95% paired bootstrap percentile interval for each row of changes, on shared resamples.
-
-    The draws are those :func:`helpers.paired_bootstrap` makes from the same generator:
-    counts[b, q] is how often query q is drawn in resample b, so rows @ counts.T / Q
-    holds every row's resampled means.
-    """
+    """A 95% paired bootstrap percentile interval for each row of changes, on the resamples
+    :func:`helpers.paired_bootstrap` draws from ``rng``: ``counts[b, q]`` is how often resample b
+    drew query q, so ``rows @ counts.T / Q`` holds every row's resampled means."""
     n_queries = rows.shape[1]
     draws = rng.integers(0, n_queries, size=(n_resamples, n_queries))
     cells = (np.arange(n_resamples)[:, None] * n_queries + draws).ravel()
