@@ -26,10 +26,8 @@ from .intervals import _percentile_interval
 from .plots import plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
-__all__ = [
-    "Question", "Feedback", "grade", "quiz",
-    "DrawDescription", "describe_draw", "EXPLORER_PRESETS", "resample_explorer",
-]  # fmt: skip
+__all__ = ["Question", "Feedback", "grade", "quiz", "DrawDescription", "describe_draw",
+           "EXPLORER_PRESETS", "resample_explorer"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -212,10 +210,8 @@ class DrawDescription:
     @property
     def html(self) -> str:
         """The same line as HTML, the draw number in bold (what the explorer shows)."""
-        return (
-            f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
-            f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
-        )
+        head, rest = self.text.split(": ", 1)
+        return f"<b>{head}</b>: {html.escape(rest)}"
 
 
 def describe_draw(
@@ -357,10 +353,8 @@ def resample_explorer(
 
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
-    row = widgets.Layout(width="100%")
-    box = widgets.VBox(
-        [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
-    )
+    top = widgets.HBox([slider], layout=widgets.Layout(width="100%"))
+    box = widgets.VBox([top, widgets.HBox([play, *buttons]), text, image])
     box.add_class("resample-explorer")
     return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
 
@@ -381,6 +375,5 @@ def _explorer_snapshot(box, caption: str, png: bytes, d, query_ids, start: int, 
         "start": start,
         "level": str(level),
     }
-    return _with_snapshot(
-        box, picture, "Resample explorer (slider, play and preset buttons)", static
-    )
+    what = "Resample explorer (slider, play and preset buttons)"
+    return _with_snapshot(box, picture, what, static)
