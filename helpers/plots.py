@@ -529,13 +529,6 @@ def plot_intervals(
     return ax
 
 
-def _verdict(low: float, high: float, limit: float, better: str) -> str:
-    """Where an interval lies against its limit: wholly on the good side, wholly on the bad side,
-    or across it."""
-    good, bad = (low > limit, high < limit) if better == "above" else (high < limit, low > limit)
-    return "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
-
-
 def plot_decision(
     labels: Sequence[str],
     estimates: Sequence[float],
@@ -585,7 +578,10 @@ def plot_decision(
         ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
         ax.set_ylim(-1, 1.4)  # the legend above the bar
         ax.set_yticks([])
-        ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
+        # the interval wholly on the good side of its limit, wholly on the bad side, or across
+        good, bad = (low > limit, high < limit) if side == "above" else (high < limit, low > limit)
+        verdict = "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
+        ax.set(xlabel=xl, title=f"{label} · {ll}: {verdict}")
         ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
     fig.suptitle(title)
     fig.tight_layout()
