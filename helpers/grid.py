@@ -652,10 +652,8 @@ def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95) -> ExactIn
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
     exactly.
 
-    The series' convention applied to all ``Q**Q`` ordered resamples: the smallest means ``v``
-    with ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``, ``F`` from multiset enumeration (small
-    cases) or the grid FFT. An ``F`` within :data:`PROBABILITY_TOLERANCE` of a threshold counts
-    as equal to it, so the ends do not depend on the last bits of the arithmetic on any CPU.
+    :func:`percentile_interval`'s rule with weights, over all ``Q**Q`` ordered resamples: ``F``
+    from multiset enumeration (small cases) or the grid FFT.
 
     >>> iv = exact_bootstrap_interval([0.10, 0.02, -0.06, 0.04])
     >>> print(f"[{iv.low:+.3f}, {iv.high:+.3f}]  {iv.method}")

@@ -63,10 +63,8 @@ def queries_needed(
     itself uncertain by a few per cent. The shift adds the same amount to every change: a
     model for continuous measures such as nDCG, not a possible alternative for hit@k (an
     unchanged query's 0 cannot become +0.1). The two methods agree while ``smallest_useful``
-    is small beside the changes' SD. For a larger change the randomization test falls short of
-    the t answer's power: its sign flips spread with the uncentred sum of squares of the
-    changes, which grows with the change (docs/your-own-runs.md). With few ``n_flips`` the
-    Monte Carlo test also loses a little power against the exact one.
+    is small beside the changes' SD; docs/your-own-runs.md says why they part beyond, and
+    few ``n_flips`` lose a little power against the exact test.
     """
     d = _pilot(pilot_changes)
     smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
