@@ -309,15 +309,13 @@ def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
 def _monte_carlo_sign_flips(
     nonzero: np.ndarray, n: int, n_resamples: int, gen: np.random.Generator, max_signs: int
 ) -> np.ndarray:
-    """``n_resamples`` means of the sign-flipped changes, each sign one random bit: the means of
-    :func:`_sign_flip_means` (the idea, plainly), from the same bits, computed faster.
+    """The means of :func:`_sign_flip_means` (the idea, plainly), from the same bits, faster.
 
-    A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change (bit ``i``
-    of the little-endian words is change ``i``; 1 flips it): its mean is ``(sum(d) - 2 * sum of
-    the flipped changes) / Q``. The flipped sum is read a byte (for very many changes, half a
-    byte) at a time from a table of subset sums, with no BLAS product whose rounding would
-    depend on the CPU. Each resample adds its look-ups in order, block 0 first, and the words
-    are drawn row after row from the stream: chunking changes neither the draws nor the sums.
+    A resample's mean is ``(sum(d) - 2 * sum of the flipped changes) / Q``; the flipped sum is
+    read a byte (for very many changes, half a byte) at a time from a table of subset sums, with
+    no BLAS product whose rounding would depend on the CPU. Each resample adds its look-ups in
+    order, block 0 first, and the words are drawn row after row from the stream: chunking
+    changes neither the draws nor the sums.
     """
     k = nonzero.size
     words = -(-k // 64)
