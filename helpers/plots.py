@@ -134,8 +134,6 @@ def plot_sampling_vs_bootstrap(
     truth: float,
     observed: float,
     lattice: float | None = None,
-    title: str = "Fresh samples from the world, and one sample's resamples",
-    xlabel: str = "Mean change, B - A",
 ):
     """Two histograms on one x axis: above, the means of many fresh samples from a known world
     (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
@@ -170,8 +168,8 @@ def plot_sampling_vs_bootstrap(
         ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
         ax.set(title=f"Means of {values.size:,} {what}: spread {values.std():.3f}", ylabel="Count")
         ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
-    top.figure.suptitle(title)
+    bottom.set_xlabel("Mean change, B - A")
+    top.figure.suptitle("Fresh samples from the world, and one sample's resamples")
     return top, bottom
 
 
@@ -183,7 +181,6 @@ def plot_exact_distribution(
     interval: tuple[float, float] | None = None,
     observed: float | None = None,
     ax=None,
-    width: float | None = None,
     title: str = "Exact bootstrap distribution of the mean change",
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
@@ -208,9 +205,8 @@ def plot_exact_distribution(
     if v.size != w.size:
         raise ValueError(f"{v.size} values but {w.size} weights.")
     ax = _axes(ax)
-    if width is None:
-        gaps = np.diff(np.unique(v))
-        width = 0.8 * gaps.min() if gaps.size else 0.01
+    gaps = np.diff(np.unique(v))
+    width = 0.8 * gaps.min() if gaps.size else 0.01
     colors = np.full(v.size, PALETTE["diff"])
     if highlight is not None:
         colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
@@ -232,8 +228,6 @@ def plot_picked_queries(
     *,
     query_ids: Sequence[str] | None = None,
     ax=None,
-    title: str = "Which queries this draw picked",
-    ylabel: str = "Change $d_q$, B - A",
 ):
     """Each query's change as a bar, the picked ones in the accent colour, how many times each
     was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
@@ -265,8 +259,8 @@ def plot_picked_queries(
         label.set_fontweight("bold" if p else "normal")
     span = float(np.ptp(np.append(d, 0.0))) or 1.0
     low, high = min(d.min(), 0.0), max(d.max(), 0.0)
-    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
-    ax.set_title(title)
+    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn")
+    ax.set(ylabel="Change $d_q$, B - A", title="Which queries this draw picked")
     ax.legend(**_LEGEND | dict(loc="upper right"))
     return ax
 
@@ -385,7 +379,6 @@ def plot_null_distribution(
     observed: float,
     *,
     ax=None,
-    color: str = PALETTE["diff"],
     title: str = "Null distribution of the mean change",
     xlabel: str = "Mean change B - A under the null",
 ):
@@ -401,7 +394,7 @@ def plot_null_distribution(
     v = _checks.scores(null, "null")
     far = abs(_checks.number(observed, "observed"))
     ax = _axes(ax)
-    share = _value_bars(ax, v, far, color)
+    share = _value_bars(ax, v, far, PALETTE["diff"])
     _observed_lines(ax, observed, share.max() * 1.1, "its mirror", zero="zero")  # under the legend
     ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
     ax.set(xlabel=xlabel, ylabel="Probability", title=title)
@@ -415,7 +408,6 @@ def plot_bootstrap_beside_null(
     observed: float,
     *,
     axes=None,
-    xlabel: str = "Mean change B - A",
 ):
     """Two panels on one x axis: the bootstrap means (top), which scatter around the observed
     change, and the null distribution (bottom), centred on zero with the p-value's tails in the
@@ -444,7 +436,7 @@ def plot_bootstrap_beside_null(
         ax.set_ylim(0, share.max() * 1.55)
         ax.set(ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
+    bottom.set_xlabel("Mean change B - A")
     return top, bottom
 
 
@@ -538,7 +530,6 @@ def plot_decision(
     better: Sequence[str],
     xlabels: Sequence[str],
     limit_labels: Sequence[str],
-    title: str = "The decision: each interval against its limit",
     fig=None,
 ):
     """One panel per quantity of a plan: its estimate (dot) and interval (bar), its limit (the
@@ -583,7 +574,7 @@ def plot_decision(
         verdict = "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
         ax.set(xlabel=xl, title=f"{label} · {ll}: {verdict}")
         ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
-    fig.suptitle(title)
+    fig.suptitle("The decision: each interval against its limit")
     fig.tight_layout()
     return axes
 
@@ -635,7 +626,6 @@ def plot_intervals_vs_zero(
     *,
     ax=None,
     title: str = "95% intervals of one comparison",
-    ylabel: str = "Seed",
 ):
     """Intervals of one comparison (say, one per seed) against zero: those that include zero in
     the difference colour, those that exclude it in grey (excluding zero is no error, so not in
@@ -647,7 +637,7 @@ def plot_intervals_vs_zero(
     ['zero (no change)', 'includes zero (1)', 'excludes zero (1)']
     """
     names = dict(truth_label="zero (no change)", labels=("includes zero", "excludes zero"))
-    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel=ylabel, **names)
+    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel="Seed", **names)
     ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
     ax.legend(**_SEGMENTS_LEGEND)
     return ax
@@ -711,7 +701,6 @@ def plot_coverage(
     n_samples: int | None = None,
     level: float = 0.95,
     ax=None,
-    colors: Sequence[str] | None = None,
     title: str = "How often each interval contains the truth",
     xlabel: str = "Number of queries per sample",
 ):
@@ -730,7 +719,7 @@ def plot_coverage(
     if not coverages:
         raise ValueError("coverages is empty: give one sequence of coverages per method.")
     n_samples = None if n_samples is None else _checks.integer(n_samples, "n_samples")
-    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    colors = [PALETTE[r] for r in ("diff", "neutral", "A")]
     ax = _axes(ax)
     for (name, cov), colour in zip(coverages.items(), colors, strict=False):
         c = _shares(cov, f"coverages[{name!r}]", n.size, "size")
