@@ -68,11 +68,10 @@ class Grid:
 def find_grid(values: ArrayLike) -> Grid | None:
     """The coarsest grid step the ``values`` are whole numbers of (with those numbers), or None.
 
-    Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520, trec_eval's
-    1/10,000, and their least common multiples) and 10^-6. A value is on the grid of step h
-    when ``value / h`` is within ``1e-9 + 8 eps size / h`` of a whole number (the float error
-    of a difference of scores as large as the largest |value|), while fractions with
-    denominators up to 100,000 stay at least 1e-10 apart.
+    Steps tried: 1/L for every L up to 100,000 (hit@k's, RR@10's, trec_eval's grids and their
+    least common multiples) and 10^-6. A value is on the grid of step h when ``value / h`` is
+    within ``1e-9 + 8 eps size / h`` of a whole number (the float error of a difference of scores
+    as large as the largest |value|); fractions with denominators up to 100,000 stay 1e-10 apart.
 
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
     >>> g.steps.tolist(), g.label
@@ -560,9 +559,7 @@ def _spectrum_cdf(sp: _Spectrum) -> tuple[Callable[[int], float], float]:
     return cdf, float(terms + 4 * _EPS * sp.width / sp.n_fft)
 
 
-def grid_bootstrap_distribution(
-    changes: ArrayLike, *, grid: Grid | None = None
-) -> GridDistribution:
+def grid_bootstrap_distribution(changes: ArrayLike) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q draws from the
@@ -577,7 +574,7 @@ def grid_bootstrap_distribution(
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
     d = _checks.scores(changes, "changes")
-    grid = grid or _on_grid(d)
+    grid = _on_grid(d)
     return _grid_distribution(grid, d.size, _fft_spectrum(grid, d.size))
 
 
