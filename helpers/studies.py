@@ -63,9 +63,8 @@ def best_of_k_study(
         best = test[:, :k].mean(axis=2).argmax(axis=1)
         chosen = validation[:, :k].mean(axis=2).argmax(axis=1)
         for picked, rates in ((best, same), (chosen, held)):
-            low, high = _row_intervals(
-                test[studies, picked], n_resamples, np.random.default_rng(seed + 1)
-            )
+            same_draws = np.random.default_rng(seed + 1)  # the same resamples for every k
+            low, high = _row_intervals(test[studies, picked], n_resamples, same_draws)
             rates.append(float(((low > 0) | (high < 0)).mean()))
     best = test.mean(axis=2).argmax(axis=1)
     chosen = validation.mean(axis=2).argmax(axis=1)
@@ -276,11 +275,8 @@ def comparison_example(rng: int = 5) -> Comparison:
     user_effect = dict(zip(sorted(set(users)), gen.normal(0, 0.5, 60), strict=True))
     type_effect = {"head": 0.8, "torso": 0.2, "tail": -0.6}
     true_change = {"head": 0.25, "torso": 0.05, "tail": -0.45}  # on the latent scale
-    latent = (
-        np.array([type_effect[t] for t in query_type])
-        + np.array([user_effect[u] for u in users])
-        + gen.normal(0, 1.0, n)
-    )
+    effects = [type_effect[t] + user_effect[u] for t, u in zip(query_type, users, strict=True)]
+    latent = np.array(effects) + gen.normal(0, 1.0, n)
     shift = np.array([true_change[t] for t in query_type])
     ndcg_a = np.round(1 / (1 + np.exp(-(latent + gen.normal(0, 0.3, n)))), 4)
     ndcg_b = np.round(1 / (1 + np.exp(-(latent + shift + gen.normal(0, 0.3, n)))), 4)
