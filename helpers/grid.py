@@ -31,14 +31,10 @@ __all__ = ["MAX_GRID_POINTS", "Grid", "find_grid", "sign_flip_distribution", "Si
 #: point, 320 MiB at the limit); an MS MARCO-sized comparison fits (``make bench``).
 MAX_GRID_POINTS = 2**23
 
-#: Steps tried: 1/L for every L up to MAX_DENOMINATOR, and 10^-MAX_DECIMALS.
+#: The steps :func:`find_grid` tries, its tolerance, and how a ValueError names the grids tried.
 MAX_DENOMINATOR = 100_000
 MAX_DECIMALS = 6
-
-#: A value is on the grid of step h when value / h is this near a whole number (+ b - a's error).
 GRID_TOLERANCE = 1e-9
-
-#: How a ValueError names the grids tried.
 GRIDS_TRIED = f"multiples of 1/L for L <= {MAX_DENOMINATOR:,}, or of 10^-{MAX_DECIMALS}"
 
 #: Each tail cut off by the FFT window holds less than this probability (far below the 1e-10
@@ -288,7 +284,6 @@ class SignFlipFFT:
 
     @functools.cached_property
     def probabilities(self) -> np.ndarray:
-        """``P(T = first + i)`` for ``i < width``, from the inverse FFT."""
         return _inverse(self.spectrum, self.n_points, self.width)
 
     @classmethod
@@ -633,7 +628,6 @@ class ExactInterval:
 
     @functools.cached_property
     def distribution(self) -> ExactDistribution:
-        """The exact distribution the interval was read from (computed when first asked)."""
         return self._distribution()
 
     @property

@@ -19,7 +19,6 @@ __all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_exact_di
            "plot_picked_queries", "plot_null_distribution", "plot_bootstrap_beside_null",
            "plot_sampling_vs_bootstrap", "plot_decision", "plot_intervals_vs_zero"]  # fmt: skip
 
-#: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
     "A": "#0072B2",  # blue
     "B": "#E69F00",  # orange
@@ -579,7 +578,6 @@ def plot_decision(
     return axes
 
 
-#: The legend of the segment plots: three columns of short entries.
 _SEGMENTS_LEGEND = dict(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
 
 

@@ -299,7 +299,6 @@ class ClusterTotals:
 
     @property
     def means(self) -> np.ndarray:
-        """Each cluster's mean change (``sums / counts``)."""
         return self.sums / self.counts
 
 
