@@ -712,8 +712,3 @@ def _ends(cdf: Callable[[int], float], last: int, half_alpha: float, tol: float)
         return a
 
     return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
-
-
-def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """:func:`_ends` on the probabilities ``p`` (not necessarily summing to 1)."""
-    return _ends(np.cumsum(p).item, p.size - 1, half_alpha, tol)
