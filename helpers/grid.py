@@ -674,7 +674,6 @@ def _exact_bootstrap_interval(d: np.ndarray, level: float, half_alpha: Fraction)
             "(Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q)
-    # few frequencies: read the ends off the spectrum; else off the inverse FFT
     fft = None if sp.kept.size <= MAX_DIRECT_FREQUENCIES else _fft_totals(sp)
     if fft is None:
         cdf, rounding = _spectrum_cdf(sp)
