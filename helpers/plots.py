@@ -120,8 +120,7 @@ def plot_bootstrap_distribution(
     edges = _lattice_edges(v, lattice) if lattice else 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["accent"], 2, zero_label="zero (no change)")
-    ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
-    ax.set(xlabel=xlabel, ylabel="Number of resamples", title=title)
+    ax.set(ylim=(0, counts.max() * 1.4), xlabel=xlabel, ylabel="Number of resamples", title=title)
     ax.legend(ncol=3 if interval is not None and observed is not None else 2, **_LEGEND)
     return ax
 
@@ -395,8 +394,7 @@ def plot_null_distribution(
     ax = _axes(ax)
     share = _value_bars(ax, v, far, PALETTE["diff"])
     _observed_lines(ax, observed, share.max() * 1.1, "its mirror", zero="zero")  # under the legend
-    ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
-    ax.set(xlabel=xlabel, ylabel="Probability", title=title)
+    ax.set(ylim=(0, share.max() * 1.5), xlabel=xlabel, ylabel="Probability", title=title)
     ax.legend(ncol=3, **_LEGEND)
     return ax
 
@@ -432,8 +430,7 @@ def plot_bootstrap_beside_null(
         centre = float(values.mean())
         triangle = dict(marker="^", markersize=11, color="black", clip_on=False, zorder=6)
         ax.plot([centre], [0], linestyle="none", label=f"centre {signed(centre)}", **triangle)
-        ax.set_ylim(0, share.max() * 1.55)
-        ax.set(ylabel="Share", title=title)
+        ax.set(ylim=(0, share.max() * 1.55), ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
     bottom.set_xlabel("Mean change B - A")
     return top, bottom
@@ -566,8 +563,7 @@ def plot_decision(
         ax.axvline(0, **_DOTTED, linewidth=1.5, label="zero")
         left, right = min(low, limit, 0), max(high, limit, 0)
         ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
-        ax.set_ylim(-1, 1.4)  # the legend above the bar
-        ax.set_yticks([])
+        ax.set(ylim=(-1, 1.4), yticks=[])  # the legend above the bar
         # the interval wholly on the good side of its limit, wholly on the bad side, or across
         good, bad = (low > limit, high < limit) if side == "above" else (high < limit, low > limit)
         verdict = "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
@@ -684,10 +680,9 @@ def plot_error_rates(
         ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
     ax.axhline(nominal, **_DOTTED, linewidth=2, label=f"promised {nominal:.1%}".replace(".0%", "%"))
     top = max(max(r.max() for r in series.values()), nominal)
-    ax.set_ylim(0, 1.35 * top)  # head room for the legend
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xticks(x, [f"{v:g}" for v in x])
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.set(ylim=(0, 1.35 * top), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
     ax.legend(**_LEGEND)
     return ax
 
