@@ -363,8 +363,7 @@ def plot_sign_assignments(
             ax.annotate(str(i + 1), (x, y), **number)
     mirror = f"its mirror {signed(-observed)}"
     _observed_lines(ax, observed, height.max() + 0.5, mirror, zero_order=0)  # zero behind the dots
-    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
-    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(ylim=(0, height.max() + 1.6), yticks=range(1, height.max() + 1))  # room for the legend
     ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
     handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
     order = [0, 3, 1, 4, 2]
