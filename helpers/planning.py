@@ -76,9 +76,8 @@ def queries_needed(
         return QueriesNeeded(n_t, achieved, "t", sd, smallest, target, a, alternative)
     gen, n_studies, n_flips = _simulation(rng, n_studies, n_flips, a)
     shifted = _shifted(d, smallest, alternative)
-    n, achieved = _randomization_search(
-        shifted, n_t, target, a, alternative, gen, n_studies, n_flips
-    )
+    simulation = (a, alternative, gen, n_studies, n_flips)
+    n, achieved = _randomization_search(shifted, n_t, target, *simulation)
     se = math.sqrt(achieved * (1 - achieved) / n_studies)
     return QueriesNeeded(
         n, achieved, "randomization", sd, smallest, target, a, alternative, se, n_studies
