@@ -144,9 +144,8 @@ def shifted_bootstrap_test(
     null.setflags(write=False)
     count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
     method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
-    return SignificanceResult(
-        observed, count / null.size, null, False, null.size, count, alternative, method
-    )
+    pvalue = count / null.size
+    return SignificanceResult(observed, pvalue, null, False, null.size, count, alternative, method)
 
 
 @dataclass(frozen=True, eq=False)

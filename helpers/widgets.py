@@ -145,9 +145,8 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     else:
         static = {"kind": "quiz", "question": asdict(question)}
     prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
-    choices = widgets.RadioButtons(
-        options=list(question.options), value=None, layout=widgets.Layout(width="auto")
-    )
+    auto = widgets.Layout(width="auto")
+    choices = widgets.RadioButtons(options=list(question.options), value=None, layout=auto)
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
     def on_change(change: dict) -> None:
