@@ -34,20 +34,13 @@ def set_style() -> None:
     import matplotlib as mpl
     from cycler import cycler
 
-    mpl.rcParams.update(
-        {
-            "figure.figsize": (7.5, 4.0),
-            "figure.dpi": 100,
-            "font.size": 12,
-            "axes.titlesize": 13,
-            "axes.labelsize": 12,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "axes.prop_cycle": cycler(color=[PALETTE[r] for r in ("A", "B", "diff", "accent")]),
-            "legend.frameon": False,
-            "savefig.bbox": "tight",
-        }
-    )
+    cycle = cycler(color=[PALETTE[r] for r in ("A", "B", "diff", "accent")])
+    mpl.rc("figure", figsize=(7.5, 4.0), dpi=100)
+    mpl.rc("font", size=12)
+    mpl.rc("axes", titlesize=13, labelsize=12, prop_cycle=cycle)
+    mpl.rc("axes.spines", top=False, right=False)
+    mpl.rc("legend", frameon=False)
+    mpl.rc("savefig", bbox="tight")
     try:  # in a notebook: PNGs at twice the pixels, sharp on a 2x screen or a projector
         from IPython import get_ipython
         from matplotlib_inline.backend_inline import set_matplotlib_formats
