@@ -367,12 +367,7 @@ def _explorer_snapshot(box, caption: str, png: bytes, d, query_ids, start: int, 
         'style="max-width:100%;height:auto" '
         f'src="data:image/png;base64,{base64.b64encode(png).decode()}"/>'
     )
-    static = {
-        "kind": "explorer",
-        "changes": d.tolist(),
-        "query_ids": [str(q) for q in query_ids],
-        "start": start,
-        "level": str(level),
-    }
+    ids = [str(q) for q in query_ids]
+    static = dict(kind="explorer", changes=d.tolist(), query_ids=ids, start=start, level=str(level))
     what = "Resample explorer (slider, play and preset buttons)"
     return _with_snapshot(box, picture, what, static)
