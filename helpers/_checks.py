@@ -166,11 +166,8 @@ def _numbers(values: object, name: str) -> np.ndarray:
         # the values as given: in [0.5, 'x'] numpy turned 0.5 into text too
         given = np.asarray(values, dtype=object).ravel().tolist()
         if bad := [x for x in given if not isinstance(x, numbers.Real)]:
-            hint = (
-                "; convert text to numbers first, e.g. [float(x) for x in values]"
-                if all(isinstance(x, (str, bytes)) for x in bad)
-                else ""
-            )
+            hint = "; convert text to numbers first, e.g. [float(x) for x in values]"
+            hint = hint if all(isinstance(x, (str, bytes)) for x in bad) else ""
             raise ValueError(
                 f"{name} must be numbers; found non-numeric value(s) {name_some(bad, 3)}{hint}."
             )
