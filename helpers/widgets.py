@@ -144,7 +144,8 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         static = {"kind": "quiz", "key": key, "prompt": question.prompt}
     else:
         static = {"kind": "quiz", "question": asdict(question)}
-    prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
+    bold = f"<b>{html.escape(question.prompt)}</b>"
+    prompt = widgets.HTML(bold)
     auto = widgets.Layout(width="auto")
     choices = widgets.RadioButtons(options=list(question.options), value=None, layout=auto)
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
@@ -158,9 +159,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     box = widgets.VBox([prompt, choices, feedback, style])
     box.add_class("quiz")
     items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
-    picture = (
-        f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>'
-    )
+    picture = f'<p>{bold}</p>\n<ul style="list-style:circle">{items}</ul>'
     return _with_snapshot(box, picture, "Multiple-choice check", static)
 
 
