@@ -32,9 +32,8 @@ def is_int(x: object) -> bool:
 def integer(x: object, name: str, *, minimum: int = 1) -> int:
     """An integer ``>= minimum`` (1: "positive", 0: "non-negative"), returned as ``int``."""
     if not is_int(x) or x < minimum:  # type: ignore[operator]
-        kind = {1: "a positive integer", 0: "a non-negative integer"}.get(
-            minimum, f"an integer >= {minimum}"
-        )
+        kinds = {1: "a positive integer", 0: "a non-negative integer"}
+        kind = kinds.get(minimum, f"an integer >= {minimum}")
         got = f"a {type(x).__name__} of values" if np.ndim(x) > 0 else repr(x)
         raise ValueError(f"{name} must be {kind}; got {got}.")
     return int(x)  # type: ignore[call-overload]
@@ -42,12 +41,8 @@ def integer(x: object, name: str, *, minimum: int = 1) -> int:
 
 def number(x: object, name: str, *, minimum: float | None = None) -> float:
     """A finite real number, not a bool (and ``>= minimum`` if given), returned as ``float``."""
-    if (
-        isinstance(x, bool)
-        or not isinstance(x, numbers.Real)
-        or not np.isfinite(x)
-        or (minimum is not None and x < minimum)
-    ):
+    real = isinstance(x, numbers.Real) and not isinstance(x, bool)
+    if not real or not np.isfinite(x) or (minimum is not None and x < minimum):
         bound = "" if minimum is None else f" >= {minimum}"
         raise ValueError(f"{name} must be a finite number{bound}; got {x!r}.")
     return float(x)
@@ -120,12 +115,10 @@ def scores(
     arr = arr.astype(np.float64, copy=True)
     bad_pos = np.flatnonzero(~np.isfinite(arr))
     if bad_pos.size:
-        where = (
-            f"query {name_some([labels[i] for i in bad_pos])}"
-            if labels is not None
-            else f"position {', '.join(str(i) for i in bad_pos[:MAX_NAMED])}"
-            + (" ..." if bad_pos.size > MAX_NAMED else "")
-        )
+        more = " ..." if bad_pos.size > MAX_NAMED else ""
+        where = f"position {', '.join(str(i) for i in bad_pos[:MAX_NAMED])}{more}"
+        if labels is not None:
+            where = f"query {name_some([labels[i] for i in bad_pos])}"
         raise ValueError(
             f"{name} contain NaN or infinite values at {where}; "
             "remove or fix those queries before comparing."
@@ -173,11 +166,8 @@ def _numbers(values: object, name: str) -> np.ndarray:
         # the values as given: in [0.5, 'x'] numpy turned 0.5 into text too
         given = np.asarray(values, dtype=object).ravel().tolist()
         if bad := [x for x in given if not isinstance(x, numbers.Real)]:
-            hint = (
-                "; convert text to numbers first, e.g. [float(x) for x in values]"
-                if all(isinstance(x, (str, bytes)) for x in bad)
-                else ""
-            )
+            hint = "; convert text to numbers first, e.g. [float(x) for x in values]"
+            hint = hint if all(isinstance(x, (str, bytes)) for x in bad) else ""
             raise ValueError(
                 f"{name} must be numbers; found non-numeric value(s) {name_some(bad, 3)}{hint}."
             )

@@ -11,13 +11,8 @@ import numpy as np
 
 from . import _checks
 
-__all__ = [
-    "hit_at_5_example",
-    "example_loop_means",
-    "FOUR_PAIR_CHANGES",
-    "four_pair_example",
-    "simulated_user_study",
-]
+__all__ = ["hit_at_5_example", "example_loop_means", "FOUR_PAIR_CHANGES", "four_pair_example",
+           "simulated_user_study"]  # fmt: skip
 
 
 def _stream(rng: object) -> random.Random:

@@ -31,14 +31,10 @@ __all__ = ["MAX_GRID_POINTS", "Grid", "find_grid", "sign_flip_distribution", "Si
 #: point, 320 MiB at the limit); an MS MARCO-sized comparison fits (``make bench``).
 MAX_GRID_POINTS = 2**23
 
-#: Steps tried: 1/L for every L up to MAX_DENOMINATOR, and 10^-MAX_DECIMALS.
+#: The steps :func:`find_grid` tries, its tolerance, and how a ValueError names the grids tried.
 MAX_DENOMINATOR = 100_000
 MAX_DECIMALS = 6
-
-#: A value is on the grid of step h when value / h is this near a whole number (+ b - a's error).
 GRID_TOLERANCE = 1e-9
-
-#: How a ValueError names the grids tried.
 GRIDS_TRIED = f"multiples of 1/L for L <= {MAX_DENOMINATOR:,}, or of 10^-{MAX_DECIMALS}"
 
 #: Each tail cut off by the FFT window holds less than this probability (far below the 1e-10
@@ -68,11 +64,10 @@ class Grid:
 def find_grid(values: ArrayLike) -> Grid | None:
     """The coarsest grid step the ``values`` are whole numbers of (with those numbers), or None.
 
-    Steps tried: 1/L for every L up to 100,000 (hit@k's 1/k, RR@10's 1/2,520, trec_eval's
-    1/10,000, and their least common multiples) and 10^-6. A value is on the grid of step h
-    when ``value / h`` is within ``1e-9 + 8 eps size / h`` of a whole number (the float error
-    of a difference of scores as large as the largest |value|), while fractions with
-    denominators up to 100,000 stay at least 1e-10 apart.
+    Steps tried: 1/L for every L up to 100,000 (hit@k's, RR@10's, trec_eval's grids and their
+    least common multiples) and 10^-6. A value is on the grid of step h when ``value / h`` is
+    within ``1e-9 + 8 eps size / h`` of a whole number (the float error of a difference of scores
+    as large as the largest |value|); fractions with denominators up to 100,000 stay 1e-10 apart.
 
     >>> g = find_grid([0.2, -0.4, 0.0, 0.6000000000000001])   # P@5 changes
     >>> g.steps.tolist(), g.label
@@ -289,7 +284,6 @@ class SignFlipFFT:
 
     @functools.cached_property
     def probabilities(self) -> np.ndarray:
-        """``P(T = first + i)`` for ``i < width``, from the inverse FFT."""
         return _inverse(self.spectrum, self.n_points, self.width)
 
     @classmethod
@@ -560,9 +554,7 @@ def _spectrum_cdf(sp: _Spectrum) -> tuple[Callable[[int], float], float]:
     return cdf, float(terms + 4 * _EPS * sp.width / sp.n_fft)
 
 
-def grid_bootstrap_distribution(
-    changes: ArrayLike, *, grid: Grid | None = None
-) -> GridDistribution:
+def grid_bootstrap_distribution(changes: ArrayLike) -> GridDistribution:
     """The exact bootstrap distribution of the mean of changes on a grid, by FFT.
 
     With ``d_q = k_q * h``, a resample mean is ``h / Q`` times the total of Q draws from the
@@ -577,12 +569,11 @@ def grid_bootstrap_distribution(
     [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0]
     """
     d = _checks.scores(changes, "changes")
-    grid = grid or _on_grid(d)
+    grid = _on_grid(d)
     return _grid_distribution(grid, d.size, _fft_spectrum(grid, d.size))
 
 
 def _on_grid(d: np.ndarray) -> Grid:
-    """The grid of the changes ``d``, or a ValueError saying they are on none."""
     if (grid := _find_grid(d)) is None:
         raise ValueError(f"the changes are on no grid ({GRIDS_TRIED}).")
     return grid
@@ -637,7 +628,6 @@ class ExactInterval:
 
     @functools.cached_property
     def distribution(self) -> ExactDistribution:
-        """The exact distribution the interval was read from (computed when first asked)."""
         return self._distribution()
 
     @property
@@ -653,10 +643,8 @@ def exact_bootstrap_interval(changes: ArrayLike, level: float = 0.95) -> ExactIn
     """The percentile interval of the bootstrap of the mean with infinitely many resamples, computed
     exactly.
 
-    The series' convention applied to all ``Q**Q`` ordered resamples: the smallest means ``v``
-    with ``F(v) > alpha/2`` and ``F(v) > 1 - alpha/2``, ``F`` from multiset enumeration (small
-    cases) or the grid FFT. An ``F`` within :data:`PROBABILITY_TOLERANCE` of a threshold counts
-    as equal to it, so the ends do not depend on the last bits of the arithmetic on any CPU.
+    :func:`percentile_interval`'s rule with weights, over all ``Q**Q`` ordered resamples: ``F``
+    from multiset enumeration (small cases) or the grid FFT.
 
     >>> iv = exact_bootstrap_interval([0.10, 0.02, -0.06, 0.04])
     >>> print(f"[{iv.low:+.3f}, {iv.high:+.3f}]  {iv.method}")
@@ -686,21 +674,19 @@ def _exact_bootstrap_interval(d: np.ndarray, level: float, half_alpha: Fraction)
             "(Monte Carlo)."
         )
     sp = _fft_spectrum(grid, q)
-    # few frequencies: read the ends off the spectrum; else off the inverse FFT
     fft = None if sp.kept.size <= MAX_DIRECT_FREQUENCIES else _fft_totals(sp)
     if fft is None:
         cdf, rounding = _spectrum_cdf(sp)
         error_bound = sp.error + rounding
     else:
-        error_bound = fft[1]
+        cdf, error_bound = np.cumsum(fft[0]).item, fft[1]
     tol = max(PROBABILITY_TOLERANCE, 10 * error_bound)
     if tol > 1e-6:
         raise ValueError(
             f"the FFT's error bound {error_bound:.1e} is too large to read the interval safely; "
             "use paired_bootstrap."
         )
-    rule = (float(half_alpha), tol)
-    low_i, high_i = _ends(cdf, sp.width - 1, *rule) if fft is None else _read_ends(fft[0], *rule)
+    low_i, high_i = _ends(cdf, sp.width - 1, float(half_alpha), tol)
     step, first = grid.step, sp.first
     low, high = (((first + i) * step.numerator) / (step.denominator * q) for i in (low_i, high_i))
     method = f"exact bootstrap (FFT on the {grid.label} grid, {sp.n_fft:,} points)"
@@ -725,8 +711,3 @@ def _ends(cdf: Callable[[int], float], last: int, half_alpha: float, tol: float)
         return a
 
     return first_above((half_alpha + tol) * total), first_above((1 - half_alpha + tol) * total)
-
-
-def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
-    """:func:`_ends` on the probabilities ``p`` (not necessarily summing to 1)."""
-    return _ends(np.cumsum(p).item, p.size - 1, half_alpha, tol)

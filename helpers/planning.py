@@ -2,13 +2,8 @@
 
 From a pilot's per-query changes ``d_q`` (their spread), the number of queries ``Q`` at which a
 paired test at level ``alpha`` detects a true mean change of ``smallest_useful`` with
-probability ``power``: topic set size design (Sakai 2016) for the paired case.
-
-- ``method="t"``: the paired t-test's exact power, through the noncentral t distribution.
-- ``method="randomization"``: the paired randomization test's power by simulation: studies of
-  ``Q`` queries drawn from the pilot's changes, shifted so that their mean is the smallest
-  useful change, each tested with random sign flips (a Monte Carlo test). The shift suits
-  measures whose changes are continuous, such as nDCG.
+probability ``power``: topic set size design (Sakai 2016) for the paired case. The power is the
+paired t-test's, exactly (``method="t"``), or the randomization test's, simulated.
 
 >>> plan = queries_needed([0.1, -0.2, 0.3, 0.0, 0.25, -0.05, 0.15], smallest_useful=0.05)
 >>> print(plan.queries, f"{plan.power:.3f}", f"{plan.sd:.4f}")
@@ -68,10 +63,8 @@ def queries_needed(
     itself uncertain by a few per cent. The shift adds the same amount to every change: a
     model for continuous measures such as nDCG, not a possible alternative for hit@k (an
     unchanged query's 0 cannot become +0.1). The two methods agree while ``smallest_useful``
-    is small beside the changes' SD. For a larger change the randomization test falls short of
-    the t answer's power: its sign flips spread with the uncentred sum of squares of the
-    changes, which grows with the change (docs/your-own-runs.md). With few ``n_flips`` the
-    Monte Carlo test also loses a little power against the exact one.
+    is small beside the changes' SD; docs/your-own-runs.md says why they part beyond, and
+    few ``n_flips`` lose a little power against the exact test.
     """
     d = _pilot(pilot_changes)
     smallest, a, alternative, method = _arguments(smallest_useful, alpha, alternative, method)
@@ -83,9 +76,8 @@ def queries_needed(
         return QueriesNeeded(n_t, achieved, "t", sd, smallest, target, a, alternative)
     gen, n_studies, n_flips = _simulation(rng, n_studies, n_flips, a)
     shifted = _shifted(d, smallest, alternative)
-    n, achieved = _randomization_search(
-        shifted, n_t, target, a, alternative, gen, n_studies, n_flips
-    )
+    simulation = (a, alternative, gen, n_studies, n_flips)
+    n, achieved = _randomization_search(shifted, n_t, target, *simulation)
     se = math.sqrt(achieved * (1 - achieved) / n_studies)
     return QueriesNeeded(
         n, achieved, "randomization", sd, smallest, target, a, alternative, se, n_studies
@@ -268,14 +260,10 @@ def _shifted(d: np.ndarray, smallest: float, alternative: str) -> np.ndarray:
 
 
 def _randomization_search(shifted, n_t, target, alpha, alternative, gen, n_studies, n_flips):
-    """Q where the simulated power curve reaches ``target``, and the power simulated there.
-
-    The power is simulated at 12 sizes around the t answer ``n_t``; a probit line in
-    ``sqrt(Q)`` (the shape of the large-sample power curve) is fitted to them, weighted by
-    their precision, and solved for ``target``. Fitting, not taking the first size whose
-    noisy estimate reaches the target, keeps the answer from being the luckiest of 12 draws.
-    A fresh simulation at the answer gives its power and Monte Carlo error.
-    """
+    """Q where the simulated power curve reaches ``target``, and the power simulated there: a
+    probit line in ``sqrt(Q)`` (the large-sample curve's shape), fitted to 12 sizes around ``n_t``
+    weighted by their precision, not the first size whose noisy estimate reaches the target (the
+    luckiest of 12 draws)."""
     from scipy import stats
 
     grid = np.unique(np.linspace(max(2, 0.5 * n_t), 1.5 * n_t + 4, 12).round().astype(int))

@@ -19,7 +19,6 @@ __all__ = ["PALETTE", "set_style", "plot_bootstrap_distribution", "plot_exact_di
            "plot_picked_queries", "plot_null_distribution", "plot_bootstrap_beside_null",
            "plot_sampling_vs_bootstrap", "plot_decision", "plot_intervals_vs_zero"]  # fmt: skip
 
-#: Okabe-Ito colours, one per role, used in every chapter.
 PALETTE = {
     "A": "#0072B2",  # blue
     "B": "#E69F00",  # orange
@@ -35,20 +34,13 @@ def set_style() -> None:
     import matplotlib as mpl
     from cycler import cycler
 
-    mpl.rcParams.update(
-        {
-            "figure.figsize": (7.5, 4.0),
-            "figure.dpi": 100,
-            "font.size": 12,
-            "axes.titlesize": 13,
-            "axes.labelsize": 12,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "axes.prop_cycle": cycler(color=[PALETTE[r] for r in ("A", "B", "diff", "accent")]),
-            "legend.frameon": False,
-            "savefig.bbox": "tight",
-        }
-    )
+    cycle = cycler(color=[PALETTE[r] for r in ("A", "B", "diff", "accent")])
+    mpl.rc("figure", figsize=(7.5, 4.0), dpi=100)
+    mpl.rc("font", size=12)
+    mpl.rc("axes", titlesize=13, labelsize=12, prop_cycle=cycle)
+    mpl.rc("axes.spines", top=False, right=False)
+    mpl.rc("legend", frameon=False)
+    mpl.rc("savefig", bbox="tight")
     try:  # in a notebook: PNGs at twice the pixels, sharp on a 2x screen or a projector
         from IPython import get_ipython
         from matplotlib_inline.backend_inline import set_matplotlib_formats
@@ -66,8 +58,7 @@ _DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
 def _axes(ax, figsize: tuple[float, float] | None = None, rows: int = 1):
-    """``ax``, or the axes of a new pyplot figure (of ``figsize``, default the style's): ``rows``
-    panels, one above the other, sharing their x axis."""
+    """``ax``, or a new pyplot figure's ``rows`` panels (one above the other, sharing x)."""
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -122,8 +113,7 @@ def plot_bootstrap_distribution(
     edges = _lattice_edges(v, lattice) if lattice else 40
     counts, _, _ = ax.hist(v, bins=edges, color=color, alpha=0.85, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["accent"], 2, zero_label="zero (no change)")
-    ax.set_ylim(0, counts.max() * 1.4)  # head room for the legend
-    ax.set(xlabel=xlabel, ylabel="Number of resamples", title=title)
+    ax.set(ylim=(0, counts.max() * 1.4), xlabel=xlabel, ylabel="Number of resamples", title=title)
     ax.legend(ncol=3 if interval is not None and observed is not None else 2, **_LEGEND)
     return ax
 
@@ -135,8 +125,6 @@ def plot_sampling_vs_bootstrap(
     truth: float,
     observed: float,
     lattice: float | None = None,
-    title: str = "Fresh samples from the world, and one sample's resamples",
-    xlabel: str = "Mean change, B - A",
 ):
     """Two histograms on one x axis: above, the means of many fresh samples from a known world
     (the sampling distribution, centred near ``truth``); below, one sample's bootstrap means
@@ -171,8 +159,8 @@ def plot_sampling_vs_bootstrap(
         ax.set_ylim(0, counts.max() * 1.35)  # head room for the legend
         ax.set(title=f"Means of {values.size:,} {what}: spread {values.std():.3f}", ylabel="Count")
         ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
-    top.figure.suptitle(title)
+    bottom.set_xlabel("Mean change, B - A")
+    top.figure.suptitle("Fresh samples from the world, and one sample's resamples")
     return top, bottom
 
 
@@ -184,7 +172,6 @@ def plot_exact_distribution(
     interval: tuple[float, float] | None = None,
     observed: float | None = None,
     ax=None,
-    width: float | None = None,
     title: str = "Exact bootstrap distribution of the mean change",
     xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
@@ -192,11 +179,9 @@ def plot_exact_distribution(
     legend_columns: int = 3,
     headroom: float = 1.45,
 ):
-    """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities.
-
-    The bar at ``highlight`` (the draw being inspected) is in the accent colour, named in the
-    legend by ``highlight_label`` and its value; the y axis reaches ``headroom`` times the highest
-    probability, leaving room for the legend.
+    """Bar chart of an exact (enumerated) distribution: distinct values and their probabilities,
+    the bar at ``highlight`` (the draw inspected) in the accent colour, named ``highlight_label``;
+    the y axis reaches ``headroom`` times the highest probability (room for the legend).
 
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
@@ -211,9 +196,8 @@ def plot_exact_distribution(
     if v.size != w.size:
         raise ValueError(f"{v.size} values but {w.size} weights.")
     ax = _axes(ax)
-    if width is None:
-        gaps = np.diff(np.unique(v))
-        width = 0.8 * gaps.min() if gaps.size else 0.01
+    gaps = np.diff(np.unique(v))
+    width = 0.8 * gaps.min() if gaps.size else 0.01
     colors = np.full(v.size, PALETTE["diff"])
     if highlight is not None:
         colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
@@ -235,8 +219,6 @@ def plot_picked_queries(
     *,
     query_ids: Sequence[str] | None = None,
     ax=None,
-    title: str = "Which queries this draw picked",
-    ylabel: str = "Change $d_q$, B - A",
 ):
     """Each query's change as a bar, the picked ones in the accent colour, how many times each
     was drawn under its name ("q1 ×2"), and the mean of the picked changes as a dashed line.
@@ -268,8 +250,8 @@ def plot_picked_queries(
         label.set_fontweight("bold" if p else "normal")
     span = float(np.ptp(np.append(d, 0.0))) or 1.0
     low, high = min(d.min(), 0.0), max(d.max(), 0.0)
-    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn", ylabel=ylabel)
-    ax.set_title(title)
+    ax.set(ylim=(low - 0.1 * span, high + 0.35 * span), xlabel="Query, times drawn")
+    ax.set(ylabel="Change $d_q$, B - A", title="Which queries this draw picked")
     ax.legend(**_LEGEND | dict(loc="upper right"))
     return ax
 
@@ -357,12 +339,8 @@ def plot_sign_assignments(
     far = abs(_checks.number(observed, "observed"))
     tie = np.abs(np.abs(m) - far) <= 1e-12
     more = (np.abs(m) > far) & ~tie
-    _, group = np.unique(np.round(m, 10), return_inverse=True)
-    height = np.zeros(m.size, int)  # each dot's place in its stack, from 1
-    seen: dict[int, int] = {}
-    for i, g in enumerate(group.tolist()):
-        seen[g] = seen.get(g, 0) + 1
-        height[i] = seen[g]
+    keys = np.round(m, 10).tolist()
+    height = np.array([keys[: i + 1].count(x) for i, x in enumerate(keys)])  # place in its stack
     ax = _axes(ax)
     size = 15 if numbered else 9
     for kind, name, marker, color, edge in (
@@ -378,8 +356,7 @@ def plot_sign_assignments(
             ax.annotate(str(i + 1), (x, y), **number)
     mirror = f"its mirror {signed(-observed)}"
     _observed_lines(ax, observed, height.max() + 0.5, mirror, zero_order=0)  # zero behind the dots
-    ax.set_ylim(0, height.max() + 1.6)  # head room for the legend
-    ax.set_yticks(range(1, height.max() + 1))
+    ax.set(ylim=(0, height.max() + 1.6), yticks=range(1, height.max() + 1))  # room for the legend
     ax.set(xlabel=xlabel, ylabel="Number of assignments", title=title)
     handles, names = ax.get_legend_handles_labels()  # dots in the first row, lines in the second
     order = [0, 3, 1, 4, 2]
@@ -392,7 +369,6 @@ def plot_null_distribution(
     observed: float,
     *,
     ax=None,
-    color: str = PALETTE["diff"],
     title: str = "Null distribution of the mean change",
     xlabel: str = "Mean change B - A under the null",
 ):
@@ -408,10 +384,9 @@ def plot_null_distribution(
     v = _checks.scores(null, "null")
     far = abs(_checks.number(observed, "observed"))
     ax = _axes(ax)
-    share = _value_bars(ax, v, far, color)
+    share = _value_bars(ax, v, far, PALETTE["diff"])
     _observed_lines(ax, observed, share.max() * 1.1, "its mirror", zero="zero")  # under the legend
-    ax.set_ylim(0, share.max() * 1.5)  # head room for the legend
-    ax.set(xlabel=xlabel, ylabel="Probability", title=title)
+    ax.set(ylim=(0, share.max() * 1.5), xlabel=xlabel, ylabel="Probability", title=title)
     ax.legend(ncol=3, **_LEGEND)
     return ax
 
@@ -422,7 +397,6 @@ def plot_bootstrap_beside_null(
     observed: float,
     *,
     axes=None,
-    xlabel: str = "Mean change B - A",
 ):
     """Two panels on one x axis: the bootstrap means (top), which scatter around the observed
     change, and the null distribution (bottom), centred on zero with the p-value's tails in the
@@ -448,10 +422,9 @@ def plot_bootstrap_beside_null(
         centre = float(values.mean())
         triangle = dict(marker="^", markersize=11, color="black", clip_on=False, zorder=6)
         ax.plot([centre], [0], linestyle="none", label=f"centre {signed(centre)}", **triangle)
-        ax.set_ylim(0, share.max() * 1.55)
-        ax.set(ylabel="Share", title=title)
+        ax.set(ylim=(0, share.max() * 1.55), ylabel="Share", title=title)
         ax.legend(ncol=2, **_LEGEND)
-    bottom.set_xlabel(xlabel)
+    bottom.set_xlabel("Mean change B - A")
     return top, bottom
 
 
@@ -501,7 +474,6 @@ def _interval_row(ax, y, low, high, estimate, sizes, dot=None, **bar) -> None:
 
 
 def _rows_against_zero(ax, ys, names: Sequence[str], xlabel: str, title: str) -> None:
-    """Zero as a dotted line, then each row named on the y axis."""
     ax.axvline(0, **_DOTTED, linewidth=1.5)
     ax.set_yticks(ys, names)
     ax.set(ylim=(-0.7, len(ys) - 0.3), xlabel=xlabel, title=title)
@@ -537,13 +509,6 @@ def plot_intervals(
     return ax
 
 
-def _verdict(low: float, high: float, limit: float, better: str) -> str:
-    """Where an interval lies against its limit: wholly on the good side, wholly on the bad side,
-    or across it."""
-    good, bad = (low > limit, high < limit) if better == "above" else (high < limit, low > limit)
-    return "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
-
-
 def plot_decision(
     labels: Sequence[str],
     estimates: Sequence[float],
@@ -553,7 +518,6 @@ def plot_decision(
     better: Sequence[str],
     xlabels: Sequence[str],
     limit_labels: Sequence[str],
-    title: str = "The decision: each interval against its limit",
     fig=None,
 ):
     """One panel per quantity of a plan: its estimate (dot) and interval (bar), its limit (the
@@ -591,16 +555,17 @@ def plot_decision(
         ax.axvline(0, **_DOTTED, linewidth=1.5, label="zero")
         left, right = min(low, limit, 0), max(high, limit, 0)
         ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
-        ax.set_ylim(-1, 1.4)  # the legend above the bar
-        ax.set_yticks([])
-        ax.set(xlabel=xl, title=f"{label} · {ll}: {_verdict(low, high, limit, side)}")
+        ax.set(ylim=(-1, 1.4), yticks=[])  # the legend above the bar
+        # the interval wholly on the good side of its limit, wholly on the bad side, or across
+        good, bad = (low > limit, high < limit) if side == "above" else (high < limit, low > limit)
+        verdict = "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
+        ax.set(xlabel=xl, title=f"{label} · {ll}: {verdict}")
         ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
-    fig.suptitle(title)
+    fig.suptitle("The decision: each interval against its limit")
     fig.tight_layout()
     return axes
 
 
-#: The legend of the segment plots: three columns of short entries.
 _SEGMENTS_LEGEND = dict(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
 
 
@@ -647,7 +612,6 @@ def plot_intervals_vs_zero(
     *,
     ax=None,
     title: str = "95% intervals of one comparison",
-    ylabel: str = "Seed",
 ):
     """Intervals of one comparison (say, one per seed) against zero: those that include zero in
     the difference colour, those that exclude it in grey (excluding zero is no error, so not in
@@ -659,7 +623,7 @@ def plot_intervals_vs_zero(
     ['zero (no change)', 'includes zero (1)', 'excludes zero (1)']
     """
     names = dict(truth_label="zero (no change)", labels=("includes zero", "excludes zero"))
-    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel=ylabel, **names)
+    ax = plot_intervals_vs_truth(intervals, 0.0, ax=ax, title=title, ylabel="Seed", **names)
     ax.collections[-1].set_color(PALETTE["neutral"])  # the segments that exclude zero
     ax.legend(**_SEGMENTS_LEGEND)
     return ax
@@ -700,9 +664,7 @@ def plot_error_rates(
         raise ValueError(
             f"rates must be a dict of 1 to {len(_RATE_STYLES)} label: rates entries; got {rates!r}."
         )
-    series = {}
-    for label, values in rates.items():
-        series[label] = _shares(values, f"rates[{label!r}]", x.size, "count")
+    series = {k: _shares(v, f"rates[{k!r}]", x.size, "count") for k, v in rates.items()}
     if not isinstance(nominal, (int, float)) or not 0 < nominal < 1:
         raise ValueError(f"nominal must be a rate between 0 and 1, such as 0.05; got {nominal!r}.")
     ax = _axes(ax)
@@ -710,10 +672,9 @@ def plot_error_rates(
         ax.plot(x, r, color=PALETTE[role], marker=marker, linestyle=style, linewidth=2, label=label)
     ax.axhline(nominal, **_DOTTED, linewidth=2, label=f"promised {nominal:.1%}".replace(".0%", "%"))
     top = max(max(r.max() for r in series.values()), nominal)
-    ax.set_ylim(0, 1.35 * top)  # head room for the legend
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xticks(x, [f"{v:g}" for v in x])
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.set(ylim=(0, 1.35 * top), xlabel=xlabel, ylabel=ylabel, title=title)  # head room
     ax.legend(**_LEGEND)
     return ax
 
@@ -725,7 +686,6 @@ def plot_coverage(
     n_samples: int | None = None,
     level: float = 0.95,
     ax=None,
-    colors: Sequence[str] | None = None,
     title: str = "How often each interval contains the truth",
     xlabel: str = "Number of queries per sample",
 ):
@@ -743,9 +703,8 @@ def plot_coverage(
         raise ValueError("sizes must be positive numbers of queries.")
     if not coverages:
         raise ValueError("coverages is empty: give one sequence of coverages per method.")
-    if n_samples is not None:
-        n_samples = _checks.integer(n_samples, "n_samples")
-    colors = list(colors) if colors is not None else [PALETTE[r] for r in ("diff", "neutral", "A")]
+    n_samples = None if n_samples is None else _checks.integer(n_samples, "n_samples")
+    colors = [PALETTE[r] for r in ("diff", "neutral", "A")]
     ax = _axes(ax)
     for (name, cov), colour in zip(coverages.items(), colors, strict=False):
         c = _shares(cov, f"coverages[{name!r}]", n.size, "size")

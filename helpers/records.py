@@ -149,8 +149,7 @@ def _make_record_iv(a, b, rng, n_resamples, level, query_ids, clusters, exclusio
     str_ids = [str(q) for q in ids]
     extras: dict[str, Any] = {}
     if isinstance(clusters, Mapping):  # keyed by query ID (or its text): in query order
-        missing = [q for q in ids if q not in clusters and str(q) not in clusters]
-        if missing:
+        if missing := [q for q in ids if q not in clusters and str(q) not in clusters]:
             raise ValueError(f"clusters has no entry for query ID(s) {_checks.name_some(missing)}.")
         clusters = [clusters[q] if q in clusters else clusters[str(q)] for q in ids]
     if clusters is not None:
@@ -173,8 +172,7 @@ def _check_exclusions(exclusions: object, ids: Sequence[str], where: str = "") -
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError(f"{where}excluded query {q!r} needs a reason (a non-empty string).")
         out[str(q)] = reason
-    both = sorted(set(out) & set(ids))
-    if both:
+    if both := sorted(set(out) & set(ids)):
         raise ValueError(
             f"{where}query {', '.join(map(repr, both[:5]))} is both compared and excluded; an "
             "excluded query must not be among the scores."
@@ -270,8 +268,7 @@ def _read_record(
         said = ", ".join(map(str, versions))
         reads = f" (this code reads versions {said})" if len(versions) > 1 else ""
         raise ValueError(f"{name}: record version {version!r} is not supported{reads}.")
-    missing = [k for k in required if k not in raw]
-    if missing:
+    if missing := [k for k in required if k not in raw]:
         raise ValueError(f"{name}: the record is missing {', '.join(missing)}.")
     return name, raw
 
@@ -284,8 +281,7 @@ def load_record(path: str | os.PathLike[str]) -> ComparisonRecord:
     known = set(ComparisonRecord.__dataclass_fields__)
     if raw["version"] == 1:
         known -= set(V2_FIELDS)
-    unknown = sorted(set(body) - known)
-    if unknown:
+    if unknown := sorted(set(body) - known):
         hint = " (version-2 fields in a version-1 record)" if set(unknown) <= set(V2_FIELDS) else ""
         raise ValueError(f"{name}: unknown field(s) {', '.join(unknown)}{hint}.")
     n = len(body["query_ids"])

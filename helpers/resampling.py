@@ -49,13 +49,8 @@ def paired_bootstrap(
 def _paired_bootstrap(
     d: np.ndarray, R: int, rng: np.random.Generator, max_elements: int = DEFAULT_MAX_ELEMENTS
 ) -> np.ndarray:
-    Q = d.size
-
-    def bootstrap_means(R: int) -> np.ndarray:
-        idx = rng.integers(0, Q, size=(R, Q))  # R resamples of Q query indices
-        return d[idx].mean(axis=1)  # the mean change of each resample
-
-    return _in_chunks(bootstrap_means, R, Q, max_elements)
+    """R resamples of Q query indices (one per row), and the mean change of each."""
+    return _resample(d.size, d.size, lambda idx: d[idx].mean(axis=1), R, rng, max_elements)
 
 
 def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator, int]:
@@ -304,7 +299,6 @@ class ClusterTotals:
 
     @property
     def means(self) -> np.ndarray:
-        """Each cluster's mean change (``sums / counts``)."""
         return self.sums / self.counts
 
 
@@ -393,14 +387,9 @@ def enumerate_cluster_resamples(changes: ArrayLike, clusters: ArrayLike) -> Clus
     """
     t = cluster_totals(changes, clusters)
     draws = _enumerate_resamples(len(t.labels))
-    counts = t.counts[draws].sum(axis=1)
-    return ClusterDraws(
-        labels=t.labels,
-        draws=draws,
-        n_rows=counts,
-        query_weighted=t.sums[draws].sum(axis=1) / counts,
-        cluster_weighted=t.means[draws].mean(axis=1),
-    )
+    n_rows = t.counts[draws].sum(axis=1)
+    by_query, by_cluster = t.sums[draws].sum(axis=1) / n_rows, t.means[draws].mean(axis=1)
+    return ClusterDraws(t.labels, draws, n_rows, by_query, by_cluster)
 
 
 # --- Exact bootstrap distributions (chapter 3) ----------------------------------

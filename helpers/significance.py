@@ -23,13 +23,7 @@ from .grid import (
     _find_grid,
     sign_flip_distribution,
 )
-from .resampling import (
-    ClusterTotals,
-    _cluster_totals,
-    _draws_iv,
-    _in_chunks,
-    _paired_bootstrap,
-)
+from .resampling import ClusterTotals, _cluster_totals, _draws_iv, _in_chunks, _paired_bootstrap
 
 __all__ = ["MAX_EXACT_ASSIGNMENTS", "DEFAULT_FALLBACK_RESAMPLES", "DEFAULT_MAX_SIGNS", "REL_TOL",
            "SignificanceResult", "randomization_test", "shifted_bootstrap_test", "HolmResult",
@@ -150,9 +144,8 @@ def shifted_bootstrap_test(
     null.setflags(write=False)
     count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
     method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
-    return SignificanceResult(
-        observed, count / null.size, null, False, null.size, count, alternative, method
-    )
+    pvalue = count / null.size
+    return SignificanceResult(observed, pvalue, null, False, null.size, count, alternative, method)
 
 
 @dataclass(frozen=True, eq=False)
@@ -315,15 +308,13 @@ def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
 def _monte_carlo_sign_flips(
     nonzero: np.ndarray, n: int, n_resamples: int, gen: np.random.Generator, max_signs: int
 ) -> np.ndarray:
-    """``n_resamples`` means of the sign-flipped changes, each sign one random bit: the means of
-    :func:`_sign_flip_means` (the idea, plainly), from the same bits, computed faster.
+    """The means of :func:`_sign_flip_means` (the idea, plainly), from the same bits, faster.
 
-    A resample is ``ceil(k / 64)`` random 64-bit words, one bit per non-zero change (bit ``i``
-    of the little-endian words is change ``i``; 1 flips it): its mean is ``(sum(d) - 2 * sum of
-    the flipped changes) / Q``. The flipped sum is read a byte (for very many changes, half a
-    byte) at a time from a table of subset sums, with no BLAS product whose rounding would
-    depend on the CPU. Each resample adds its look-ups in order, block 0 first, and the words
-    are drawn row after row from the stream: chunking changes neither the draws nor the sums.
+    A resample's mean is ``(sum(d) - 2 * sum of the flipped changes) / Q``; the flipped sum is
+    read a byte (for very many changes, half a byte) at a time from a table of subset sums, with
+    no BLAS product whose rounding would depend on the CPU. Each resample adds its look-ups in
+    order, block 0 first, and the words are drawn row after row from the stream: chunking
+    changes neither the draws nor the sums.
     """
     k = nonzero.size
     words = -(-k // 64)
@@ -391,11 +382,9 @@ def _grid_test(
     k, total = steps.size, int(np.abs(steps).sum())
     a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
     m = min(a, total - a)  # two-sided: |S - 2T| >= |S - 2a| when T <= m or T >= S - m
-    tails = (  # (t, upper): P(T >= t) when upper, else P(T <= t)
-        [(m, False), (total - m, True)]
-        if alternative == "two-sided"
-        else [(a, alternative == "less")]
-    )
+    tails = [(a, alternative == "less")]  # (t, upper): P(T >= t) when upper, else P(T <= t)
+    if alternative == "two-sided":
+        tails = [(m, False), (total - m, True)]
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
         p, first, fft = sign_flip_distribution(steps), 0, None

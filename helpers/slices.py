@@ -36,7 +36,6 @@ class SliceRow(NamedTuple):
 
     @property
     def width(self) -> float | None:
-        """Width of the interval, or None when there is none."""
         return None if self.interval is None else self.interval.high - self.interval.low
 
 
@@ -51,7 +50,6 @@ class SliceSummary:
 
     @property
     def overall(self) -> SliceRow:
-        """The row for all queries."""
         return self.rows[0]
 
     def row(self, name: str) -> SliceRow:

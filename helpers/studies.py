@@ -63,9 +63,8 @@ def best_of_k_study(
         best = test[:, :k].mean(axis=2).argmax(axis=1)
         chosen = validation[:, :k].mean(axis=2).argmax(axis=1)
         for picked, rates in ((best, same), (chosen, held)):
-            low, high = _row_intervals(
-                test[studies, picked], n_resamples, np.random.default_rng(seed + 1)
-            )
+            same_draws = np.random.default_rng(seed + 1)  # the same resamples for every k
+            low, high = _row_intervals(test[studies, picked], n_resamples, same_draws)
             rates.append(float(((low > 0) | (high < 0)).mean()))
     best = test.mean(axis=2).argmax(axis=1)
     chosen = validation.mean(axis=2).argmax(axis=1)
@@ -116,11 +115,8 @@ class BestOfK:
 def _null_configs(
     n_studies: int, n_configs: int, n_queries: int, noise: float, rng: np.random.Generator
 ) -> np.ndarray:
-    """Per-query changes of n_configs configurations against A, all true mean changes zero.
-
-    Shape (n_studies, n_configs, n_queries): A's noise is shared by all configurations
-    (A's run is fixed), each configuration adds its own.
-    """
+    """Per-query changes (n_studies, n_configs, n_queries) of configurations against A, all true
+    mean changes zero: A's noise is shared (A's run is fixed), each configuration adds its own."""
     noise_a = rng.normal(0, noise, size=(n_studies, 1, n_queries))
     noise_c = rng.normal(0, noise, size=(n_studies, n_configs, n_queries))
     return noise_c - noise_a
@@ -129,12 +125,9 @@ def _null_configs(
 def _row_intervals(
     rows: np.ndarray, n_resamples: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A 95% paired bootstrap percentile interval for each row of changes, on shared resamples.
-
-    The draws are those :func:`helpers.paired_bootstrap` makes from the same generator:
-    counts[b, q] is how often query q is drawn in resample b, so rows @ counts.T / Q
-    holds every row's resampled means.
-    """
+    """A 95% paired bootstrap percentile interval for each row of changes, on the resamples
+    :func:`helpers.paired_bootstrap` draws from ``rng``: ``counts[b, q]`` is how often resample b
+    drew query q, so ``rows @ counts.T / Q`` holds every row's resampled means."""
     n_queries = rows.shape[1]
     draws = rng.integers(0, n_queries, size=(n_resamples, n_queries))
     cells = (np.arange(n_resamples)[:, None] * n_queries + draws).ravel()
@@ -282,11 +275,8 @@ def comparison_example(rng: int = 5) -> Comparison:
     user_effect = dict(zip(sorted(set(users)), gen.normal(0, 0.5, 60), strict=True))
     type_effect = {"head": 0.8, "torso": 0.2, "tail": -0.6}
     true_change = {"head": 0.25, "torso": 0.05, "tail": -0.45}  # on the latent scale
-    latent = (
-        np.array([type_effect[t] for t in query_type])
-        + np.array([user_effect[u] for u in users])
-        + gen.normal(0, 1.0, n)
-    )
+    effects = [type_effect[t] + user_effect[u] for t, u in zip(query_type, users, strict=True)]
+    latent = np.array(effects) + gen.normal(0, 1.0, n)
     shift = np.array([true_change[t] for t in query_type])
     ndcg_a = np.round(1 / (1 + np.exp(-(latent + gen.normal(0, 0.3, n)))), 4)
     ndcg_b = np.round(1 / (1 + np.exp(-(latent + shift + gen.normal(0, 0.3, n)))), 4)

@@ -26,10 +26,8 @@ from .intervals import _percentile_interval
 from .plots import plot_exact_distribution, plot_picked_queries
 from .resampling import _enumerate_resamples, _exact_means
 
-__all__ = [
-    "Question", "Feedback", "grade", "quiz",
-    "DrawDescription", "describe_draw", "EXPLORER_PRESETS", "resample_explorer",
-]  # fmt: skip
+__all__ = ["Question", "Feedback", "grade", "quiz", "DrawDescription", "describe_draw",
+           "EXPLORER_PRESETS", "resample_explorer"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -146,10 +144,10 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
         static = {"kind": "quiz", "key": key, "prompt": question.prompt}
     else:
         static = {"kind": "quiz", "question": asdict(question)}
-    prompt = widgets.HTML(f"<b>{html.escape(question.prompt)}</b>")
-    choices = widgets.RadioButtons(
-        options=list(question.options), value=None, layout=widgets.Layout(width="auto")
-    )
+    bold = f"<b>{html.escape(question.prompt)}</b>"
+    prompt = widgets.HTML(bold)
+    auto = widgets.Layout(width="auto")
+    choices = widgets.RadioButtons(options=list(question.options), value=None, layout=auto)
     feedback = widgets.HTML(_feedback_html(grade(question, None)))
 
     def on_change(change: dict) -> None:
@@ -161,9 +159,7 @@ def quiz(question: Question | str, **values: object):  # -> ipywidgets.VBox
     box = widgets.VBox([prompt, choices, feedback, style])
     box.add_class("quiz")
     items = "".join(f"<li>{html.escape(o)}</li>" for o in question.options)
-    picture = (
-        f'<p><b>{html.escape(question.prompt)}</b></p>\n<ul style="list-style:circle">{items}</ul>'
-    )
+    picture = f'<p>{bold}</p>\n<ul style="list-style:circle">{items}</ul>'
     return _with_snapshot(box, picture, "Multiple-choice check", static)
 
 
@@ -212,10 +208,8 @@ class DrawDescription:
     @property
     def html(self) -> str:
         """The same line as HTML, the draw number in bold (what the explorer shows)."""
-        return (
-            f"<b>Draw {self.k} of {self.n_draws}</b>: {html.escape(self.queries)} | "
-            f"Selected changes: {html.escape(self.changes)} | Mean: {signed(self.mean)}"
-        )
+        head, rest = self.text.split(": ", 1)
+        return f"<b>{head}</b>: {html.escape(rest)}"
 
 
 def describe_draw(
@@ -357,10 +351,8 @@ def resample_explorer(
 
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
-    row = widgets.Layout(width="100%")
-    box = widgets.VBox(
-        [widgets.HBox([slider], layout=row), widgets.HBox([play, *buttons]), text, image]
-    )
+    top = widgets.HBox([slider], layout=widgets.Layout(width="100%"))
+    box = widgets.VBox([top, widgets.HBox([play, *buttons]), text, image])
     box.add_class("resample-explorer")
     return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
 
@@ -374,13 +366,7 @@ def _explorer_snapshot(box, caption: str, png: bytes, d, query_ids, start: int, 
         'style="max-width:100%;height:auto" '
         f'src="data:image/png;base64,{base64.b64encode(png).decode()}"/>'
     )
-    static = {
-        "kind": "explorer",
-        "changes": d.tolist(),
-        "query_ids": [str(q) for q in query_ids],
-        "start": start,
-        "level": str(level),
-    }
-    return _with_snapshot(
-        box, picture, "Resample explorer (slider, play and preset buttons)", static
-    )
+    ids = [str(q) for q in query_ids]
+    static = dict(kind="explorer", changes=d.tolist(), query_ids=ids, start=start, level=str(level))
+    what = "Resample explorer (slider, play and preset buttons)"
+    return _with_snapshot(box, picture, what, static)

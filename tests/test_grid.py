@@ -33,8 +33,14 @@ from helpers import (
     read_trec_eval,
     sign_flip_distribution,
 )
-from helpers.grid import MAX_GRID_POINTS, _read_ends
+from helpers.grid import MAX_GRID_POINTS, _ends
 from helpers.significance import _grid_test
+
+
+def _read_ends(p: np.ndarray, half_alpha: float, tol: float) -> tuple[int, int]:
+    """grid._ends on the probabilities ``p`` (not necessarily summing to 1)."""
+    return _ends(np.cumsum(p).item, p.size - 1, half_alpha, tol)
+
 
 DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
 ALTERNATIVES = ["two-sided", "greater", "less"]
