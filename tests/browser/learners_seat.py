@@ -84,7 +84,7 @@ TYPED = {
     "05_randomization_tests": (
         "5.1",
         "p_four = 0.375",
-        "Ties with the observed mean must count",
+        "A strict > leaves out",
         "p_four = 0.625",
     ),
     "06_protecting_and_reporting": (
