@@ -85,17 +85,6 @@ def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] 
     return out
 
 
-def _clusters_for(ids: list[str], clusters: Mapping) -> list:
-    """Each compared query's user, from a mapping ``{query_id: user}``."""
-    missing_users = [q for q in ids if q not in clusters]
-    if missing_users:
-        raise ValueError(
-            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
-            f"{missing_users[:5]}."
-        )
-    return [clusters[q] for q in ids]
-
-
 def align_runs(
     a: RunScores | Mapping[str, float],
     b: RunScores | Mapping[str, float],
@@ -148,10 +137,9 @@ def _align_runs_iv(
         if not isinstance(run, (RunScores, Mapping)):
             raise ValueError(
                 f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
-                "read_trec_eval or read_scores_csv); "
-                f"got {type(run).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
-                "pandas Series s.to_dict(); "
-                "for two lists of scores in the same query order, use paired_differences(a, b)."
+                f"read_trec_eval or read_scores_csv); got {type(run).__name__}. For (query_id, "
+                "score) pairs pass dict(pairs), for a pandas Series s.to_dict(); for two lists of "
+                "scores in the same query order, use paired_differences(a, b)."
             )
         checked.append(
             _checked(run, f"{side}'s scores", "Both runs need at least one scored query.")
@@ -211,6 +199,12 @@ def _align_runs(
         ids, only_a, only_b, in_neither, a, b = found
     a.setflags(write=False)
     b.setflags(write=False)
+    if clusters is None:
+        users = _labels_for(ids, ra.clusters, rb.clusters)
+    elif lost := [q for q in ids if q not in clusters]:
+        raise ValueError(f"clusters has no user for {len(lost)} compared queries, e.g. {lost[:5]}.")
+    else:
+        users = [clusters[q] for q in ids]
     return AlignedRuns(
         query_ids=ids,
         a=a,
@@ -218,11 +212,7 @@ def _align_runs(
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,
-        clusters=(
-            _labels_for(ids, ra.clusters, rb.clusters)
-            if clusters is None
-            else _clusters_for(ids, clusters)
-        ),
+        clusters=users,
         slices=_labels_for(ids, ra.slices, rb.slices),
         in_neither=in_neither,
         n_topics=None if qrels is None else len(qrels.judgments),
@@ -246,9 +236,8 @@ def _query_set(
             if unjudged:
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
-                    f"({_checks.name_some(unjudged, 5)}); "
-                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
-                    "with, or compare without qrels."
+                    f"({_checks.name_some(unjudged, 5)}); trec_eval only scores judged topics. "
+                    "Use the qrels these scores were computed with, or compare without qrels."
                 )
     in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a, only_b = (_checks.sorted_ids(set(x) - set(y)) for x, y in ((sa, sb), (sb, sa)))
