@@ -71,8 +71,7 @@ def _some(topics: list[str], side: str) -> str:
 
 
 def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] | None:
-    present = [t for t in tables if t is not None]
-    if not present:
+    if not (present := [t for t in tables if t is not None]):
         return None
     out = []
     for q in ids:
@@ -180,7 +179,6 @@ def _retrieved(run: RunScores) -> dict:
 
 
 def _optional_qrels(qrels: object) -> Qrels | None:
-    """``qrels`` when it is None or read by read_qrels; else a ValueError saying how to get it."""
     if qrels is not None and not isinstance(qrels, Qrels):
         raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
     return qrels
@@ -232,8 +230,7 @@ def _query_set(
     if qrels is not None:
         topics |= set(qrels.judgments)
         for side, scores in (("A", sa), ("B", sb)):
-            unjudged = _checks.sorted_ids(set(map(str, scores)) - set(qrels.judgments))
-            if unjudged:
+            if unjudged := _checks.sorted_ids(set(map(str, scores)) - set(qrels.judgments)):
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
                     f"({_checks.name_some(unjudged, 5)}); trec_eval only scores judged topics. "
@@ -284,8 +281,7 @@ def _unmatched_message(only_a: list, only_b: list, in_neither: list, gone: tuple
     if n := len(in_neither):
         text += f"; {n} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
     by_text = {str(q): q for q in only_b}  # an ID that reads the same as text in both runs?
-    same = [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]
-    if same:
+    if same := [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]:
         text += f". Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, "
         text += "on both sides"
     if gone[0] or gone[1]:

@@ -35,11 +35,10 @@ class RunScores:
     source: str = ""
     clusters: dict[str, str] | None = None
     slices: dict[str, str] | None = None
-    #: Set by :func:`evaluate`: topics of the qrels that the run retrieved nothing
-    #: for, scored 0 (as ``trec_eval -c`` does). None when the scores were read from a file.
+    #: Set by :func:`evaluate` (None when the scores were read from a file): the qrels' topics
+    #: the run retrieved nothing for, scored 0 (as ``trec_eval -c`` does), and the run's topics
+    #: that the qrels do not judge, left out (as trec_eval does).
     unretrieved: list[str] | None = None
-    #: Set by :func:`evaluate`: the run's topics that the qrels do not judge, left out (as
-    #: trec_eval does). None when the scores were read from a file.
     unjudged: list[str] | None = None
     #: How the scores were made, as far as known: evaluate's measure, level, max_docs and qrels
     #: (their fingerprint); read_trec_eval's measure. Comparisons refuse scores made otherwise.
@@ -225,7 +224,18 @@ def read_scores_csv(
     first_line: dict[str, int] = {}
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter=delimiter)
     rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
-    header = _csv_header(next(rows, None), name, wanted)  # the first non-blank row
+    if (first := next(rows, None)) is None:  # the header: the first non-blank row
+        raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+    header = _trim_row([cell.strip() for cell in first[1]], 0)
+    if missing := [col for col in wanted.values() if col is not None and col not in header]:
+        if len(header) == 1 and (kind := _kind_of(header[0].split())):
+            raise ValueError(
+                f"{name}:{first[0]}: this looks like {kind}, not a CSV file with a header."
+            )
+        raise ValueError(
+            f"{name}:{first[0]}: no column {', '.join(repr(c) for c in missing)} in the "
+            f"header; it has {', '.join(repr(c) for c in header)}."
+        )
     pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
     labels: dict[str, dict[str, str]] = {role: {} for role in ("cluster", "slice") if role in pos}
     for lineno, row in rows:
@@ -251,28 +261,7 @@ def read_scores_csv(
                 )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
-    return RunScores(
-        scores, score, name, clusters=labels.get("cluster"), slices=labels.get("slice")
-    )
-
-
-def _csv_header(first: tuple | None, name: str, wanted: dict[str, str | None]) -> list[str]:
-    """The header, from the first non-blank (line number, row); it must name every wanted column."""
-    if first is None:
-        raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
-    lineno, row = first
-    header = _trim_row([cell.strip() for cell in row], 0)
-    missing = [col for col in wanted.values() if col is not None and col not in header]
-    if missing:
-        if len(header) == 1 and (kind := _kind_of(header[0].split())):
-            raise ValueError(
-                f"{name}:{lineno}: this looks like {kind}, not a CSV file with a header."
-            )
-        raise ValueError(
-            f"{name}:{lineno}: no column {', '.join(repr(c) for c in missing)} in the "
-            f"header; it has {', '.join(repr(c) for c in header)}."
-        )
-    return header
+    return RunScores(scores, score, name, labels.get("cluster"), labels.get("slice"))
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
