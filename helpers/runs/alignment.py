@@ -173,7 +173,6 @@ def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
 
 
 def _retrieved(run: RunScores) -> dict:
-    """The run's scores without the topics it retrieved nothing for (missing, for the policy)."""
     gone = set(run.unretrieved or ())
     return {q: v for q, v in run.scores.items() if q not in gone}
 
@@ -241,8 +240,7 @@ def _query_set(
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither, gone))
     compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
-    ids = _checks.sorted_ids(compared)
-    if not ids:
+    if not (ids := _checks.sorted_ids(compared)):
         raise ValueError("The runs share no query IDs.")
     return ids, only_a, only_b, in_neither
 
