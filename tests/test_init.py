@@ -71,7 +71,7 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
 #: that needs more lines makes room first, or raises a budget in a reviewed change of its own,
 #: saying why.
 MAX_TEACHING_LINES = 4_500
-MAX_RUNS_LINES = 2_352  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
+MAX_RUNS_LINES = 2_307  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
 MAX_LINES = 6_850  # both parts
 #: The longest a public function may be: its signature and body, without docstring, comments
 #: and blank lines.

@@ -71,8 +71,7 @@ def _some(topics: list[str], side: str) -> str:
 
 
 def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] | None:
-    present = [t for t in tables if t is not None]
-    if not present:
+    if not (present := [t for t in tables if t is not None]):
         return None
     out = []
     for q in ids:
@@ -83,17 +82,6 @@ def _labels_for(ids: list[str], *tables: Mapping[str, str] | None) -> list[str] 
             raise ValueError(f"query {q!r} has different labels in the two runs: {sorted(values)}.")
         out.append(values.pop())
     return out
-
-
-def _clusters_for(ids: list[str], clusters: Mapping) -> list:
-    """Each compared query's user, from a mapping ``{query_id: user}``."""
-    missing_users = [q for q in ids if q not in clusters]
-    if missing_users:
-        raise ValueError(
-            f"clusters has no user for {len(missing_users)} compared queries, e.g. "
-            f"{missing_users[:5]}."
-        )
-    return [clusters[q] for q in ids]
 
 
 def align_runs(
@@ -148,10 +136,9 @@ def _align_runs_iv(
         if not isinstance(run, (RunScores, Mapping)):
             raise ValueError(
                 f"run {side} must be a mapping {{query_id: score}} or a RunScores (from "
-                "read_trec_eval or read_scores_csv); "
-                f"got {type(run).__name__}. For (query_id, score) pairs pass dict(pairs), for a "
-                "pandas Series s.to_dict(); "
-                "for two lists of scores in the same query order, use paired_differences(a, b)."
+                f"read_trec_eval or read_scores_csv); got {type(run).__name__}. For (query_id, "
+                "score) pairs pass dict(pairs), for a pandas Series s.to_dict(); for two lists of "
+                "scores in the same query order, use paired_differences(a, b)."
             )
         checked.append(
             _checked(run, f"{side}'s scores", "Both runs need at least one scored query.")
@@ -186,13 +173,11 @@ def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
 
 
 def _retrieved(run: RunScores) -> dict:
-    """The run's scores without the topics it retrieved nothing for (missing, for the policy)."""
     gone = set(run.unretrieved or ())
     return {q: v for q, v in run.scores.items() if q not in gone}
 
 
 def _optional_qrels(qrels: object) -> Qrels | None:
-    """``qrels`` when it is None or read by read_qrels; else a ValueError saying how to get it."""
     if qrels is not None and not isinstance(qrels, Qrels):
         raise ValueError(f"qrels must come from read_qrels(path); got {type(qrels).__name__}.")
     return qrels
@@ -211,6 +196,12 @@ def _align_runs(
         ids, only_a, only_b, in_neither, a, b = found
     a.setflags(write=False)
     b.setflags(write=False)
+    if clusters is None:
+        users = _labels_for(ids, ra.clusters, rb.clusters)
+    elif lost := [q for q in ids if q not in clusters]:
+        raise ValueError(f"clusters has no user for {len(lost)} compared queries, e.g. {lost[:5]}.")
+    else:
+        users = [clusters[q] for q in ids]
     return AlignedRuns(
         query_ids=ids,
         a=a,
@@ -218,11 +209,7 @@ def _align_runs(
         missing_policy=missing,
         only_in_a=only_a,
         only_in_b=only_b,
-        clusters=(
-            _labels_for(ids, ra.clusters, rb.clusters)
-            if clusters is None
-            else _clusters_for(ids, clusters)
-        ),
+        clusters=users,
         slices=_labels_for(ids, ra.slices, rb.slices),
         in_neither=in_neither,
         n_topics=None if qrels is None else len(qrels.judgments),
@@ -242,21 +229,18 @@ def _query_set(
     if qrels is not None:
         topics |= set(qrels.judgments)
         for side, scores in (("A", sa), ("B", sb)):
-            unjudged = _checks.sorted_ids(set(map(str, scores)) - set(qrels.judgments))
-            if unjudged:
+            if unjudged := _checks.sorted_ids(set(map(str, scores)) - set(qrels.judgments)):
                 raise ValueError(
                     f"Run {side} scores {len(unjudged)} queries that the qrels do not judge "
-                    f"({_checks.name_some(unjudged, 5)}); "
-                    "trec_eval only scores judged topics. Use the qrels these scores were computed "
-                    "with, or compare without qrels."
+                    f"({_checks.name_some(unjudged, 5)}); trec_eval only scores judged topics. "
+                    "Use the qrels these scores were computed with, or compare without qrels."
                 )
     in_neither = _checks.sorted_ids(topics - set(map(str, sa)) - set(map(str, sb)))
     only_a, only_b = (_checks.sorted_ids(set(x) - set(y)) for x, y in ((sa, sb), (sb, sa)))
     if (only_a or only_b or in_neither) and missing == "error":
         raise ValueError(_unmatched_message(only_a, only_b, in_neither, gone))
     compared = set(sa) & set(sb) if missing == "drop" else set(sa) | set(sb) | set(in_neither)
-    ids = _checks.sorted_ids(compared)
-    if not ids:
+    if not (ids := _checks.sorted_ids(compared)):
         raise ValueError("The runs share no query IDs.")
     return ids, only_a, only_b, in_neither
 
@@ -295,8 +279,7 @@ def _unmatched_message(only_a: list, only_b: list, in_neither: list, gone: tuple
     if n := len(in_neither):
         text += f"; {n} judged topics are in neither run ({_checks.name_some(in_neither, 5)})"
     by_text = {str(q): q for q in only_b}  # an ID that reads the same as text in both runs?
-    same = [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]
-    if same:
+    if same := [f"{q!r} in A and {by_text[str(q)]!r} in B" for q in only_a if str(q) in by_text]:
         text += f". Some IDs differ only in type (e.g. {same[0]}): use the same type, e.g. str, "
         text += "on both sides"
     if gone[0] or gone[1]:

@@ -35,11 +35,10 @@ class RunScores:
     source: str = ""
     clusters: dict[str, str] | None = None
     slices: dict[str, str] | None = None
-    #: Set by :func:`evaluate`: topics of the qrels that the run retrieved nothing
-    #: for, scored 0 (as ``trec_eval -c`` does). None when the scores were read from a file.
+    #: Set by :func:`evaluate` (None when the scores were read from a file): the qrels' topics
+    #: the run retrieved nothing for, scored 0 (as ``trec_eval -c`` does), and the run's topics
+    #: that the qrels do not judge, left out (as trec_eval does).
     unretrieved: list[str] | None = None
-    #: Set by :func:`evaluate`: the run's topics that the qrels do not judge, left out (as
-    #: trec_eval does). None when the scores were read from a file.
     unjudged: list[str] | None = None
     #: How the scores were made, as far as known: evaluate's measure, level, max_docs and qrels
     #: (their fingerprint); read_trec_eval's measure. Comparisons refuse scores made otherwise.
@@ -67,10 +66,8 @@ def _read_text(path: str | os.PathLike[str]) -> str:
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         found = "UTF-32 (it starts with a UTF-32 byte-order mark)"
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        found = (
-            "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' writes "
-            "this)"
-        )
+        found = "UTF-16 (it starts with a UTF-16 byte-order mark; Windows PowerShell 5.1's '>' "
+        found += "writes this)"
     elif b"\x00" in data:
         found = "UTF-16 or UTF-32 without a byte-order mark (it contains NUL bytes)"
     if found:
@@ -102,9 +99,7 @@ def _not_found(path: pathlib.Path) -> str:
     if not folder.is_dir():
         return where + ". That folder does not exist either."
     files = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-    return where + (
-        f". It holds {_checks.name_some(files, 8)}." if files else ". It holds no files."
-    )
+    return where + f". It holds {_checks.name_some(files, 8) or 'no files'}."
 
 
 def _is_number(text: str) -> bool:
@@ -133,13 +128,19 @@ def _kind_of(fields: list[str]) -> str | None:
     return None
 
 
-def _parse_number(text: str, where: str, what: str) -> float:
+def _parse_number(text: str, where: str, what: str, *, whole: bool = False) -> float:
+    """A finite number; ``whole``: one that trec_eval reads whole (digits, point, exponent)."""
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"{where}: {what} {text!r} is not a number.") from None
     if not math.isfinite(value):
         raise ValueError(f"{where}: {what} is {text!r}; scores must be finite numbers.")
+    if whole and not _C_NUMBER.fullmatch(text):
+        raise ValueError(
+            f"{where}: {what} {text!r} is not a plain number (trec_eval would read only its "
+            "start); write it with digits, a point and an optional exponent, e.g. 12, -0.5, 1.5e-3."
+        )
     return value
 
 
@@ -223,7 +224,18 @@ def read_scores_csv(
     first_line: dict[str, int] = {}
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter=delimiter)
     rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
-    header = _csv_header(next(rows, None), name, wanted)  # the first non-blank row
+    if (first := next(rows, None)) is None:  # the header: the first non-blank row
+        raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
+    header = _trim_row([cell.strip() for cell in first[1]], 0)
+    if missing := [col for col in wanted.values() if col is not None and col not in header]:
+        if len(header) == 1 and (kind := _kind_of(header[0].split())):
+            raise ValueError(
+                f"{name}:{first[0]}: this looks like {kind}, not a CSV file with a header."
+            )
+        raise ValueError(
+            f"{name}:{first[0]}: no column {', '.join(repr(c) for c in missing)} in the "
+            f"header; it has {', '.join(repr(c) for c in header)}."
+        )
     pos = {role: header.index(col) for role, col in wanted.items() if col is not None}
     labels: dict[str, dict[str, str]] = {role: {} for role in ("cluster", "slice") if role in pos}
     for lineno, row in rows:
@@ -242,36 +254,14 @@ def read_scores_csv(
             label = row[pos[role]].strip()
             if not label:
                 raise ValueError(f"{where}: the {wanted[role]!r} value of query {qid!r} is empty.")
-            previous = table.setdefault(qid, label)
-            if previous != label:
+            if (previous := table.setdefault(qid, label)) != label:
                 raise ValueError(
                     f"{where}: query {qid!r} has {wanted[role]!r} {label!r} here but {previous!r} "
                     f"on line {first_line[qid]}."
                 )
     if not scores:
         raise ValueError(f"{name}: the header is there but no rows follow.")
-    return RunScores(
-        scores, score, name, clusters=labels.get("cluster"), slices=labels.get("slice")
-    )
-
-
-def _csv_header(first: tuple | None, name: str, wanted: dict[str, str | None]) -> list[str]:
-    """The header, from the first non-blank (line number, row); it must name every wanted column."""
-    if first is None:
-        raise ValueError(f"{name}: the file is empty; expected a header row naming the columns.")
-    lineno, row = first
-    header = _trim_row([cell.strip() for cell in row], 0)
-    missing = [col for col in wanted.values() if col is not None and col not in header]
-    if missing:
-        if len(header) == 1 and (kind := _kind_of(header[0].split())):
-            raise ValueError(
-                f"{name}:{lineno}: this looks like {kind}, not a CSV file with a header."
-            )
-        raise ValueError(
-            f"{name}:{lineno}: no column {', '.join(repr(c) for c in missing)} in the "
-            f"header; it has {', '.join(repr(c) for c in header)}."
-        )
-    return header
+    return RunScores(scores, score, name, labels.get("cluster"), labels.get("slice"))
 
 
 def _trim_row(row: list[str], keep: int) -> list[str]:
@@ -308,7 +298,6 @@ class Qrels:
 
     @property
     def topics(self) -> list[str]:
-        """The judged topics, sorted."""
         return sorted(self.judgments)
 
     @cached_property
@@ -381,8 +370,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         path, 6, "a run line 'query_id Q0 doc_id rank score tag'", "a TREC run", more_ok=True
     ):
         where = f"{name}:{lineno}"
-        _parse_c_number(rank, where, f"rank of document {doc!r}")
-        value = _parse_c_number(score, where, f"score of document {doc!r}")
+        _parse_number(rank, where, f"rank of document {doc!r}", whole=True)
+        value = _parse_number(score, where, f"score of document {doc!r}", whole=True)
         if (first := first_line.setdefault((qid, doc), lineno)) != lineno:
             raise ValueError(
                 f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
@@ -392,17 +381,6 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         rankings.setdefault(qid, {})[doc] = value
         tags[tag] = None
     return Run(rankings, name, ",".join(tags))
-
-
-def _parse_c_number(text: str, where: str, what: str) -> float:
-    """A finite number written as trec_eval reads it whole (digits, point, exponent)."""
-    value = _parse_number(text, where, what)
-    if not _C_NUMBER.fullmatch(text):
-        raise ValueError(
-            f"{where}: {what} {text!r} is not a plain number (trec_eval would read only its "
-            "start); write it with digits, a point and an optional exponent, e.g. 12, -0.5, 1.5e-3."
-        )
-    return value
 
 
 def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] | None:

@@ -1,19 +1,15 @@
-"""Scoring a run against qrels per query (:func:`evaluate`), with trec_eval's measures written in
-numpy over one array per topic.
+"""Scoring a run against qrels per query (:func:`evaluate`) as trec_eval (NIST's evaluator for
+TREC) does: each measure is a few lines of numpy over one array per topic, the grades of the
+retrieved documents in rank order, built by trec_eval's rules:
 
-trec_eval (NIST's evaluator for TREC) turns a run and the qrels into one array per
-topic: the grades of the retrieved documents, in rank order. Every measure is then a
-few lines over that array. This module builds the same array by trec_eval's rules:
-
-- documents are ranked by score (a double), highest first; ties go to the *larger*
-  document ID (string comparison), whatever the rank column of the run file says;
+- documents are ranked by score (a double), highest first; ties go to the *larger* document ID
+  (string comparison), whatever the rank column of the run file says;
 - only the first ``max_docs`` count (trec_eval's ``-M``); by default all of them;
-- a document is relevant when its grade is at least ``level`` (``-l``, default 1); a
-  document the qrels do not judge has grade -1, so it is never relevant;
-- nDCG's gains are the grades themselves (no ``2**g - 1``), discounted by log2(rank + 1),
-  and do not depend on ``level``; the ideal ranking is made of every judged document;
-- P_k divides by k, and map by the number of relevant documents, even when fewer were
-  retrieved.
+- a document is relevant when its grade is at least ``level`` (``-l``, default 1); a document
+  the qrels do not judge has grade -1, so it is never relevant;
+- nDCG's gains are the grades themselves (no ``2**g - 1``), discounted by log2(rank + 1), and
+  do not depend on ``level``; the ideal ranking is made of every judged document;
+- P_k divides by k, and map by the number of relevant documents, even when fewer were retrieved.
 
 Why not a trec_eval package: docs/your-own-runs.md. The tests check this module against
 trec_eval's own expected outputs and, where it installs, pytrec-eval-terrier.
@@ -332,11 +328,9 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
     same = sorted((r, judged_keys[_topic_key(r)]) for r in extra if _topic_key(r) in judged_keys)
     if same:
         r, j = same[0]
-        how = (
-            "their letters in another case"
-            if r.casefold() == j.casefold()
-            else "leading zeros added or removed"
-        )
+        how = "leading zeros added or removed"
+        if r.casefold() == j.casefold():
+            how = "their letters in another case"
         return (
             f"{len(same)} of the run's topics are judged topics with {how} (e.g. {r!r} in the "
             f"run, {j!r} in the qrels); {sides}"
