@@ -70,7 +70,10 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
 #: (issue 47): the teaching module, helpers/*.py, and the toolkit beside it, helpers/runs/. A change
 #: that needs more lines makes room first, or raises a budget in a reviewed change of its own,
 #: saying why.
-MAX_TEACHING_LINES = 4_500
+#: The teaching module's 4,500 (issue 47) is not reached: after the split (4,677) and two trims
+#: that removed every option nobody passes and every docstring or comment that restated the code,
+#: it is 4,538; the rest is features, messages and doctests. 4,540 until a decision on which to cut.
+MAX_TEACHING_LINES = 4_540
 MAX_RUNS_LINES = 2_307  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
 MAX_LINES = 6_850  # both parts
 #: The longest a public function may be: its signature and body, without docstring, comments
