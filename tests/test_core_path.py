@@ -227,3 +227,38 @@ def test_a_leak_put_back_into_a_real_core_is_found():
 
 def call_name(source: str) -> str:
     return called(source)[0]
+
+
+def pointers_elsewhere(cells: list) -> list[str]:
+    """Sentences of core prose that point at chapters 3, 4 or 7, or at one of the chapter's
+    optional sections, other than as "going further" (the opening's "Builds on" and the key
+    points' "Going deeper" list aside): 'cell N: sentence'."""
+    optional = {
+        m[1]
+        for c in cells
+        if c.metadata.get("section") == "optional" and (m := re.match(r"## (\d+)\.", c.source))
+    }
+    numbers = "|".join(sorted(optional) or ["-"])
+    elsewhere = re.compile(rf"\b[Cc]hapters? [347]\b|\bsections? ({numbers})\b")
+    found = []
+    for i, cell in enumerate(cells):
+        if cell.metadata.get("section") != "core" or cell.cell_type != "markdown":
+            continue
+        if "<details>" in cell.source or cell.source.startswith("## Further reading"):
+            continue
+        text = cell.source.split("**Going deeper**")[0]
+        for sentence in re.split(r"(?<=[.?!])\s+|\n", text):
+            if sentence.startswith("**Builds on:**") or "going further" in sentence.lower():
+                continue
+            if elsewhere.search(sentence):
+                found.append(f"cell {i}: {sentence[:120]}")
+    return found
+
+
+@pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS if int(p.name[:2]) in HALF_DAY])
+def test_the_half_day_core_prose_points_elsewhere_only_as_going_further(name):
+    cells = dict(_half_day_chapters())[name]
+    assert pointers_elsewhere(cells) == []
+    # the check can fail: a core sentence that leans on chapter 3
+    leaning = _chapter(("markdown", "core", "The exact interval of chapter 3 includes zero."))
+    assert pointers_elsewhere(leaning) == ["cell 0: The exact interval of chapter 3 includes zero."]
