@@ -172,9 +172,9 @@ def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
                 )
 
 
-def _retrieved(run: RunScores) -> dict:
-    gone = set(run.unretrieved or ())
-    return {q: v for q, v in run.scores.items() if q not in gone}
+def _retrieved(run: RunScores) -> Mapping:
+    gone = set(run.unretrieved or ())  # none, most often: then no copy of the scores
+    return {q: v for q, v in run.scores.items() if q not in gone} if gone else run.scores
 
 
 def _optional_qrels(qrels: object) -> Qrels | None:
