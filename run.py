@@ -133,28 +133,52 @@ def workspace_folder(workspace: str, root: Path = ROOT) -> Path:
 # as it stands. The learner works in the lab, a copy with every output and execution count
 # cleared (and the notebook's saved widget state dropped): nothing an exercise asks for shows
 # before the learner runs the cells. Sources and cell metadata (core/optional, the answer and
-# solution tags) are kept, so a closed solution stays closed.
+# solution tags) are kept, so a closed solution stays closed. Prose that discusses a result
+# (a markdown cell tagged "result") and the key points, which sum the results up, are folded
+# into a closed block that the learner opens on purpose.
+
+FOLDS = {
+    "result": "What this shows (open it once you have answered the exercise or quiz above)",
+    "key points": "Key points (open them at the end: they give the exercises' results)",
+}
 
 
-def clear_outputs(notebook: dict) -> dict:
-    """*notebook* (an .ipynb's JSON) with no output, execution count or saved widget state.
+def fold(cell: dict, summary: str) -> dict:
+    """*cell* (a markdown cell) as a closed <details> block whose summary line is *summary*."""
+    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    body = f"<details><summary><b>{summary}</b></summary>\n\n{source}\n\n</details>"
+    return {**cell, "source": body}
+
+
+def lab_notebook(notebook: dict) -> dict:
+    """*notebook* (an .ipynb's JSON) as the lab has it: no output, execution count or saved
+    widget state, and its result prose and key points folded (FOLDS).
 
     >>> nb = {"metadata": {"widgets": {}, "kernelspec": {}}, "cells": [
     ...     {"cell_type": "code", "execution_count": 3, "metadata": {"section": "core"},
     ...      "outputs": [{"output_type": "stream", "text": "96.1%"}], "source": "print(x)"},
+    ...     {"cell_type": "markdown", "metadata": {"tags": ["result"]}, "source": "It is 96%."},
     ...     {"cell_type": "markdown", "metadata": {}, "source": "# Title"}]}
-    >>> cleared = clear_outputs(nb)
-    >>> cleared["cells"][0]["outputs"], cleared["cells"][0]["execution_count"]
+    >>> lab = lab_notebook(nb)
+    >>> lab["cells"][0]["outputs"], lab["cells"][0]["execution_count"]
     ([], None)
-    >>> cleared["cells"][0]["metadata"], sorted(cleared["metadata"]), cleared["cells"][1]["source"]
+    >>> lab["cells"][0]["metadata"], sorted(lab["metadata"]), lab["cells"][2]["source"]
     ({'section': 'core'}, ['kernelspec'], '# Title')
+    >>> lab["cells"][1]["source"].startswith("<details><summary><b>What this shows")
+    True
     """
     notebook = json.loads(json.dumps(notebook))  # a copy: the book stays as it is
     notebook.get("metadata", {}).pop("widgets", None)
-    for cell in notebook.get("cells", []):
+    cells = notebook.get("cells", [])
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell.get("cell_type") == "code":
             cell["outputs"] = []
             cell["execution_count"] = None
+        elif "result" in cell.get("metadata", {}).get("tags", []):
+            cells[i] = fold(cell, FOLDS["result"])
+        elif source.startswith("## Key points"):
+            cells[i] = fold(cell, FOLDS["key points"])
     return notebook
 
 
@@ -171,7 +195,7 @@ def make_workspace(workspace: str, root: Path = ROOT, dry_run: bool = False) -> 
     shutil.copytree(book, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     for path in folder.glob("*.ipynb"):
         notebook = json.loads(path.read_text(encoding="utf-8"))
-        text = json.dumps(clear_outputs(notebook), indent=1, ensure_ascii=False) + "\n"
+        text = json.dumps(lab_notebook(notebook), indent=1, ensure_ascii=False) + "\n"
         with open(path, "w", encoding="utf-8", newline="\n") as out:  # LF on Windows too
             out.write(text)
     return True

@@ -40,7 +40,9 @@ EXERCISES = {
         "slips": [
             ([-0.025], "That is A minus B: the change is d_q = m_B(q) - m_A(q), B minus A."),
             ([0.10], "That is the sum of the four changes; divide by Q = 4 for their mean."),
+            ([0.1 / 3], "That divides the sum by 3: the mean divides by Q = 4, the number of changes.", 1e-3),
             ([0.0295], "Close, but rounded: give the mean itself, not a rounded value.", 0.0096),
+            ([2.5], "That looks like a percentage (out of 100): give the mean change in the scores' own units, as a decimal.", 0.05),
         ],
         "solution": '''mean_change = d.mean()  # (+0.10 + 0.02 - 0.06 + 0.04) / 4
 print(f"mean change: {helpers.signed(mean_change)}")''',
@@ -52,8 +54,10 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
         "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
         "minutes": 8,
         "slips": [
-            ([1000, -0.06666666666666667, 0.0], "Every mean is the observed -0.067: each resample took every query exactly once (replace=False, or a permutation). Draw with replacement: rng.integers(0, Q, size=Q).", [0, 1e-9, 1e-9]),
-            ([1000, None, 0.0], "All your means are equal: every pass drew the same positions. Create rng once, before the loop (not inside it), and draw new positions in each pass.", [0, 0, 1e-9]),
+            ([1000, None, 0.0], "All your means are equal: every pass drew the same positions, or each took every query once. Create rng once, before the loop, not inside it (a generator made afresh repeats its first draw), and draw with replacement: rng.integers(0, Q, size=Q), not replace=False or a permutation.", [0, 0, 1e-9]),
+            ([120000, -0.06666666666666667, None], "boot_means holds 120,000 numbers: each pass appended its 120 drawn changes. Append each resample's mean, d[picks].mean().", [0, 0.01, 0]),
+            ([1000, 0.06666666666666667, 0.03277], "Your means centre on +0.067, the wrong sign: that is A - B. The change is d = B - A; resample d as it is.", [0, 0.0045, 0.003]),
+            ([1000, -0.06666666666666667, 0.1135], "Your means spread far too widely, as when each resample draws fewer than Q positions: draw Q = 120 positions per resample, rng.integers(0, Q, size=Q).", [0, 0.02, 0.02]),
             ([1000, -0.06666666666666667, 0.0577], "Your means spread too widely: that is what drawing A's and B's scores separately gives. Draw one set of positions per resample and take d at them, so each query's A and B travel together.", [0, 0.006, 0.006]),
             ([1000, -8.0, 3.93], "These are sums of the drawn changes: divide by Q for each resample's mean.", [0, 0.6, 0.4]),
             ([1000, 59.5, 3.16], "You averaged the query positions: take the changes at them, d[picks], and average those.", [0, 0.6, 0.4]),
@@ -133,7 +137,7 @@ print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}]; "
     "1.5": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
         "expected": [0.21666666666666665], "tol": 5e-4,
-        "slips": [([0.13333333333333333], "That is the width of the real paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
+        "slips": [([0.125], "That is the width of the example's paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
         "solution": '''b_shuffled = np.random.default_rng(0).permutation(b)
 shuffled_means = helpers.paired_bootstrap(b_shuffled - a, n_resamples=R, rng=7)
 shuffled_interval = helpers.percentile_interval(shuffled_means)
@@ -174,7 +178,8 @@ print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")
             ([0.08, -0.035], "Those are the right ends the wrong way round: give (low, high), the smaller first."),
             ([-0.02, 0.07], "That is a 90% interval: for 95%, positions int(0.025 * 256) and int(0.975 * 256) of the sorted means, counting from 0."),
             ([-0.058725, -0.04], "np.percentile takes percentages (2.5 and 97.5), not shares (0.025 and 0.975); or read positions int(0.025 * 256) and int(0.975 * 256) of the sorted means."),
-            ([-0.06, 0.1], "That is the whole range, lowest mean to highest (the 24 distinct means, each counted once, give it too). Keep all 256 means, repeats included, so that each value counts as often as the draws that give it."),
+            ([-0.06, 0.1], "That is the whole range, lowest mean to highest (min and max, or the rule read off the 24 distinct means). The 95% interval leaves 2.5% out at each end: sort all 256 means, repeats included, and read positions int(0.025 * 256) and min(255, int(0.975 * 256))."),
+            ([-3.5, 8.0], "Those look like percentages (out of 100): give the ends as the means themselves, decimals in the scores' own units.", 0.05),
         ],
         "solution": """# my guess: it contains zero, since one of the four changes is a loss
 s = sorted(means)  # or sorted(all_means): the same 256 numbers
@@ -695,12 +700,18 @@ QUIZZES = {
 "explanations": ["d_q is B's score minus A's: 0.35 - 0.40 = -0.05.", 'd_q = m_B(q) - m_A(q) = 0.35 - 0.40 = -0.05: negative means A scored higher on this query.', 'For measures such as nDCG and hit@5, higher scores are better.', "A per-query change needs only that query's two scores."],
 },
 "1.q1": {
+"prompt": "What share of the 5,000 means lies between the example's two ends, ends included?",
+"options": ['Exactly 95%: the interval is named after it.', 'More than 95%: many means equal an end, and the ends count as inside.', 'Less than 95%: the ends themselves are left out.', 'About 50%: the interval is centred on the observed change.'],
+"answer": 1,
+"explanations": ['95% is what the rule aims at; with ties on the ends the share inside is more.', 'Every mean is a multiple of 1/120, so many resamples share each end\'s value, and all of them count as inside: the next cell counts them.', 'The rule reads the ends off the sorted means, so the ends are means too, and they count as inside.', 'The interval holds the middle 95% of the means, not half of them.'],
+},
+"1.q2": {
 "prompt": "The example's loop gave [-0.133, -0.008]; other seeds give that or [-0.133, +0.000]. What do these intervals let you say?",
 "options": ['B is worse than A with 95% probability, since the interval is 95%.', "B is as good as A, because some seeds' intervals include zero.", 'Report a seed whose interval excludes zero: every seed is valid.', 'B may be worse by up to 0.133, or as good; zero is a seed away.'],
 "answer": 3,
 "explanations": ['A 95% interval is not a probability that B is worse: the 95% is how often the procedure covers the true change over repeated samples of queries.', 'Including zero fails to establish a difference; it does not show there is none: the same intervals include losses of up to 0.133.', 'Choosing the seed after seeing the result is selection: the reported interval would overstate the evidence.', 'The interval is a range of changes compatible with the data; its upper end sits within Monte Carlo error of zero: other seeds reach it.'],
 },
-"1.q2": {
+"1.q3": {
 "prompt": 'Why compare two search systems with paired per-query differences?',
 "options": ['Difficulty shared by both systems cancels, leaving less noise.', 'It doubles the data: each query gives two scores instead of one.', 'It makes the comparison faster, as only differences are stored.', 'It removes the need for relevance judgements on shared queries.'],
 "answer": 0,

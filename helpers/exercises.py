@@ -18,6 +18,7 @@ Exercise 0.1: not quite. That is A minus B: the change is d_q = m_B(q) - m_A(q),
 from __future__ import annotations
 
 import html
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,12 +33,15 @@ UNANSWERED = (
 )
 _AGAIN = "run the answer cell, then run this one again."
 _EMPTY = (lambda: None).__code__.co_code  # a function whose body is still ... compiles to this
+_UNSET = object()  # check(key) with no answer: look it up
 
 
 def _not_yet(answer: object, name: str) -> str | None:
     """Why ``answer`` is not an answer yet, or None: it is still ``...``, or a function whose
     body is still ``...``, or it holds a ``...`` or None (what such a function returns)."""
     items = list(answer) if isinstance(answer, (tuple, list)) else [answer]
+    if answer is _UNSET:
+        return f"not answered yet: {name} is not defined here; {_AGAIN}"
     if answer is Ellipsis:
         return UNANSWERED
     if getattr(getattr(answer, "__code__", None), "co_code", None) == _EMPTY:
@@ -158,18 +162,15 @@ def _call(ex: dict, fn: object) -> np.ndarray | str:
     return np.concatenate(outs)
 
 
-def check(key: str, answer: object) -> CheckResult:
-    """Check a learner's answer to exercise ``key`` (for example ``"1.2"``).
-
-    Says whether it is right; for a known wrong answer, names the likely slip;
-    for ``...`` (the committed placeholder), a function whose body is still ``...``, or an
-    answer holding what such a function returns (None), says it is not answered yet.
-    """
+def check(key: str, answer: object = _UNSET) -> CheckResult:
+    """Check a learner's answer to exercise ``key`` (for example ``"1.2"``): right, a known
+    slip named, or not answered yet (still ``...``, a function whose body is still ``...``, or
+    None). With no ``answer``, the answer variable where check was called is read."""
     if key not in EXERCISES:
-        raise ValueError(
-            f"There is no exercise {key!r}; the keys are chapter.number, for example '1.2'."
-        )
+        raise ValueError(f"There is no exercise {key!r}; the keys look like '1.2'.")
     ex = EXERCISES[key]
+    if answer is _UNSET:  # check("1.1") in a chapter: the answer variable where it was called
+        answer = sys._getframe(1).f_globals.get(ex["name"], _UNSET)
     not_yet = _not_yet(answer, ex["name"])
     if not_yet:
         return CheckResult(key, "unanswered", not_yet)

@@ -142,7 +142,8 @@ def test_the_engine_is_small_and_imports_only_numpy_and_its_table():
                 mods = (
                     [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 )
-                assert set(mods) <= {"html", "itertools", "dataclasses", "numpy", "__future__"}
+                allowed = {"html", "itertools", "dataclasses", "numpy", "sys", "__future__"}
+                assert set(mods) <= allowed
     lines = len((HELPERS / "exercises.py").read_text().splitlines())
     # 197 lines before issue 46 added the answers not written yet (a function still ..., None)
     assert lines < 240, f"the engine: {lines} lines"
@@ -165,6 +166,20 @@ def test_0_1_slips():
     assert check("0.1", d.mean()).correct
     assert "A minus B" in check("0.1", -d.mean()).message
     assert "sum of the four" in check("0.1", d.sum()).message
+    assert "divides the sum by 3" in check("0.1", d.sum() / (d.size - 1)).message
+    assert "rounded" in check("0.1", round(d.mean(), 2)).message
+    for percent in (100 * d.mean(), round(100 * d.mean(), 1)):
+        assert "percentage" in check("0.1", percent).message
+
+
+def test_a_check_run_before_its_answer_cell_says_so():
+    """A check cell run first: check("0.1") finds no mean_change where it was called."""
+    namespace = {"helpers": helpers}
+    exec('result = helpers.check("0.1")', namespace)
+    assert namespace["result"].status == "unanswered"
+    assert "mean_change is not defined here; run the answer cell" in namespace["result"].message
+    exec('mean_change = 0.025\nresult = helpers.check("0.1")', namespace)
+    assert namespace["result"].correct
 
 
 def chapter_1_means(seed=1):
@@ -194,12 +209,23 @@ def test_1_1_the_loop_any_seed_passes_and_slips_are_named():
         assert result.status == "slip" and words in result.message, result.message
 
     no_replace = lambda d, rng: rng.choice(d, size=Q, replace=False).mean()  # noqa: E731
-    named(learner_loop(d, np.random.default_rng(1), no_replace), "exactly once")
+    named(learner_loop(d, np.random.default_rng(1), no_replace), "replace=False")
     rng = np.random.default_rng(1)
-    named([d[rng.permutation(Q)].mean() for _ in range(1000)], "exactly once")
-    # the generator made inside the loop: the same positions in every pass
-    same = [d[np.random.default_rng(4).integers(0, Q, size=Q)].mean() for _ in range(1000)]
-    named(same, "every pass drew the same positions")
+    named([d[rng.permutation(Q)].mean() for _ in range(1000)], "a permutation")
+    # the generator made inside the loop: the same positions in every pass; with seeds 0 and 1
+    # that one resample's mean happens to equal the observed -0.067
+    for seed in (0, 1, 4):
+        same = [d[np.random.default_rng(seed).integers(0, Q, size=Q)].mean() for _ in range(1000)]
+        named(same, "Create rng once, before the loop, not inside it")
+    for seed in (1, 2):
+        rng = np.random.default_rng(seed)  # .mean() forgotten: 1,000 arrays of 120 changes
+        named(learner_loop(d, rng, lambda d, rng: d[rng.integers(0, Q, size=Q)]), "120,000")
+        rng = np.random.default_rng(seed)  # a - b for b - a
+        flipped = learner_loop(-d, rng, lambda d, rng: d[rng.integers(0, Q, size=Q)].mean())
+        named(flipped, "wrong sign")
+        rng = np.random.default_rng(seed)  # 10 queries per resample
+        named(learner_loop(d, rng, lambda d, rng: d[rng.integers(0, Q, size=10)].mean()),
+              "fewer than Q positions")
     for seed in (1, 2, 3):
         rng = np.random.default_rng(seed)
         unpaired = [
@@ -333,6 +359,8 @@ def test_2_2_exact_interval_from_the_sorted_means_and_slips():
     )
     assert "whole range" in check("2.2", (multisets[int(0.025 * 35)], multisets[34])).message
     assert "whole range" in check("2.2", (min(means), max(means))).message
+    percent = tuple(100 * x for x in helpers.percentile_interval(means))
+    assert "percentages (out of 100)" in check("2.2", percent).message
 
 
 def test_2_3_draws_that_leave_out_q3_and_slips():
