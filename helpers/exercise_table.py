@@ -52,7 +52,7 @@ print(f"mean change: {helpers.signed(mean_change)}")''',
         # compared by size, mean and standard deviation: any seed passes; the tolerances are about
         # 4 Monte Carlo standard errors at R = 1,000 (0.0010 for the mean, 0.0007 for the spread)
         "expected": [1000, -0.06666666666666667, 0.03277], "tol": [0, 0.0045, 0.003], "summary": "moments",
-        "minutes": 8,
+        "minutes": 11,
         "slips": [
             ([1000, None, 0.0], "All your means are equal: every pass drew the same positions, or each took every query once. Create rng once, before the loop, not inside it (a generator made afresh repeats its first draw), and draw with replacement: rng.integers(0, Q, size=Q), not replace=False or a permutation.", [0, 0, 1e-9]),
             ([120000, -0.06666666666666667, None], "boot_means holds 120,000 numbers: each pass appended its 120 drawn changes. Append each resample's mean, d[picks].mean().", [0, 0.01, 0]),
@@ -171,7 +171,7 @@ print(f"{len(all_means)} means, averaging {helpers.signed(np.mean(all_means))}")
     },
     "2.2": {
         "name": "exact_interval", "what": "the exact 95% interval as (low, high), read from the 256 sorted means",
-        "minutes": 4,
+        "minutes": 3,
         "expected": [-0.035, 0.08], "tol": 5e-4,
         "slips": [
             ([0.04, 0.01], "Those are positions 6 and 249 of the means in draw order: sort them first."),

@@ -1,5 +1,6 @@
 """The time model's per-section minutes, the workshop plans and the instructor guide's blocks."""
 
+import dataclasses
 import itertools
 import math
 from pathlib import Path
@@ -181,21 +182,24 @@ def test_each_workshop_plan_fits_its_hours_and_opens_with_the_setup_slot(plan):
         f"the {plan.name} plan takes {total:.0f} min by the model, more than {plan.budget:.0f}"
     )
     what, _, minutes = rows[0]
-    # 15 minutes for laptops; 20 when a chapter's core is worked in the slot too
-    assert what.startswith("Setup") and 10 <= minutes <= 15 + 5 * len(plan.in_setup)
+    # 15 minutes for laptops; 25 when a chapter's core is worked in the slot too
+    assert what.startswith("Setup") and 10 <= minutes <= 15 + 10 * len(plan.in_setup)
 
 
 def test_the_half_day_fits_a_room_and_the_full_day_teaches_all():
-    """Issue 46: the half-day plan as a room runs it. Chapter 0 is folded into the setup slot
-    (its exercise 0.1 the warm-up while laptops start); the first loop (1.1) and the decision
-    (6.2) take a room at least 8 minutes each; the first break comes by about 1:15; at least 15
-    of the 240 minutes stay free, so the plan takes at most 225."""
+    """The half-day plan as a room of 30 runs it. Chapter 0 is folded into a 25-minute setup
+    slot (its exercise 0.1 the warm-up while laptops start); each exercise is debriefed; the
+    first loop (1.1) and the decision (6.2) take a room 11 and 10 minutes; the stretch is 10;
+    the first break comes by about 1:20; at least 15 of the 240 minutes stay free, so the plan
+    takes at most 225."""
     half, full = (next(p for p in ct.PLANS if p.name == name) for name in ("half-day", "full-day"))
     assert half.hours == 4 and full.hours == 8
     rows = ct.plan_rows(half)
     total = sum(r[2] for r in rows)
     assert total <= 225 and half.free >= 15 and total <= half.hours * 60 - 15
     assert half.demo_and_discussion == full.demo_and_discussion == 6
+    assert half.debrief == full.debrief == 2 and half.setup[1] == 25
+    assert ("Stretch", "", 10.0) in rows
     setup = rows[0]
     assert setup[0].startswith("Setup and chapter 0") and setup[1] == "chapter 0 core"
     assert "exercise 0.1 is the warm-up" in setup[0]
@@ -204,9 +208,9 @@ def test_the_half_day_fits_a_room_and_the_full_day_teaches_all():
     assert taught == [(f"Chapter {n}", "core") for n in (1, 2, 5, 6)]
     starts = itertools.accumulate([0.0] + [r[2] for r in rows])
     first_break = next(at for at, r in zip(starts, rows, strict=False) if r[0] == "Break")
-    assert first_break <= 75, f"the first break starts at {ct._clock(first_break)}"
+    assert first_break <= 80, f"the first break starts at {ct._clock(first_break)}"
     minutes = {key: m for key, m, _ in ct.plan_exercises(half)}
-    assert minutes["1.1"] >= 8 and minutes["6.2"] >= 8, minutes
+    assert minutes["1.1"] >= 11 and minutes["6.2"] >= 10, minutes
     assert "0.1" in minutes  # the warm-up is still a checked exercise
     assert "Chapters 3 (" in half.homework and "4 (" in half.homework and "7 (" in half.homework
     assert [r[0] for r in ct.plan_rows(full) if r[0].startswith("Chapter ")] == [
@@ -335,11 +339,46 @@ def test_an_exercise_takes_its_tables_minutes_and_a_plan_adds_demo_and_discussio
     assert "Checked exercises: 1, 3 minutes in all: 9.1 (3 min)." in table
 
 
-def test_the_half_day_has_two_checked_exercises_in_each_core_it_teaches_and_ten_in_all():
-    """Issue 37: learners write the code in the core of chapters 1, 2, 5 and 6."""
-    half = next(p for p in ct.PLANS if p.name == "half-day")
-    exercises = ct.plan_exercises(half)
+@pytest.mark.parametrize("name", ["half-day", "IR half-day"])
+def test_each_half_day_has_a_checked_exercise_in_every_chapter_and_eight_in_all(name):
+    """Learners write the code in every chapter a half-day teaches; what the room does together
+    instead (a quiz) costs less than a debriefed exercise, so at least 8, not 10."""
+    plan = next(p for p in ct.PLANS if p.name == name)
+    exercises = ct.plan_exercises(plan)
     assert all(section == "core" for _, _, section in exercises)
-    per_chapter = {n: sum(k.startswith(f"{n}.") for k, _, _ in exercises) for n in half.chapters}
-    assert all(per_chapter[n] >= 2 for n in (1, 2, 5, 6)), per_chapter
-    assert len(exercises) >= 10, per_chapter
+    per_chapter = {n: sum(k.startswith(f"{n}.") for k, _, _ in exercises) for n in plan.chapters}
+    assert all(per_chapter.values()), per_chapter
+    assert len(exercises) >= (8 if name == "half-day" else 6), per_chapter
+
+
+def test_the_ir_half_day_fits_a_room_with_chapter_7s_core():
+    ir = next(p for p in ct.PLANS if p.name == "IR half-day")
+    rows = ct.plan_rows(ir)
+    assert ir.hours == 4 and ir.free >= 15 and sum(r[2] for r in rows) <= 225
+    assert ("Chapter 7", "core") in [(what, part) for what, part, _ in rows]
+    assert "6 (" in ir.homework and "2 (" in ir.homework
+
+
+#: The half-day as two instructors timed it for a room of 30 (242 and 250 minutes), as the
+#: reader's model counted its chapters then (214 minutes in all): each chapter's core minutes
+#: with 1.1 at 11 and 6.2 at 10 (a room's), its checked exercises, and its talk minutes.
+TIMED_HALF_DAY = {
+    0: ct.ChapterTime("00", 12.61, 12.61, 1, 1),
+    1: ct.ChapterTime("01", 44.40, 44.40, 3, 3),
+    2: ct.ChapterTime("02", 26.65, 26.65, 2, 2),
+    5: ct.ChapterTime("05", 34.21, 34.21, 2, 2, 2.0, 2.0),
+    6: ct.ChapterTime("06", 37.16, 37.16, 2, 2, 2.0, 2.0),
+}
+
+
+def test_the_room_model_lands_near_the_instructors_timing_of_the_same_plan():
+    half = next(p for p in ct.PLANS if p.name == "half-day")
+    total = sum(r[2] for r in ct._schedule(half, TIMED_HALF_DAY, set()))
+    assert total == 251 and abs(total - (242 + 250) / 2) <= 5  # the guide quotes 251
+    assert "gives 251" in ct.GUIDE.read_text(encoding="utf-8")
+    reader = dataclasses.replace(half, debrief=0, setup=(half.setup[0], 20))
+    reader = dataclasses.replace(reader, breaks=(ct.Break("Break", 15, 70), ct.Break("S", 5, 160)))
+    reading = {n: dataclasses.replace(t, core_talk=0.0) for n, t in TIMED_HALF_DAY.items()}
+    reading[1] = dataclasses.replace(reading[1], core=reading[1].core - 3)  # 1.1 at 8
+    reading[6] = dataclasses.replace(reading[6], core=reading[6].core - 2)  # 6.2 at 8
+    assert sum(r[2] for r in ct._schedule(reader, reading, set())) == 214  # the reader's model

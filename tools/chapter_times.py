@@ -38,6 +38,10 @@ EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
 #: the plans add these minutes to each chapter's slot; the chapters' own times leave them out.
 DEMO_MINUTES = 3
 DISCUSSION_MINUTES = 3
+#: A room, not a reader: in a workshop each checked exercise is followed by a debrief at the
+#: front (what most wrote, the slips the checks named), and a concept section that draws talk
+#: carries its extra minutes as ``metadata["talk"]`` on its heading cell. The plans add both.
+DEBRIEF_MINUTES = 2
 
 
 def exercise_minutes(chapter: int, number: int) -> float:
@@ -54,9 +58,22 @@ def _chapter_number(path: Path) -> int:
 
 @dataclass(frozen=True)
 class ChapterTime:
+    """A chapter's minutes by the model, core and full; and what a room adds to them in a
+    workshop: its checked exercises (each debriefed) and its sections' talk minutes."""
+
     name: str
     core: float
     full: float
+    core_exercises: int = 0
+    full_exercises: int = 0
+    core_talk: float = 0.0
+    full_talk: float = 0.0
+
+    def room(self, full: bool, debrief: float) -> float:
+        """The minutes a room adds to the chapter taught in full or core-only."""
+        if full:
+            return self.full_exercises * debrief + self.full_talk
+        return self.core_exercises * debrief + self.core_talk
 
 
 def _cell_counts(cell) -> tuple[int, int, int, int]:
@@ -93,13 +110,17 @@ def _cell_minutes(cell, chapter: int) -> float:
 
 def chapter_time(path: Path) -> ChapterTime:
     nb = nbformat.read(path, as_version=4)
-    core = full = 0.0
+    core, full = [0.0, 0, 0.0], [0.0, 0, 0.0]  # minutes, exercises, talk
     for cell in nb.cells:
-        m = _cell_minutes(cell, _chapter_number(path))
-        full += m
-        if cell.metadata.get("section") == "core":
-            core += m
-    return ChapterTime(path.name, core, full)
+        counted = (
+            _cell_minutes(cell, _chapter_number(path)),
+            _cell_counts(cell)[2],
+            cell.metadata.get("talk", 0),
+        )
+        for total in (full, core) if cell.metadata.get("section") == "core" else (full,):
+            for k, x in enumerate(counted):
+                total[k] += x
+    return ChapterTime(path.name, core[0], full[0], core[1], full[1], core[2], full[2])
 
 
 SECTION = re.compile(r"^## (?P<title>.+?)\s*$", re.M)
@@ -312,7 +333,8 @@ class Plan:
 
     ``full_if_it_fits`` lists chapters (by number) whose optional sections are
     added, in that order, while the plan still fits; the others stay core-only.
-    ``demo_and_discussion`` minutes are added to each chapter's slot. ``in_setup`` lists
+    ``demo_and_discussion`` minutes are added to each chapter's slot, and so are ``debrief``
+    minutes for each checked exercise it teaches and its sections' talk minutes. ``in_setup`` lists
     chapters (by number) whose core is worked in the setup slot, while laptops start: the slot
     then lasts the setup's minutes or their cores', whichever is longer, and has no demo.
     """
@@ -329,6 +351,7 @@ class Plan:
     #: minutes added to each chapter's slot: the live demo and the discussion
     demo_and_discussion: int = 0
     in_setup: tuple[int, ...] = ()
+    debrief: float = 0
 
     @property
     def budget(self) -> float:
@@ -347,15 +370,17 @@ SETUP_WITH_CHAPTER_0 = (
     "Setup and chapter 0: everyone runs make lab and works chapter 0 in the lab copy while the "
     "last laptops start (exercise 0.1 is the warm-up; its quiz answering back shows the "
     "widgets work)",
-    20,
+    25,
 )
+#: A room's half-day: 30 people back from a stretch take 10 minutes, not 5.
+HALF_DAY_BREAKS = (Break("Break", 15, 70), Break("Stretch", 10, 160))
 
 PLANS = (
     Plan(
         name="half-day",
         hours=4,
         chapters=(0, 1, 2, 5, 6),
-        breaks=(Break("Break", 15, 70), Break("Stretch", 5, 160)),
+        breaks=HALF_DAY_BREAKS,
         closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
         homework=(
             "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
@@ -365,6 +390,26 @@ PLANS = (
         free=15,
         demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
         in_setup=(0,),
+        debrief=DEBRIEF_MINUTES,
+    ),
+    Plan(
+        name="IR half-day",
+        hours=4,
+        chapters=(0, 1, 5, 7),
+        breaks=HALF_DAY_BREAKS,
+        closing=(
+            "Wrap-up: questions; chapter 6's key points read aloud (selection, Holm, the plan)",
+            10,
+        ),
+        homework=(
+            "Chapters 2 (all 256 resamples), 3, 4 and 6 (protecting the comparison), and every "
+            "optional section, as homework: chapter 6's core first."
+        ),
+        setup=SETUP_WITH_CHAPTER_0,
+        free=15,
+        demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
+        in_setup=(0,),
+        debrief=DEBRIEF_MINUTES,
     ),
     Plan(
         name="full-day",
@@ -376,6 +421,7 @@ PLANS = (
         full_if_it_fits=(1, 7, 6, 3, 5, 2, 4, 0),
         setup=SETUP,
         demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
+        debrief=DEBRIEF_MINUTES,
     ),
 )
 
@@ -386,7 +432,9 @@ def _schedule(
     """(what, part, minutes) rows of a plan, each break at the chapter boundary closest its time."""
     rows, at, pending = [], 0.0, list(plan.breaks)
     if plan.setup:
-        folded = [math.ceil(times[n].core) for n in plan.in_setup]
+        folded = [
+            math.ceil(times[n].core + times[n].room(False, plan.debrief)) for n in plan.in_setup
+        ]
         minutes = max([plan.setup[1], sum(folded)])
         part = ", ".join(f"chapter {n} core" for n in plan.in_setup)
         rows.append((plan.setup[0], part, float(minutes)))
@@ -395,7 +443,8 @@ def _schedule(
         if n in plan.in_setup and plan.setup:
             continue
         t = times[n]
-        minutes = math.ceil(t.full if n in full else t.core) + plan.demo_and_discussion
+        room = t.room(n in full, plan.debrief)
+        minutes = math.ceil((t.full if n in full else t.core) + room) + plan.demo_and_discussion
         # break before this chapter if that is closer to the break's time than after it
         while pending and at + minutes - pending[0].at > pending[0].at - at:
             b = pending.pop(0)
