@@ -33,6 +33,29 @@ _OBSERVED = "The observed signs (all +) are one of the equally likely assignment
 _TOO_FEW = "Your means look right, but there are too few of them: with so few resamples their centre and spread are rough. Run the loop 1,000 times, range(1000)."
 _ROUNDING = "Some equally extreme assignments went astray: with the changes typed as decimals (0.10, 0.20, ...) two sums equal on paper can differ in the last digit. Work in points, as the prompt does: 10, 20, -30, 30, 10 are whole numbers, so equal sums compare equal."
 
+#: The engine's own messages, for answers no exercise's slips explain ({name}, {what}: the
+#: exercise's; the others: what was given).
+_AGAIN = "run the answer cell, then run this one again."
+MESSAGES = {
+    "placeholder": "not answered yet: your answer is still ..., the placeholder. Replace the ... in the answer cell above with your answer, run that cell, then run this one again.",
+    "undefined": "not answered yet: {name} is not defined here; " + _AGAIN,
+    "empty body": "not answered yet: the body of {name} is still ..., the placeholder. Write it, ending with return and its value; " + _AGAIN,
+    "holds ...": "not answered yet: your answer still holds a ..., the placeholder. Replace each ... in the answer cell above; " + _AGAIN,
+    "holds None": "not answered yet: your answer holds None, what a function gives whose body is still ... (or that has no return, such as print). Write its body, ending with return and its value; " + _AGAIN,
+    "empty": "expected {what}; your answer is empty: did the answer cell stop at an error before filling it? Fix that, then " + _AGAIN,
+    "type": "expected {what}; got {type}.",
+    "not callable": "expected {what}; got {type}; write a function and put its name (not a call) after {name} = .",
+    "returned None": "expected {what}; {name} returned None: end its body with return and its value.",
+    "raised": "expected {what}; calling {name} on the check's inputs raised {error}: {exc}.",
+    "returned type": "expected {what}; {name} returned {type}; the prompt asks for {what}.",
+    "unknown": "not quite: {given}. The exercise asks for {what}; go through each step again.",
+    "unknown function": "your function gives {shown} on the check's inputs",
+    "unknown value": "your answer, {shown}, is not the expected value",
+    "unknown moments": "your answer (size, mean and standard deviation {shown}) is not the expected one",
+    "unknown constant": "your answer ({shown}: a constant) is not the expected one",
+    "unknown distribution": "your answer (number of values, total probability, mean and variance {shown}) is not the expected one",
+}
+
 EXERCISES = {
     "0.1": {
         "name": "mean_change", "what": "the mean change, a number", "minutes": 3,

@@ -1,10 +1,8 @@
 """Checks for the exercises: is a learner's answer right, and if not, what slip is likely?
 
-The exercises and quizzes are data, in :mod:`helpers.exercise_table`: per exercise the
-expected value (or the inputs to call a learner's function on and what it should
-return), a tolerance, the known slips with their messages, and the solution. This
-module is the one small engine that reads the table; it imports numpy and nothing
-else of the helpers.
+The exercises, quizzes and messages are data, in :mod:`helpers.exercise_table`: per exercise
+the expected value (or the inputs to call a learner's function on), a tolerance, the known
+slips with their messages, and the solution. This is the small engine that reads it.
 
 >>> check("0.1", ...)
 Exercise 0.1: not answered yet: your answer is still ..., the placeholder. Replace the ... in the
@@ -23,44 +21,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .exercise_table import EXERCISES, QUIZZES
+from .exercise_table import EXERCISES, MESSAGES, QUIZZES
 
 __all__ = ["check", "CheckResult"]
 
-UNANSWERED = (
-    "not answered yet: your answer is still ..., the placeholder. Replace the ... in the answer "
-    "cell above with your answer, run that cell, then run this one again."
-)
-_AGAIN = "run the answer cell, then run this one again."
+UNANSWERED = MESSAGES["placeholder"]
 _EMPTY = (lambda: None).__code__.co_code  # a function whose body is still ... compiles to this
 _UNSET = object()  # check(key) with no answer: look it up
 
 
 def _not_yet(answer: object, name: str) -> str | None:
-    """Why ``answer`` is not an answer yet, or None: it is still ``...``, or a function whose
-    body is still ``...``, or it holds a ``...`` or None (what such a function returns)."""
+    """Why ``answer`` is not an answer yet, or None: it is missing, still ``...``, a function
+    whose body is still ``...``, or it holds a ``...`` or None (what such a function returns)."""
     items = list(answer) if isinstance(answer, (tuple, list)) else [answer]
-    if answer is _UNSET:
-        return f"not answered yet: {name} is not defined here; {_AGAIN}"
-    if answer is Ellipsis:
-        return UNANSWERED
-    if getattr(getattr(answer, "__code__", None), "co_code", None) == _EMPTY:
-        return (
-            f"not answered yet: the body of {name} is still ..., the placeholder. Write it, "
-            f"ending with return and its value; {_AGAIN}"
-        )
-    if any(x is Ellipsis for x in items):
-        return (
-            "not answered yet: your answer still holds a ..., the placeholder. Replace each ... "
-            f"in the answer cell above; {_AGAIN}"
-        )
-    if any(x is None for x in items):
-        return (
-            "not answered yet: your answer holds None, what a function gives whose body is still "
-            "... (or that has no return, such as print). Write its body, ending with return and "
-            f"its value; {_AGAIN}"
-        )
-    return None
+    empty_body = getattr(getattr(answer, "__code__", None), "co_code", None) == _EMPTY
+    why = (
+        "undefined" if answer is _UNSET
+        else "placeholder" if answer is Ellipsis
+        else "empty body" if empty_body
+        else "holds ..." if any(x is Ellipsis for x in items)
+        else "holds None" if any(x is None for x in items)
+        else None
+    )  # fmt: skip
+    return why and MESSAGES[why].format(name=name)
 
 
 @dataclass(frozen=True)
@@ -140,24 +123,20 @@ def _argument(x: object) -> object:
 
 def _call(ex: dict, fn: object) -> np.ndarray | str:
     """The learner's function's outputs on the table's inputs, flattened; or what went wrong."""
-    name = ex["name"]
     if not callable(fn):
-        return (
-            f"got {type(fn).__name__}; write a function and put its name (not a call) after "
-            f"{name} = ."
-        )
+        return MESSAGES["not callable"].format(type=type(fn).__name__, **ex)
     outs = []
     for args in ex["calls"]:
         try:
             out = fn(*map(_argument, args))
             if out is None:
-                return f"{name} returned None: end its body with return and its value."
+                return MESSAGES["returned None"].format(**ex)
             out = _summary(ex.get("summary"), out)
         except Exception as exc:  # a learner's function may fail in any way: say how, in words
-            return f"calling {name} on the check's inputs raised {type(exc).__name__}: {exc}."
+            return MESSAGES["raised"].format(error=type(exc).__name__, exc=exc, **ex)
         got = _numbers(out)
         if got is None:
-            return f"{name} returned {type(out).__name__}; the prompt asks for {ex['what']}."
+            return MESSAGES["returned type"].format(type=type(out).__name__, **ex)
         outs.append(got)
     return np.concatenate(outs)
 
@@ -175,16 +154,15 @@ def check(key: str, answer: object = _UNSET) -> CheckResult:
     if not_yet:
         return CheckResult(key, "unanswered", not_yet)
     if isinstance(answer, (list, tuple, np.ndarray)) and len(answer) == 0:
-        stop = "did the answer cell stop at an error before filling it? Fix that, then " + _AGAIN
-        return CheckResult(key, "wrong", f"expected {ex['what']}; your answer is empty: {stop}")
+        return CheckResult(key, "wrong", MESSAGES["empty"].format(**ex))
     if "calls" in ex:
         got = _call(ex, answer)
-        if isinstance(got, str):
-            return CheckResult(key, "wrong", f"expected {ex['what']}; {got}")
+    elif _numbers(answer) is None or isinstance(answer, (bool, np.bool_)):
+        got = MESSAGES["type"].format(type=type(answer).__name__, **ex)
     else:
-        if _numbers(answer) is None or isinstance(answer, (bool, np.bool_)):
-            return CheckResult(key, "wrong", f"expected {ex['what']}; got {type(answer).__name__}.")
         got = _numbers(_summary(ex.get("summary"), answer))
+    if isinstance(got, str):
+        return CheckResult(key, "wrong", got)
     if _matches(got, ex["expected"], ex["tol"]):
         return CheckResult(key, "correct", "correct.")
     for value, message, *tol in ex.get("slips", ()):
@@ -193,30 +171,15 @@ def check(key: str, answer: object = _UNSET) -> CheckResult:
     return CheckResult(key, "wrong", _unknown_slip(ex, got))
 
 
-#: How a message names the numbers a summary compares.
-_SUMMARIES = {
-    "moments": "size, mean and standard deviation",
-    "distribution": "number of values, total probability, mean and variance",
-}
-
-
 def _unknown_slip(ex: dict, got: np.ndarray) -> str:
     """A wrong answer no listed slip explains: what was given, and what the prompt asks for
     (without saying that the answer has the wrong form: it may well have the right one)."""
     shown = ", ".join(f"{x:.4g}" for x in got[:4]) + (", ..." if got.size > 4 else "")
-    what = _SUMMARIES.get(ex.get("summary"))
-    if what == _SUMMARIES["moments"] and got.size == 3 and got[0] > 1 and got[2] == 0:
-        shown = f"{got[0]:.0f} values, all equal to {got[1]:.4g}: a constant"
-    elif what:
-        shown = f"{what} {shown}"
-    given = (
-        f"your function gives {shown} on the check's inputs"
-        if "calls" in ex
-        else f"your answer ({shown}) is not the expected one"
-        if what
-        else f"your answer, {shown}, is not the expected value"
-    )
-    return f"not quite: {given}. The exercise asks for {ex['what']}; go through each step again."
+    kind = ex.get("summary") or "value"
+    if kind == "moments" and got.size == 3 and got[0] > 1 and got[2] == 0:
+        kind, shown = "constant", f"{got[0]:.0f} values, all equal to {got[1]:.4g}"
+    given = MESSAGES["unknown " + ("function" if "calls" in ex else kind)].format(shown=shown)
+    return MESSAGES["unknown"].format(given=given, **ex)
 
 
 SUMMARY = "Solution (click to open it; try the exercise first)"
