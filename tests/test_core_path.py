@@ -69,6 +69,8 @@ def test_a_chapter_sees_no_name_the_chapter_before_set():
 # sentence that does not send the learner elsewhere ("going further"), or listed in INTRODUCED.
 
 HALF_DAY = next(p for p in ct.PLANS if p.name == "half-day").chapters
+#: Each half-day plan's chapters: every core stands without the chapters its plan skips.
+HALF_DAYS = {p.name: p.chapters for p in ct.PLANS if p.hours <= 4}
 TICKED = re.compile(r"`([^`]*)`")
 CALLED = re.compile(r"\b(?:helpers|stats)\.\w+")
 
@@ -86,7 +88,6 @@ INTRODUCED = {
     "helpers.plot_intervals_vs_truth": (1, "figure: intervals around a known truth"),
     "helpers.plot_intervals_vs_zero": (1, "figure: the interval's ends, seed by seed"),
     "helpers.four_pair_example": (2, "the four query pairs of section 1, as data"),
-    "helpers.describe_draw": (2, "prints one of the 256 draws, as the prose reads it"),
     "helpers.exact_means": (2, "the 256 means of exercise 2.1, each distinct mean once"),
     "helpers.plot_exact_distribution": (2, "figure: the share of the 256 draws at each mean"),
     "helpers.resample_explorer": (2, "the slider through the 256 draws (section 4)"),
@@ -96,6 +97,7 @@ INTRODUCED = {
     "helpers.plot_error_rates": (6, "figure: false claims against k, or against slices"),
     "helpers.many_tests_study": (6, "the simulation of section 2's prose: 10 slices a study"),
     "helpers.plot_decision": (6, "figure: each interval against its limit"),
+    "helpers.plot_sorted_changes": (7, "figure: each query's change, sorted (the IR half-day)"),
 }
 
 
@@ -130,12 +132,14 @@ def introduced(markdown: str) -> set[str]:
 
 def untaught(chapters: list[tuple[str, list]]) -> list[str]:
     """Every call in the core code cells of *chapters* (name, cells), in order, that nothing
-    before it introduced, as 'chapter cell N: name'; INTRODUCED counts from its chapter on."""
+    before it introduced, as 'chapter cell N: name'; INTRODUCED counts from its chapter on, if
+    that chapter is among *chapters*."""
     known: set[str] = set()
     leaks = []
+    taught = {int(name[:2]) for name, _ in chapters}
     for name, cells in chapters:
         number = int(name[:2])
-        known |= {k for k, (n, _) in INTRODUCED.items() if n <= number}
+        known |= {k for k, (n, _) in INTRODUCED.items() if n <= number and n in taught}
         for i, cell in enumerate(cells):
             if cell.metadata.get("section") != "core":
                 continue
@@ -148,17 +152,30 @@ def untaught(chapters: list[tuple[str, list]]) -> list[str]:
     return list(dict.fromkeys(leaks))
 
 
-def _half_day_chapters() -> list[tuple[str, list]]:
-    paths = [p for p in NOTEBOOKS if int(p.name[:2]) in HALF_DAY]
+def _half_day_chapters(plan: str = "half-day") -> list[tuple[str, list]]:
+    paths = [p for p in NOTEBOOKS if int(p.name[:2]) in HALF_DAYS[plan]]
     return [(p.name, nbformat.read(p, as_version=4).cells) for p in paths]
+
+
+@pytest.mark.parametrize("plan", [name for name in HALF_DAYS if name != "half-day"])
+def test_every_other_half_day_core_calls_only_what_its_own_chapters_introduce(plan):
+    chapters = _half_day_chapters(plan)
+    leaks = untaught(chapters)
+    assert not leaks, f"called before the {plan} core introduces it:\n" + "\n".join(leaks)
+    skipped = [n for n in range(len(NOTEBOOKS)) if n not in HALF_DAYS[plan]]
+    for name, cells in chapters:
+        assert pointers_elsewhere(cells, skipped) == [], name
 
 
 def test_the_half_day_core_calls_only_helpers_and_scipy_it_introduces():
     chapters = _half_day_chapters()
     leaks = untaught(chapters)
     assert not leaks, "called before the half-day core introduces it:\n" + "\n".join(leaks)
-    # the table lists only what the core uses, from the chapter it names
-    used = {c: int(n[:2]) for n, cells in reversed(chapters) for c in _core_calls(cells)}
+    # the table lists only what a half-day core uses, from the chapter it names
+    every = {n for plan in HALF_DAYS.values() for n in plan}
+    paths = [p for p in NOTEBOOKS if int(p.name[:2]) in every]
+    cores = [(p.name, nbformat.read(p, as_version=4).cells) for p in reversed(paths)]
+    used = {c: int(n[:2]) for n, cells in cores for c in _core_calls(cells)}
     stale = {k: v for k, v in INTRODUCED.items() if k not in used or used[k] < v[0]}
     assert not stale, f"INTRODUCED lists names the core does not use from there: {stale}"
 
@@ -229,17 +246,18 @@ def call_name(source: str) -> str:
     return called(source)[0]
 
 
-def pointers_elsewhere(cells: list) -> list[str]:
-    """Sentences of core prose that point at chapters 3, 4 or 7, or at one of the chapter's
-    optional sections, other than as "going further" (the opening's "Builds on" and the key
-    points' "Going deeper" list aside): 'cell N: sentence'."""
+def pointers_elsewhere(cells: list, skipped: tuple | list = (3, 4, 7)) -> list[str]:
+    """Sentences of core prose that point at a chapter the plan skips (3, 4 or 7 in the
+    half-day), or at one of the chapter's optional sections, other than as "going further" (the
+    opening's "Builds on" and the key points' "Going deeper" list aside): 'cell N: sentence'."""
     optional = {
         m[1]
         for c in cells
         if c.metadata.get("section") == "optional" and (m := re.match(r"## (\d+)\.", c.source))
     }
     numbers = "|".join(sorted(optional) or ["-"])
-    elsewhere = re.compile(rf"\b[Cc]hapters? [347]\b|\bsections? ({numbers})\b")
+    chapters = "".join(str(n) for n in skipped)
+    elsewhere = re.compile(rf"\b[Cc]hapters? [{chapters}]\b|\bsections? ({numbers})\b")
     found = []
     for i, cell in enumerate(cells):
         if cell.metadata.get("section") != "core" or cell.cell_type != "markdown":
