@@ -523,14 +523,14 @@ def plot_decision(
     """One panel per quantity of a plan: its estimate (dot) and interval (bar), its limit (the
     smallest useful change or a guardrail's bound, dashed vermillion) and zero (dotted grey).
 
-    ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good. Each panel's
-    title says whether the interval shows the good side, rules it out, or neither.
+    ``better[i]`` is "above" or "below": which side of ``limits[i]`` is good, as each panel's
+    title says. No title gives a verdict: reading the interval against its limit is the reader's.
 
     >>> from matplotlib.figure import Figure
     >>> axes = plot_decision(["gain"], [0.014], [(0.003, 0.026)], [0.01], better=["above"],
     ...                      xlabels=["change"], limit_labels=["useful"], fig=Figure())
     >>> axes[0].get_title()
-    'gain · useful: neither shown nor ruled out'
+    'gain: higher is better'
     """
     names = "labels, estimates, intervals, limits, better, xlabels and limit_labels"
     columns = (labels, estimates, intervals, limits, better, xlabels, limit_labels)
@@ -556,10 +556,7 @@ def plot_decision(
         left, right = min(low, limit, 0), max(high, limit, 0)
         ax.set_xlim(left - 0.12 * (right - left), right + 0.12 * (right - left))
         ax.set(ylim=(-1, 1.4), yticks=[])  # the legend above the bar
-        # the interval wholly on the good side of its limit, wholly on the bad side, or across
-        good, bad = (low > limit, high < limit) if side == "above" else (high < limit, low > limit)
-        verdict = "shown" if good else ("ruled out" if bad else "neither shown nor ruled out")
-        ax.set(xlabel=xl, title=f"{label} · {ll}: {verdict}")
+        ax.set(xlabel=xl, title=f"{label}: {'higher' if side == 'above' else 'lower'} is better")
         ax.legend(loc="upper center", ncol=4, fontsize=9, framealpha=1, edgecolor="none")
     fig.suptitle("The decision: each interval against its limit")
     fig.tight_layout()

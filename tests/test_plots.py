@@ -263,20 +263,23 @@ def _decision(**kw):
     return h.plot_decision(**args | kw)
 
 
-def test_plot_decision_draws_each_interval_against_its_limit_and_names_the_verdict():
+def test_plot_decision_draws_each_interval_against_its_limit_and_gives_no_verdict():
+    """The titles say which side is better, never the verdict: the figure sits above
+    exercise 6.2, which asks for the verdicts."""
     axes = _decision()
-    assert [ax.get_title() for ax in axes] == [
-        "gain · useful: neither shown nor ruled out",
-        "latency · at most +25 ms: ruled out",
-        "tail · at least -0.05: neither shown nor ruled out",
+    titles = [ax.get_title() for ax in axes]
+    assert titles == [
+        "gain: higher is better",
+        "latency: lower is better",
+        "tail: higher is better",
     ]
+    verdicts = ("shown", "ruled out", "neither")
+    assert not [t for t in titles for v in verdicts if v in t]
     for ax, limit in zip(axes, [0.01, 25.0, -0.05], strict=True):
         xs = [line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
         assert xs == [limit] and ax.get_xlabel()
         low, high = ax.get_xlim()
         assert low < min(0, limit) and high > max(0, limit)
-    shown = _decision(intervals=[(0.02, 0.03), (1.0, 2.0), (-0.01, 0.0)])
-    assert [ax.get_title().rsplit(" ", 1)[-1] for ax in shown] == ["shown"] * 3
 
 
 def test_plot_intervals_vs_zero_colours_excluding_zero_apart_from_a_miss():
