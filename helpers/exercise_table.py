@@ -41,6 +41,7 @@ MESSAGES = {
     "holds None": "not answered yet: your answer holds None, what a function gives whose body is still ... (or that has no return, such as print). Write its body, ending with return and its value; " + _AGAIN,
     "empty": "expected {what}; your answer is empty: did the answer cell stop at an error before filling it? Fix that, then " + _AGAIN,
     "type": "expected {what}; got {type}.",
+    "uncalled": "expected {what}; your answer holds functions, not their values: a call's () is missing, as in d[picks].mean for d[picks].mean().",
     "not callable": "expected {what}; got {type}; write a function and put its name (not a call) after {name} = .",
     "returned None": "expected {what}; {name} returned None: end its body with return and its value.",
     "raised": "expected {what}; calling {name} on the check's inputs raised {error}: {exc}.",
@@ -119,26 +120,6 @@ print(f"middle 95%: [{ends[0]:+.3f}, {ends[1]:+.3f}]")
 # One grid step (1/120) below zero, on these draws: section 7 asks how solid that is.""",
     },
     "1.3": {
-        "name": "share_inside", "what": "the share of the 5,000 resampled means between the two ends, ends included, a number between 0 and 1",
-        # 4,805 of loop_means's 5,000 lie in [-16/120, -1/120]: repeated values sit on each end
-        "expected": [0.961], "tol": 5e-4,
-        "minutes": 3,
-        "slips": [
-            ([0.9282], "That leaves out the means equal to an end, and many resamples sit exactly on each end: include them, with >= and <=."),
-            ([0.948], "Those are the rounded ends -0.133 and -0.008: the ends are -16/120 and -1/120. Compare with low and high, the interval's ends."),
-            ([0.95], "0.95 is the level, the share you might expect: count the means between the ends.", 1e-9),
-            ([0.039], "That is the share outside the ends; the question asks for the share between them."),
-            ([4805], "That is a count of resamples: divide by R = 5,000 for the share.", 0.5),
-            # any percentage from 10 to 100 (96.1, or 95 for the level): not a share
-            ([55.0], "That looks like a percentage: give the share as a number between 0 and 1, not out of 100.", 45),
-        ],
-        "solution": """# my guess: 95%, by the name
-inside = (loop_means >= low) & (loop_means <= high)
-share_inside = inside.mean()
-print(f"{share_inside:.1%} of the resampled means lie between the ends, ends included")
-# More than 95%: on a grid of 1/120, many means share each end's value.""",
-    },
-    "1.4": {
         "name": "width_ratio", "what": "the 480-query interval's width divided by interval's width, a number",
         # about 1/2 for any seed and rule (0.47 to 0.48 here): the width shrinks as 1/sqrt(Q)
         "expected": [0.5], "tol": 0.06,
@@ -154,7 +135,7 @@ print(f"480 queries: [{interval4.low:+.3f}, {interval4.high:+.3f}]; "
       f"width ratio {width_ratio:.2f}")
 # About half, not a quarter: the width shrinks like 1/sqrt(Q), and sqrt(4) = 2.''',
     },
-    "1.5": {
+    "1.4": {
         "name": "shuffled_width", "what": "the width of the 95% interval from the shuffled pairs, a number",
         "expected": [0.21666666666666665], "tol": 5e-4,
         "slips": [([0.125], "That is the width of the example's paired interval: bootstrap the differences of the shuffled pairs, b_shuffled - a.")],
@@ -180,6 +161,10 @@ for name, iv in rows:
             ([64, 0.025, 0.03304037933599835], "Those are the 64 draws of three positions (repeat=3); a resample of four queries has four positions: repeat=4."),
             ([256, 0.1, 0.11445523142259598], "Those are the sums of the four picked changes; divide each sum by 4 for its mean."),
             ([256, 1.5, 0.5590169943749475], "You averaged the query positions (0 to 3): take the changes at them, d[list(draw)], and average those.", 1e-6),
+            ([256, 0.000390625, 0.00044709074774451553], "Those are the sums divided by 256, the number of draws: each draw's mean divides its sum by 4, the queries it holds.", 1e-6),
+            # a set keeps each distinct mean once: 24 values, or 50 with the sums' rounding noise
+            ([24, 0.02541666666666667, 0.04115308480404463], "Those are the distinct means, each once (a set drops repeats): keep all 256 means, one per draw, repeats included.", 1e-6),
+            ([50, 0.022100000000000005, 0.03495840385372307], "Those are the distinct means, each once (a set drops repeats): keep all 256 means, one per draw, repeats included.", 1e-6),
         ],
         "solution": """# my guess: +0.025, the observed mean, since every query is picked equally often
 import itertools

@@ -31,8 +31,7 @@ _UNSET = object()  # check(key) with no answer: look it up
 
 
 def _not_yet(answer: object, name: str) -> str | None:
-    """Why ``answer`` is not an answer yet, or None: it is missing, still ``...``, a function
-    whose body is still ``...``, or it holds a ``...`` or None (what such a function returns)."""
+    """Why ``answer`` is not an answer yet, or None (missing, ``...``, an empty function...)."""
     items = list(answer) if isinstance(answer, (tuple, list)) else [answer]
     empty_body = getattr(getattr(answer, "__code__", None), "co_code", None) == _EMPTY
     why = (
@@ -158,7 +157,8 @@ def check(key: str, answer: object = _UNSET) -> CheckResult:
     if "calls" in ex:
         got = _call(ex, answer)
     elif _numbers(answer) is None or isinstance(answer, (bool, np.bool_)):
-        got = MESSAGES["type"].format(type=type(answer).__name__, **ex)
+        uncalled = any(map(callable, answer if isinstance(answer, list) else [answer]))
+        got = MESSAGES["uncalled" if uncalled else "type"].format(type=type(answer).__name__, **ex)
     else:
         got = _numbers(_summary(ex.get("summary"), answer))
     if isinstance(got, str):

@@ -83,6 +83,7 @@ INTRODUCED = {
     "helpers.signed": (0, "prints a change with its sign, as +0.025"),
     "helpers.paired_differences": (0, "d_q = m_B(q) - m_A(q), the notation table above it"),
     "helpers.set_style": (1, "the series' figure style"),
+    "helpers.PALETTE": (1, "the series' one colour-blind-safe palette (a shaded band)"),
     "helpers.plot_bootstrap_distribution": (1, "figure: the loop's means and their middle 95%"),
     "helpers.plot_sampling_vs_bootstrap": (1, "figure: a known truth beside the bootstrap"),
     "helpers.plot_intervals_vs_truth": (1, "figure: intervals around a known truth"),

@@ -199,7 +199,7 @@ OBJECTIVES = re.compile(
 TIME = re.compile(r"\*\*Time:\*\* core about (\d+) minutes, full about (\d+) minutes\.")
 SECTION = re.compile(r"^## (\d+)\. .+ · (core|optional \(going deeper\))$", re.M)
 EXERCISE = re.compile(r"^\*\*Exercise (\d+)\.\*\*", re.M)
-CHECK = re.compile(r'^helpers\.check\("(\d+\.\d+)", ', re.M)
+CHECK = re.compile(r'^helpers\.check\("(\d+\.\d+)"\)', re.M)
 
 
 QUIZ = re.compile(r'^helpers\.quiz\("(\d+\.q\d+)"(, [^\n]+)?\)$')
@@ -505,9 +505,6 @@ def lab_cells(name: str) -> list:
 def test_no_visible_prose_of_the_lab_copy_gives_an_exercise_result(name):
     cells = lab_cells(name)
     assert answers_in_prose(cells, name) == []
-    # the check can fail: the book's own key points state results, and so would the lab's
-    # if they were not folded
-    book = json.loads((NOTEBOOKS[0].parent / name).read_text(encoding="utf-8"))["cells"]
-    assert answers_in_prose(book, name) != []
+    # the check can fail: a result stated in visible prose is found
     told = {"cell_type": "markdown", "source": f"So it is {ANSWERS_IN_PROSE[name][0]}."}
-    assert answers_in_prose([told, *cells], name) == [f"cell 0: {ANSWERS_IN_PROSE[name][0]}"]
+    assert f"cell 0: {ANSWERS_IN_PROSE[name][0]}" in answers_in_prose([told, *cells], name)

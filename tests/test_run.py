@@ -300,10 +300,9 @@ def test_lab_makes_the_lab_copy_on_first_use_and_never_overwrites_it(tmp_path, v
     assert "--ServerApp.root_dir=notebooks" in started[-1]
 
 
-#: What five core exercises ask for, as the book's stored outputs print it just below them
-#: (issue 46): 1.2's interval, 1.3's share, 2.1's mean, 2.2's exact interval, 5.1's p-value.
-#: The sixth, 6.2's verdicts, is in its figure's titles, a PNG: a lab copy holds no output at
-#: all, figures included.
+#: What core exercises ask for, as the book's stored outputs print it just below them: 1.2's
+#: interval, the share inside it, 2.1's mean, 2.2's exact interval, 5.1's p-value. A lab copy
+#: holds no output at all, figures included.
 ANSWERS = {
     "01_paired_bootstrap.ipynb": ["[-0.133, -0.008]", "96.1%"],
     "02_all_256_resamples.ipynb": ["+0.025", "[-0.035, +0.080]"],

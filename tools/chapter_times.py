@@ -381,7 +381,7 @@ PLANS = (
         hours=4,
         chapters=(0, 1, 2, 5, 6),
         breaks=HALF_DAY_BREAKS,
-        closing=("Wrap-up: questions; chapter 7's three-line recipe shown on the example runs", 10),
+        closing=("Wrap-up: chapter 7's three-line recipe shown on the example runs", 5),
         homework=(
             "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
             "runs), and every optional section, as homework or in the full day."

@@ -58,10 +58,10 @@ def expect_no_error_output(panel) -> None:
 TYPED = {
     "00_start_here": ("0.1", "mean_change = -d.mean()", "A minus B", "mean_change = d.mean()"),
     "01_paired_bootstrap": (
-        "1.3",
-        "share_inside = ((loop_means > low) & (loop_means < high)).mean()",
-        "equal to an end",
-        "share_inside = ((loop_means >= low) & (loop_means <= high)).mean()",
+        "1.2",
+        "ends = (-0.008, -0.133)",
+        "swapped",
+        "ends = (-0.133, -0.008)",
     ),
     "02_all_256_resamples": (
         "2.2",
