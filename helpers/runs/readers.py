@@ -20,6 +20,8 @@ import warnings
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from .. import _checks
 
 __all__ = [
@@ -462,7 +464,7 @@ def _first_fields(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
 
 
 #: How many of a run's first lines :func:`_check_order` looks at: enough topics to see "most".
-_ORDER_LINES = 50_000
+_ORDER_LINES = 20_000
 
 
 def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
@@ -470,24 +472,17 @@ def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
     ranking the rank column gives (1, 2, 3...; from its highest value when it holds other numbers,
     as when it holds the scores), or are all equal: trec_eval ranks by score, highest first, so
     it would score such a run upside down or by document ID."""
-    by_topic: dict[str, list] = {}
-    head = (x[:_ORDER_LINES] for x in (qids, ranks, scores))
-    for q, r, v in zip(*head, strict=True):
-        by_topic.setdefault(q, []).append((float(r), v))
-    rising = constant = n = 0
-    for rows in by_topic.values():
-        if len(rows) < 2:
-            continue
-        n += 1
-        if all(v == rows[0][1] for _, v in rows):
-            constant += 1
-            continue
-        whole = len({r for r, _ in rows}) > 1 and all(r.is_integer() for r, _ in rows)
-        # down the ranking the rank column gives: 1, 2, 3...; from its highest value when it holds
-        # other numbers (scores: the columns swapped)
-        v = [x for _, x in sorted(rows, key=lambda row: row[0] if whole else -row[0])]
-        steps = [b - a for a, b in zip(v, v[1:], strict=False)]
-        rising += sum(x > 0 for x in steps) > sum(x < 0 for x in steps)
+    if not qids:
+        return
+    codes = np.unique(np.array(qids[:_ORDER_LINES]), return_inverse=True)[1].ravel()
+    r, v = (np.array(x[:_ORDER_LINES], dtype=float) for x in (ranks, scores))
+    order = np.lexsort((r if np.all(r == np.round(r)) else -r, codes))  # topic, then rank
+    step, c = np.diff(v[order]), codes[order]
+    inside = c[1:] == c[:-1]  # steps within a topic
+    up, down = (np.bincount(c[1:][inside & x], minlength=c.max() + 1) for x in (step > 0, step < 0))
+    several = np.bincount(codes) > 1
+    n, rising = int(several.sum()), int((up > down).sum())
+    constant = int((several & (up == 0) & (down == 0)).sum())
     if 2 * rising > n:
         warnings.warn(
             f"{name}: in {rising} of {n} topics the scores rise down the ranking of the rank "
