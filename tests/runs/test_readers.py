@@ -448,6 +448,12 @@ PLAIN_VARIANTS = {
     "qrels grade 0.5": "q1 0 d1 0.5\n",
     "qrels grade 1e2": "q1 0 d1 1e2\n",
     "qrels twice": "q1 0 d1 1\nq1 0 d1 2\n",
+    "ms marco": "q1\td1\t1\nq1\td2\t2\nq2\td1\t1\n",
+    "ms marco with spaces and signs": "q1 d1 +1\r\nq1  d2\t-0\nq1 d3 0010",
+    "ms marco rank 1.5": "q1\td1\t1\nq1\td2\t1.5\n",
+    "ms marco rank 1e2": "q1\td1\t1e2\n",
+    "ms marco twice": "q1\td1\t1\nq1\td1\t2\n",
+    "ms marco then trec": "q1\td1\t1\nq1 Q0 d2 2 1.5 t\n",
 }
 
 
@@ -478,6 +484,8 @@ def test_the_fast_path_reads_exactly_what_the_line_by_line_reader_reads(tmp_path
             assert fast == slow, path  # the same tables in the same order, or the same message
             read_plainly += readers._read_plain(path, n) is not None
     assert read_plainly >= 9  # the chapter's three files and six plain variants went fast
+    ms_marco = [p for p in files if readers._read_plain(p, 3) is not None]
+    assert len(ms_marco) == 2, ms_marco  # the plain MS MARCO variants went fast too
 
 
 # --- issue 52: MS MARCO runs, a column missing, scores in the wrong direction -----------------
