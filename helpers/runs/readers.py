@@ -12,6 +12,7 @@ import codecs
 import csv
 import hashlib
 import io
+import itertools
 import math
 import os
 import pathlib
@@ -522,19 +523,27 @@ def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list, tuple
     first, digits = "".join(numbers[0]), "[-+.0-9eE]*" if n == 6 else "[-+0-9]*"
     if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
         return None
-    if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
+    if any("#" in q for q in dict.fromkeys(qids)) or not re.fullmatch(
+        digits, first + "".join(numbers[-1])
+    ):
         return None  # a comment line, or a rank, score or grade that is not a plain number
     try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
         values = list(map(int if n == 4 else float, numbers[-1]))
-        plain = n != 6 or (first.isdigit() and max(map(len, numbers[0])) < 300)
+        plain = n != 6 or (
+            first.isdigit() and (len(first) < 300 or max(map(len, numbers[0])) < 300)
+        )
         ranks = [] if plain else list(map(float, numbers[0]))
     except ValueError:
         return None
     if n == 3:  # an MS MARCO run: its rank is its order
         values = [-r for r in values]
     table: dict[str, dict] = {}
-    for qid, doc, value in zip(qids, docs, values, strict=True):
-        table.setdefault(qid, {})[doc] = value
+    at = 0
+    for qid, lines_of in itertools.groupby(qids):  # each run of lines of one query, at once
+        k = len(list(lines_of))
+        block = dict(zip(docs[at : at + k], values[at : at + k], strict=True))
+        at += k
+        table[qid] = table[qid] | block if qid in table else block  # its lines in file order
     if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
         return None  # an infinite number, or a document listed twice
     head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES])

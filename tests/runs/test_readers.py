@@ -441,6 +441,7 @@ PLAIN_VARIANTS = {
     "a rank of 400 digits": f"q1 Q0 d1 {'9' * 400} 2.5 t\n",
     "a rank 1-2": "q1 Q0 d1 1-2 2.5 t\n",
     "a document twice": "q1 Q0 d1 1 2.5 t\nq1 Q0 d1 2 1.5 t\n",
+    "a document twice, apart": "q1 Q0 d1 1 2.5 t\nq2 Q0 d1 1 2.5 t\nq1 Q0 d1 2 1.5 t\n",
     "interleaved queries": "q2 Q0 d1 1 2.5 t\nq1 Q0 d1 1 2.5 u\nq2 Q0 d2 2 1.5 t\n",
     "five fields": "q1 Q0 d1 1 2.5\n",
     "empty": "",
