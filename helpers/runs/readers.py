@@ -475,8 +475,10 @@ def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
     it would score such a run upside down or by document ID."""
     if not qids:
         return
-    codes = np.unique(np.array(qids[:_ORDER_LINES]), return_inverse=True)[1].ravel()
-    r, v = (np.array(x[:_ORDER_LINES], dtype=float) for x in (ranks, scores))
+    head = qids[:_ORDER_LINES]
+    code = {q: i for i, q in enumerate(dict.fromkeys(head))}  # each topic's number
+    codes = np.fromiter(map(code.__getitem__, head), np.int64, len(head))
+    r, v = (np.fromiter(map(float, x[:_ORDER_LINES]), float, len(head)) for x in (ranks, scores))
     order = np.lexsort((r if np.all(r == np.round(r)) else -r, codes))  # topic, then rank
     step, c = np.diff(v[order]), codes[order]
     inside = c[1:] == c[:-1]  # steps within a topic
