@@ -201,9 +201,11 @@ def read_trec_eval(
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
     places: set[int | None] = set()  # the decimals of the values (None: an exponent)
-    wanted = _trec_name(measure)
+    from .scoring import trec_name  # here: scoring imports this module
+
+    wanted = trec_name(measure)
     for lineno, (m, qid, value) in _trec_lines(path, 3, "'measure query_id value'", "trec_eval"):
-        m = _trec_name(m)
+        m = trec_name(m)
         (summary_only if qid == "all" else measures).add(m)
         if m == wanted and qid != "all":
             number = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
@@ -225,12 +227,6 @@ def read_trec_eval(
     if None not in places:  # printed to a fixed number of decimals: the file's precision
         made["decimals"] = max(places)
     return RunScores(scores, measure, name, made=made)
-
-
-def _trec_name(name: str) -> str:
-    from .scoring import trec_name  # scoring imports this module
-
-    return trec_name(name)
 
 
 def read_scores_csv(
@@ -486,25 +482,19 @@ def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
     several = np.bincount(codes) > 1
     n, rising = int(several.sum()), int((up > down).sum())
     constant = int((several & (up == 0) & (down == 0)).sum())
+    rule = "trec_eval ranks documents by score, highest first, whatever the rank column says"
     if 2 * rising > n:
-        warnings.warn(
-            f"{name}: in {rising} of {n} topics the scores rise down the ranking of the rank "
-            "column (or the rank column holds the scores): trec_eval ranks documents by score, "
-            "highest first, whatever the rank "
-            "column says, so it scores this run upside down. Fix: if smaller is better "
-            "(distances), negate the scores (score = -distance); if the rank and score columns "
-            "are swapped, swap them back.",
-            UserWarning,
-            stacklevel=3,
-        )
+        said = f"in {rising} of {n} topics the scores rise down the ranking of the rank column "
+        said += f"(or it holds the scores): {rule}, so it scores this run upside down. Fix: if "
+        said += "smaller is better (distances), negate the scores (score = -distance); if the "
+        said += "rank and score columns are swapped, swap them back."
     elif 2 * constant > n:
-        warnings.warn(
-            f"{name}: in {constant} of {n} topics every document has the same score: trec_eval "
-            "ranks documents by score, highest first, and breaks ties by document ID, not by "
-            "the rank column. Fix: write scores that fall with the rank (e.g. score = -rank).",
-            UserWarning,
-            stacklevel=3,
-        )
+        said = f"in {constant} of {n} topics every document has the same score: {rule}, and "
+        said += "breaks ties by document ID. Fix: write scores that fall with the rank (e.g. "
+        said += "score = -rank)."
+    else:
+        return
+    warnings.warn(f"{name}: {said}", UserWarning, stacklevel=3)
 
 
 def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list, tuple] | None:
