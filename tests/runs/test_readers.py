@@ -609,3 +609,8 @@ def test_read_trec_eval_records_trec_evals_defaults_and_the_files_precision():
     assert read_trec_eval(TREC_EVAL / "out.test.aq", "num_ret").made["decimals"] == 0
     same = read_trec_eval(TREC_EVAL / "out.test.aq", "ndcg_cut_010")  # the file's ndcg_cut_10
     assert same.scores == read_trec_eval(TREC_EVAL / "out.test.aq", "ndcg_cut_10").scores
+
+
+def test_the_docs_say_how_many_lines_the_direction_check_reads():
+    doc = (ROOT / "docs" / "your-own-runs.md").read_text()
+    assert f"in most topics of the first {readers._ORDER_LINES:,} lines" in doc
