@@ -74,8 +74,14 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
 #: that removed every option nobody passes and every docstring or comment that restated the code,
 #: it is 4,538; the rest is features, messages and doctests. 4,540 until a decision on which to cut.
 MAX_TEACHING_LINES = 4_540
-MAX_RUNS_LINES = 2_307  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
-MAX_LINES = 6_850  # both parts
+#: The toolkit was 2,307 after issue 47's trim and 48's speed. Issue 52 asked for features no
+#: trim could make room for within the whole package's 6,850 (the teaching module was within 12
+#: lines of its own): trec_eval -q files' settings and precision, documents the qrels do not
+#: know, reversed or constant scores, MS MARCO runs, a five-column run's missing column, p and
+#: its error labelled, settings that change nothing accepted; with their messages, 2,560 lines.
+#: A raise of its own, saying why; it may shrink, not grow.
+MAX_RUNS_LINES = 2_560
+MAX_LINES = 7_100  # both parts
 #: The longest a public function may be: its signature and body, without docstring, comments
 #: and blank lines.
 MAX_CODE_LINES = 60

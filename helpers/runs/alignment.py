@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from .. import _checks
 from .readers import Qrels, Run, RunScores
-from .scoring import trec_name
+from .scoring import _cutoff, trec_name
 
 __all__ = ["AlignedRuns", "align_runs", "MISSING_POLICIES"]
 
@@ -40,6 +41,8 @@ class AlignedRuns:
     #: Each run's topics that the qrels do not judge, left out by :func:`evaluate` (as trec_eval).
     unjudged_a: list[str] = field(default_factory=list)
     unjudged_b: list[str] = field(default_factory=list)
+    #: Which run's scores were rounded to the coarser precision of the other's, or "".
+    rounded: str = ""
 
     def summary(self) -> str:
         """One line saying how many queries were compared and what the missing-query policy did."""
@@ -62,7 +65,7 @@ class AlignedRuns:
                 f"; not judged, left out by evaluate (as trec_eval): "
                 f"{_some(self.unjudged_a, 'A')}, {_some(self.unjudged_b, 'B')}"
             )
-        return text
+        return text + (f"; {self.rounded}" if self.rounded else "")
 
 
 def _some(topics: list[str], side: str) -> str:
@@ -143,8 +146,8 @@ def _align_runs_iv(
         checked.append(
             _checked(run, f"{side}'s scores", "Both runs need at least one scored query.")
         )
-    _check_made({"A": checked[0], "B": checked[1]})
-    return checked[0], checked[1], missing, qrels, clusters
+    a, b = _check_made({"A": checked[0], "B": checked[1]}).values()
+    return a, b, missing, qrels, clusters
 
 
 def _checked(run: RunScores | Mapping, what: str, empty: str) -> RunScores:
@@ -157,19 +160,51 @@ def _checked(run: RunScores | Mapping, what: str, empty: str) -> RunScores:
     return dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
 
 
-def _check_made(runs: Mapping[str, RunScores], where: str = "") -> None:
-    """Refuse scores made otherwise than the first run's, as far as both ``made`` say."""
+def _check_made(runs: Mapping[str, RunScores], where: str = "") -> dict[str, RunScores]:
+    """Refuse scores made otherwise than the first run's, as far as both ``made`` say; the runs,
+    those of finer precision rounded to the coarsest one's (a trec_eval -q file's four decimals)."""
     (first, made), *known = [(n, r.made) for n, r in runs.items() if r.made] or [("", {})]
     for name, other in known:
         for key in [k for k in ("measure", "level", "max_docs", "qrels") if k in made]:
-            x, y = made[key], other.get(key, made[key])
-            if (trec_name(x) != trec_name(y)) if key == "measure" else x != y:
+            if key in other and _setting(made, key) != _setting(other, key):
+                x, y = (f"{m[key]!r}" + _unrecorded(m, key) for m in (made, other))
                 raise ValueError(
-                    f"{where}{first}'s scores were made with {key} {x!r}, {name}'s with {y!r}; "
+                    f"{where}{first}'s scores were made with {key} {x}, {name}'s with {y}; "
                     "comparing them would measure that difference, not the search. Fix: score "
                     f"every run with one {key} (evaluate(qrels, run, measure, level=, max_docs=), "
                     "the same qrels file)."
                 )
+    places = {n: (r.made or {}).get("decimals") for n, r in runs.items()}
+    if len(set(places.values())) < 2:  # all at one precision
+        return dict(runs)
+    coarse = min(p for p in places.values() if p is not None)
+    return {n: r if places[n] == coarse else _rounded(r, coarse) for n, r in runs.items()}
+
+
+def _setting(made: dict, key: str) -> object:
+    """``made[key]`` as it bears on the scores: the measure by trec_eval's name; max_docs of k or
+    more is none for a measure of the top k; nDCG's gains, the grades, do not depend on level."""
+    value, measure = made[key], trec_name(made.get("measure", ""))
+    if key == "measure":
+        return trec_name(value)
+    if key == "max_docs" and value is not None and value >= (_cutoff(measure) or math.inf):
+        return None
+    return None if key == "level" and measure.startswith("ndcg") else value
+
+
+def _unrecorded(made: dict, key: str) -> str:
+    if made.get("from") != "trec_eval -q file" or key not in ("level", "max_docs"):
+        return ""
+    return (
+        " (a trec_eval -q file does not record it: trec_eval's default, unless "
+        "read_trec_eval(path, measure, level=, max_docs=) is told how the file was made)"
+    )
+
+
+def _rounded(run: RunScores, places: int) -> RunScores:
+    """``run`` with each score rounded to ``places`` decimals, as trec_eval prints it."""
+    scores = {q: round(v, places) for q, v in run.scores.items()}
+    return dataclasses.replace(run, scores=scores, made={**(run.made or {}), "rounded_to": places})
 
 
 def _retrieved(run: RunScores) -> Mapping:
@@ -217,6 +252,11 @@ def _align_runs(
         unretrieved_b=list(rb.unretrieved or []),
         unjudged_a=list(ra.unjudged or []),
         unjudged_b=list(rb.unjudged or []),
+        rounded=" and ".join(
+            f"{side}'s scores rounded to {r.made['rounded_to']} decimals, the other's precision"
+            for side, r in (("A", ra), ("B", rb))
+            if "rounded_to" in (r.made or {})
+        ),
     )
 
 

@@ -242,8 +242,9 @@ class ManyRunsTable:
         """The legend's lines: what a mark means, what it does not, how each column was made."""
         mc = f"Monte Carlo (R = {self.n_resamples:,}, seed {self.seed}"
         iv = f"exact on the score grid where possible, else {mc})"
-        p = f"exact where possible, else {mc}; shown ± its Monte Carlo error sqrt(p(1 - p)/R), "
-        p += "or as <3/R when no resample was as extreme)"
+        p = f"exact where possible, else {mc}; shown ± its Monte Carlo standard error "
+        p += "sqrt(p(1 - p)/R), an adjusted p ± its shift when each p moves up by its standard "
+        p += "error, or as <3/R, a 95% upper bound, when no resample was as extreme)"
         if all(c.interval_exact for c in self.cells):
             iv = "exact (no random numbers)"
         if all(c.pvalue_exact for c in self.cells):
@@ -308,19 +309,30 @@ class ManyRunsTable:
         rows = [
             [c.measure, c.run, str(c.n_queries), f"{c.baseline_mean:.4f}", f"{c.run_mean:.4f}",
              signed(c.change, 4), f"[{signed(c.interval.low, 4)}, {signed(c.interval.high, 4)}]",
-             *(_p_text(c.pvalue, c.pvalue_exact, self.n_resamples, adj)
-               for adj in (None, c.adjusted)), f"{c.up}/{c.down}/{c.unchanged}",
-             _MARK if c.marked else ""]
-            for c in self.cells
+             _p_text(c.pvalue, c.pvalue_exact, self.n_resamples),
+             _p_text(c.pvalue, c.pvalue_exact, self.n_resamples, c.adjusted, error),
+             f"{c.up}/{c.down}/{c.unchanged}", _MARK if c.marked else ""]
+            for c, error in zip(self.cells, self._adjusted_errors(), strict=True)
         ]  # fmt: skip
         return head, rows
+
+    def _adjusted_errors(self) -> list[float]:
+        """Each adjusted p's Monte Carlo error: how far it moves when every Monte Carlo p moves
+        up by its standard error (0 where every p is exact)."""
+        p = np.array([c.pvalue for c in self.cells])
+        se = [0.0 if c.pvalue_exact else (c.pvalue * (1 - c.pvalue) / self.n_resamples) ** 0.5
+              for c in self.cells]  # fmt: skip
+        labels = [c.family for c in self.cells]
+        up = _adjust(np.minimum(1.0, p + se), labels, self.correction)
+        return (up - _adjust(p, labels, self.correction)).tolist()
 
     def to_text(self) -> str:
         """The table as plain text, at most 88 characters a line: under the title, one block per
         measure headed by its queries and the baseline's mean (a run name too long for its column
         stands on a line of its own above its numbers), then the legend wrapped by meaning."""
         head, rows = self._rows()
-        head, rows = [head[1], *head[4:-1], ""], [[r[1], *r[4:]] for r in rows]  # mark: unheaded
+        # "mean" under "run" (two characters fewer); the mark unheaded
+        head, rows = [head[1], "mean", *head[5:-1], ""], [[r[1], *r[4:]] for r in rows]
         widths = [max(len(r[i]) for r in [head, *rows]) for i in range(1, len(head))]
         room = _report.WIDTH - sum(widths) - 2 * len(widths)  # what is left for the run's name
         widths.insert(0, max([len(head[0]), *(len(r[0]) for r in rows if len(r[0]) <= room)]))
@@ -464,9 +476,9 @@ def compare_many(
     )  # fmt: skip
     query_ids, by_measure, found = {}, {}, {}
     for m in measures:
-        _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
+        at = _alignment._check_made({f"run {r!r}": runs[r][m] for r in runs}, f"on {m!r}: ")
         query_ids[m], by_measure[m], found[m] = _align_many(
-            {r: runs[r][m] for r in runs}, baseline, m, settings["missing"], qrels
+            {r: at[f"run {r!r}"] for r in runs}, baseline, m, settings["missing"], qrels
         )
         _enough_queries(len(query_ids[m]), settings["min_queries"])
     gaps = {r: {m: found[m][r] for m in measures} for r in runs}

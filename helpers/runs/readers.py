@@ -12,12 +12,16 @@ import codecs
 import csv
 import hashlib
 import io
+import itertools
 import math
 import os
 import pathlib
 import re
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
+
+import numpy as np
 
 from .. import _checks
 
@@ -120,12 +124,25 @@ def _kind_of(fields: list[str]) -> str | None:
         )
     if len(fields) == 4 and _is_number(fields[3]):
         return "qrels ('query iter docid grade'); read it with read_qrels(path)"
+    if len(fields) == 3 and fields[1] != "all" and _C_INTEGER.fullmatch(fields[2]):
+        return "an MS MARCO run ('query_id doc_id rank'); read it with read_run(path)"
     if len(fields) == 3 and (_is_number(fields[2]) or fields[1] == "all"):
         return (
             "trec_eval -q output ('measure query value'); read it with read_trec_eval(path, "
             "measure)"
         )
     return None
+
+
+def _missing_column(fields: list[str]) -> str:
+    """Which column a run line of five ``fields`` lacks, as far as its numbers show."""
+    if _is_number(fields[3]) and _is_number(fields[4]):
+        return "the tag (the run's name, 6th column) is missing"
+    if _is_number(fields[2]) and _is_number(fields[3]):
+        return "the 2nd column ('Q0') is missing"
+    if _is_number(fields[3]):
+        return "one of rank and score is missing (the 4th and 5th columns)"
+    return "a column is missing"
 
 
 def _parse_number(text: str, where: str, what: str, *, whole: bool = False) -> float:
@@ -156,10 +173,18 @@ def _store(
         )
 
 
-def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
+def read_trec_eval(
+    path: str | os.PathLike[str], measure: str, *, level: int = 1, max_docs: int | None = None
+) -> RunScores:
     """Read one measure's per-query values from ``trec_eval -q`` output.
 
-    Each line is ``measure query_id value``; the ``all`` summary rows are skipped.
+    Each line is ``measure query_id value``; the ``all`` summary rows are skipped. The file
+    does not record how it was made: its scores are taken as made with trec_eval's defaults
+    (``-l 1``: relevant means grade >= 1; no ``-M``: every retrieved document counts) unless
+    ``level`` and ``max_docs`` say otherwise, and at the file's precision (trec_eval prints four
+    decimals). ``made`` records both, so that a comparison refuses scores made with other
+    settings and compares scores of another precision at the file's (a run read from its file
+    and scored by :func:`evaluate` then shows no change).
 
     >>> import tempfile, pathlib
     >>> text = "P_5\\tq1\\t0.4000\\nP_5\\tq2\\t0.2000\\nP_5\\tall\\t0.3000\\n"
@@ -175,13 +200,19 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
     first_line: dict[str, int] = {}
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
+    places: set[int | None] = set()  # the decimals of the values (None: an exponent)
+    from .scoring import trec_name  # here: scoring imports this module
+
+    wanted = trec_name(measure)
     for lineno, (m, qid, value) in _trec_lines(path, 3, "'measure query_id value'", "trec_eval"):
+        m = trec_name(m)
         (summary_only if qid == "all" else measures).add(m)
-        if m == measure and qid != "all":
-            value = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
-            _store(scores, first_line, qid, value, name, lineno)
-    if measure not in measures:
-        if measure in summary_only:
+        if m == wanted and qid != "all":
+            number = _parse_number(value, f"{name}:{lineno}", f"value of {m} for query {qid!r}")
+            _store(scores, first_line, qid, number, name, lineno)
+            places.add(None if "e" in value.lower() else len(value.partition(".")[2]))
+    if wanted not in measures:
+        if wanted in summary_only:
             raise ValueError(
                 f"{name}: measure {measure!r} has only 'all' summary rows; run trec_eval with -q "
                 "for per-query values."
@@ -190,7 +221,12 @@ def read_trec_eval(path: str | os.PathLike[str], measure: str) -> RunScores:
             f"{name}: measure {measure!r} is not in the file; its per-query measures are "
             f"{_checks.name_some(measures, 10) or 'none'}."
         )
-    return RunScores(scores, measure, name, made={"measure": measure})
+    level = _checks.integer(level, "level (trec_eval's -l)", minimum=0)
+    max_docs = None if max_docs is None else _checks.integer(max_docs, "max_docs (trec_eval's -M)")
+    made = {"measure": measure, "level": level, "max_docs": max_docs, "from": "trec_eval -q file"}
+    if None not in places:  # printed to a fixed number of decimals: the file's precision
+        made["decimals"] = max(places)
+    return RunScores(scores, measure, name, made=made)
 
 
 def read_scores_csv(
@@ -334,9 +370,12 @@ def _trec_lines(
             kind = None if any_line else _kind_of(fields)  # after good lines: a cut line?
             if kind is not None and not kind.startswith(own):
                 raise ValueError(f"{name}:{lineno}: this looks like {kind}, not {expected}.")
+            why = " (cut short?)." if len(fields) < n_fields else "."
+            if n_fields == 6 and len(fields) == 5:
+                why = f": {_missing_column(fields)}; trec_eval needs all six."
             raise ValueError(
                 f"{name}:{lineno}: expected {expected}, found {len(fields)} fields: "
-                f"{line.strip()[:80]!r}" + (" (cut short?)." if len(fields) < n_fields else ".")
+                f"{line.strip()[:80]!r}{why}"
             )
         any_line = True
         yield lineno, fields[:n_fields]
@@ -345,11 +384,16 @@ def _trec_lines(
 
 
 def read_run(path: str | os.PathLike[str]) -> Run:
-    """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` on each line.
+    """Read a run file: TREC's ``query_id Q0 doc_id rank score tag`` on each line, or MS MARCO's
+    ``query_id doc_id rank`` (three fields, as MS MARCO and TREC DL tools write it).
 
     It reads what trec_eval reads (documents ranked by score, the rank column
     unused, fields after the tag ignored) and refuses what trec_eval would
-    misread (``1_000``, a document listed twice, a line of another format).
+    misread (``1_000``, a document listed twice, a line of another format). An MS MARCO run's
+    rank is its order: each document scores -rank, as the same run in TREC format would rank it.
+    Scores that rise with the rank column in most topics (distances, where smaller is better,
+    or the score and rank columns swapped), or that are equal within them, get a warning: trec_eval
+    ranks by score, highest first.
 
     >>> import tempfile, pathlib
     >>> text = "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25 extra fields\\nq2 Q0 d7 1 0.9 bm25\\n"
@@ -361,17 +405,38 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     ({'q1': {'d1': 2.5, 'd2': 1.5}, 'q2': {'d7': 0.9}}, 'bm25')
     """
     name = os.fspath(path)
-    if fast := _read_plain(path, 6):
-        return Run(fast[0], name, ",".join(dict.fromkeys(fast[1])))
+    if fast := _read_plain(path, 6) or _read_plain(path, 3):
+        table, tags, lines = fast
+        _check_order(name, *lines)
+        return Run(table, name, ",".join(dict.fromkeys(tags)))
+    lineno, fields = _first_fields(path)
+    if len(fields) == 3 and (kind := _kind_of(fields)).startswith("trec_eval"):
+        raise ValueError(f"{name}:{lineno}: this looks like {kind}, not a run file.")
+    three = len(fields) == 3
     rankings: dict[str, dict[str, float]] = {}
     first_line: dict[tuple[str, str], int] = {}
     tags: dict[str, None] = {}  # the run's tags, in order
-    for lineno, (qid, _, doc, rank, score, tag) in _trec_lines(
-        path, 6, "a run line 'query_id Q0 doc_id rank score tag'", "a TREC run", more_ok=True
-    ):
+    lines: tuple[list, list, list] = ([], [], [])  # the first lines' topics, ranks and scores
+    if three:
+        form, own = "an MS MARCO run line 'query_id doc_id rank'", "an MS MARCO run"
+    else:
+        form, own = "a run line 'query_id Q0 doc_id rank score tag'", "a TREC run"
+    for lineno, fields in _trec_lines(path, 3 if three else 6, form, own, more_ok=not three):
+        qid, doc, rank = fields if three else fields[0:1] + fields[2:4]
         where = f"{name}:{lineno}"
-        _parse_number(rank, where, f"rank of document {doc!r}", whole=True)
-        value = _parse_number(score, where, f"score of document {doc!r}", whole=True)
+        if three and not _C_INTEGER.fullmatch(rank):
+            raise ValueError(
+                f"{where}: the rank {rank!r} of document {doc!r} is not a whole number; an MS "
+                "MARCO run has 'query_id doc_id rank' lines (rank 1, 2, 3...). A file of "
+                "'measure query value' lines is trec_eval -q output: read it with "
+                "read_trec_eval(path, measure)."
+            )
+        number = _parse_number(rank, where, f"rank of document {doc!r}", whole=True)
+        if three:
+            value = -number
+        else:
+            value = _parse_number(fields[4], where, f"score of document {doc!r}", whole=True)
+            tags[fields[5]] = None
         if (first := first_line.setdefault((qid, doc), lineno)) != lineno:
             raise ValueError(
                 f"{where}: document {doc!r} is listed again for query {qid!r} (first on line "
@@ -379,39 +444,102 @@ def read_run(path: str | os.PathLike[str]) -> Run:
                 "'duplicate docs'). Remove one of the two lines."
             )
         rankings.setdefault(qid, {})[doc] = value
-        tags[tag] = None
+        if len(lines[0]) < _ORDER_LINES:
+            for column, x in zip(lines, (qid, number, value), strict=True):
+                column.append(x)
+    _check_order(name, *lines)
     return Run(rankings, name, ",".join(tags))
 
 
-def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list[str]] | None:
-    """A run's (``n`` = 6) or qrels' (4) {query: {document: score or grade}} and last column, read
-    at once when each line is ``n`` plain ASCII fields; else None: the line-by-line reader reads the
-    file or says what is wrong where. The same tables, in a fraction of the time."""
+def _first_fields(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
+    """The number and fields of the file's first line that is neither blank nor a comment."""
+    for lineno, line in enumerate(_read_text(path).splitlines(), start=1):
+        if (fields := _TREC_SPACE.split(line.strip(" \t\n\r\f\v"))) != [""]:
+            if not fields[0].startswith("#"):
+                return lineno, fields
+    return 0, []
+
+
+#: How many of a run's first lines :func:`_check_order` looks at: enough topics to see "most".
+_ORDER_LINES = 20_000
+
+
+def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
+    """Warn when, in most topics of the first ``_ORDER_LINES`` lines, the scores rise down the
+    ranking the rank column gives (1, 2, 3...; from its highest value when it holds other numbers,
+    as when it holds the scores), or are all equal: trec_eval ranks by score, highest first, so
+    it would score such a run upside down or by document ID."""
+    if not qids:
+        return
+    head = qids[:_ORDER_LINES]
+    code = {q: i for i, q in enumerate(dict.fromkeys(head))}  # each topic's number
+    codes = np.fromiter(map(code.__getitem__, head), np.int64, len(head))
+    r, v = (np.fromiter(map(float, x[:_ORDER_LINES]), float, len(head)) for x in (ranks, scores))
+    order = np.lexsort((r if np.all(r == np.round(r)) else -r, codes))  # topic, then rank
+    step, c = np.diff(v[order]), codes[order]
+    inside = c[1:] == c[:-1]  # steps within a topic
+    up, down = (np.bincount(c[1:][inside & x], minlength=c.max() + 1) for x in (step > 0, step < 0))
+    several = np.bincount(codes) > 1
+    n, rising = int(several.sum()), int((up > down).sum())
+    constant = int((several & (up == 0) & (down == 0)).sum())
+    rule = "trec_eval ranks documents by score, highest first, whatever the rank column says"
+    if 2 * rising > n:
+        said = f"in {rising} of {n} topics the scores rise down the ranking of the rank column "
+        said += f"(or it holds the scores): {rule}, so it scores this run upside down. Fix: if "
+        said += "smaller is better (distances), negate the scores (score = -distance); if the "
+        said += "rank and score columns are swapped, swap them back."
+    elif 2 * constant > n:
+        said = f"in {constant} of {n} topics every document has the same score: {rule}, and "
+        said += "breaks ties by document ID. Fix: write scores that fall with the rank (e.g. "
+        said += "score = -rank)."
+    else:
+        return
+    warnings.warn(f"{name}: {said}", UserWarning, stacklevel=3)
+
+
+def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list, tuple] | None:
+    """A TREC run's (``n`` = 6), an MS MARCO run's (3) or qrels' (4) {query: {document: score or
+    grade}}, the tags (a TREC run's; else []) and the first ``_ORDER_LINES`` lines' topics, ranks
+    and scores (a run's), read at once when each line is ``n`` plain ASCII fields; else None: the
+    line-by-line reader reads the file or says what is wrong where. The same tables, in a fraction
+    of the time."""
     text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
     flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
     lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
     if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
         return None
-    qids, docs, *numbers = (flat[i :: n + 1] for i in (0, 2, 3, 4)[: n - 1])
+    at = {6: (0, 2, 3, 4), 4: (0, 2, 3), 3: (0, 1, 2)}[n]
+    qids, docs, *numbers = (flat[i :: n + 1] for i in at)
     # float() and int() read a text of these characters in full exactly when it is a C number
     # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
-    first, digits = "".join(numbers[0]), "[-+0-9]*" if n == 4 else "[-+.0-9eE]*"
+    first, digits = "".join(numbers[0]), "[-+.0-9eE]*" if n == 6 else "[-+0-9]*"
     if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
         return None
-    if "#" in "".join(qids) or not re.fullmatch(digits, first + "".join(numbers[-1])):
+    if any("#" in q for q in dict.fromkeys(qids)) or not re.fullmatch(
+        digits, first + "".join(numbers[-1])
+    ):
         return None  # a comment line, or a rank, score or grade that is not a plain number
     try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
-        values = list(map(float if n == 6 else int, numbers[-1]))
-        plain = n == 4 or (first.isdigit() and max(map(len, numbers[0])) < 300)
+        values = list(map(int if n == 4 else float, numbers[-1]))
+        plain = n != 6 or (
+            first.isdigit() and (len(first) < 300 or max(map(len, numbers[0])) < 300)
+        )
         ranks = [] if plain else list(map(float, numbers[0]))
     except ValueError:
         return None
+    if n == 3:  # an MS MARCO run: its rank is its order
+        values = [-r for r in values]
     table: dict[str, dict] = {}
-    for qid, doc, value in zip(qids, docs, values, strict=True):
-        table.setdefault(qid, {})[doc] = value
+    at = 0
+    for qid, lines_of in itertools.groupby(qids):  # each run of lines of one query, at once
+        k = len(list(lines_of))
+        block = dict(zip(docs[at : at + k], values[at : at + k], strict=True))
+        at += k
+        table[qid] = table[qid] | block if qid in table else block  # its lines in file order
     if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
         return None  # an infinite number, or a document listed twice
-    return table, flat[n - 1 :: n + 1]
+    head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES])
+    return table, flat[5 :: n + 1] if n == 6 else [], head
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:

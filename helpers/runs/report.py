@@ -206,18 +206,27 @@ def _test_line(test: SignificanceResult, alpha: float) -> str:
     if not test.exact and _near(test.pvalue, n, alpha):
         how += f"; within 2 Monte Carlo errors of {alpha:g}, so more resamples would move it"
     p = _p_text(test.pvalue, test.exact, n)
+    if p[0] == "<" and not test.exact:
+        how = f"a 95% upper bound, as none was as extreme; {how}"
+    elif "±" in p:
+        how = f"± one standard error; {how}"
     return f"p {'< ' + p[1:] if p[0] == '<' else '= ' + p} ({test.alternative}; {how})"
 
 
-def _p_text(p: float, exact: bool = True, n: int = 0, adjusted: float | None = None) -> str:
+def _p_text(
+    p: float, exact: bool = True, n: int = 0, adjusted: float | None = None, error: float = 0.0
+) -> str:
     """A p-value as it is known, in every report and table (docs/your-own-runs.md): exact, or
-    Monte Carlo ± its error (or "<3/n" for 0 of n); ``adjusted``: that p, without the error."""
+    Monte Carlo ± its standard error (or "<3/n", a 95% upper bound, for 0 of n); ``adjusted``:
+    that p adjusted, ± its ``error``."""
     shown = p if adjusted is None else adjusted
     if exact:
         return "<0.0001" if shown < 0.0001 else f"{shown:.4f}"
-    if round(p * (n + 1)) == 1:  # none of the n resamples was as extreme
-        return f"<{min(1.0, math.ceil(3e4 * shown / p / n) / 1e4):.4f}"
-    return f"{shown:.4f}" + ("" if adjusted is not None else f"±{math.sqrt(p * (1 - p) / n):.4f}")
+    if round(p * (n + 1)) == 1:  # none of the n resamples was as extreme: up to 4 decimals
+        bound = 3 * round(shown / p, 9) / n  # the adjustment's factor, without rounding error
+        return f"<{min(1.0, math.ceil(round(bound * 1e4, 6)) / 1e4):.4f}"
+    error = math.sqrt(p * (1 - p) / n) if adjusted is None else error
+    return f"{shown:.4f}" + (f"±{error:.4f}" if error or adjusted is None else "")
 
 
 def _near(p: float, n: int, alpha: float, scale: float = 1.0) -> bool:

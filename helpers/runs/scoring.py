@@ -147,16 +147,31 @@ ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success",
 
 
 def trec_name(name: str) -> str:
-    """trec_eval's name of ``name``; ``RR@k`` (recip_rank of the top k) and unknown names as given.
+    """trec_eval's name of ``name``, its cutoff without leading zeros; ``RR@k`` (recip_rank of the
+    top k) and unknown names as given.
 
-    >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("RR@10")
-    ('ndcg_cut_10', 'P_5', 'recip_rank', 'RR@10')
+    >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("ndcg_cut_010")
+    ('ndcg_cut_10', 'P_5', 'recip_rank', 'ndcg_cut_10')
     """
     at = re.fullmatch(r"(\w+)@([0-9]+)", name)
     if at and at[1].lower() in ALIASES_AT and int(at[2]) > 0:
         base = ALIASES_AT[at[1].lower()]
         return f"RR@{int(at[2])}" if base == "RR" else f"{base}_{int(at[2])}"
+    cut = re.fullmatch(r"(\w+?)_0*([1-9][0-9]*)", name)
+    if cut and f"{cut[1]}_k" in MEASURES:
+        return f"{cut[1]}_{cut[2]}"
     return name if name in MEASURES else ALIASES.get(name.lower(), name)
+
+
+def _cutoff(name: str) -> int | None:
+    """The k of a measure that counts only the top k documents (``P_10``, ``nDCG@10``, ``RR@10``):
+    for it, ``max_docs`` (``-M``) of k or more changes nothing. None for other measures.
+
+    >>> _cutoff("ndcg_cut_010"), _cutoff("RR@10"), _cutoff("map"), _cutoff("set_F_1")
+    (10, 10, None, None)
+    """
+    found = re.fullmatch(r"(RR@|(\w+)_)([0-9]+)", trec_name(name))
+    return int(found[3]) if found and (found[2] is None or f"{found[2]}_k" in MEASURES) else None
 
 
 def measure_function(name: str) -> Callable[[RankedTopic], float]:
@@ -203,6 +218,7 @@ def evaluate(
     level: int = 1,
     max_docs: int | None = None,
     check_topics: bool = True,
+    check_documents: bool = True,
 ) -> RunScores | list[RunScores]:
     """Score ``run`` against ``qrels`` per query, by trec_eval's rules.
 
@@ -219,7 +235,11 @@ def evaluate(
     spelt otherwise, none in common, or half of them missing while most of the run's are unjudged)
     is refused with the likely cause, since each such judged topic would score 0 and a
     comparison would be confidently wrong. ``check_topics=False`` scores as trec_eval does,
-    without a word: only for a mismatch you have understood.
+    without a word: only for a mismatch you have understood. The documents likewise: a run that
+    retrieves no judged document for most of its judged topics is refused with the likely cause
+    (document IDs in another case or with a prefix, another collection), unless the qrels are
+    sparse (fewer than 5 judged documents a topic, as MS MARCO's) and some topics hit one;
+    ``check_documents=False`` scores it anyway.
 
     >>> qrels = Qrels({"q1": {"d1": 1, "d2": 0}, "q2": {"d5": 1}})
     >>> run = Run({"q1": {"d2": 2.0, "d1": 1.0}})
@@ -229,6 +249,16 @@ def evaluate(
     """
     names = measure if isinstance(measure, list) else [measure]
     score, level, max_docs = _evaluate_iv(qrels, run, names, level, max_docs, check_topics)
+    if _checks.boolean(check_documents, "check_documents") and (
+        problem := _document_mismatch(qrels, run)
+    ):
+        raise ValueError(
+            f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Each such "
+            "topic would score 0, and a comparison would report the mismatch as a change. Fix the "
+            "document IDs in one file (or use the qrels of this run's collection). To score as "
+            "trec_eval does anyway, pass check_documents=False, only for a mismatch you have "
+            "understood."
+        )
     topics, scores = qrels.topics, [{} for _ in names]
     for q in topics:
         t = rank_topic(run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs)
@@ -353,7 +383,41 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
     return None
 
 
-def _common_affix(run_keys: dict[str, str], judged_keys: dict[str, str]) -> str | None:
+def _document_mismatch(qrels: Qrels, run: Run) -> str | None:
+    """Why the run retrieves no judged document for most of its judged topics (see
+    :func:`evaluate`); None when it retrieves one for at least half of them."""
+    topics = [q for q, docs in run.rankings.items() if docs and q in qrels.judgments]
+    missed = [q for q in topics if qrels.judgments[q].keys().isdisjoint(run.rankings[q].keys())]
+    if 2 * len(missed) <= len(topics):
+        return None
+    said = (
+        f"the run retrieves no judged document for {len(missed)} of its {len(topics)} judged "
+        f"topics (e.g. {_checks.name_some(missed, 3)})"
+    )
+    judged = {d: d for q in missed[:50] for d in qrels.judgments[q]}
+    retrieved = {d: d for q in missed[:50] for d in list(run.rankings[q])[:20]}
+    folded = {d.casefold(): d for d in judged}
+    same = [(d, folded[d.casefold()]) for d in retrieved if folded.get(d.casefold(), d) != d]
+    if same:
+        return (
+            f"{said}: its document IDs are judged ones in another case (e.g. {same[0][0]!r} in "
+            f"the run, {same[0][1]!r} in the qrels)."
+        )
+    if affix := _common_affix(retrieved, judged, "document IDs"):
+        return f"{said}: {affix}."
+    if len(missed) == len(topics):
+        return (
+            f"{said}, none at all: qrels of another collection, or document IDs written otherwise."
+        )
+    sparse = sum(len(qrels.judgments[q]) for q in topics) < 5 * len(topics)
+    if sparse:  # few judgments a topic (MS MARCO's): a short or weak run misses most of them
+        return None
+    return f"{said}: qrels of another collection, or document IDs written otherwise."
+
+
+def _common_affix(
+    run_keys: dict[str, str], judged_keys: dict[str, str], what: str = "topics"
+) -> str | None:
     """Whose topics carry a prefix and/or suffix (not just digits) that the other side's lack,
     with an example, from each side's topics by their keys; None if no such pattern is seen."""
     for who, other, longer, shorter in (
@@ -367,7 +431,7 @@ def _common_affix(run_keys: dict[str, str], judged_keys: dict[str, str]) -> str 
                     topic = {who: longer[k], other: shorter[inner]}
                     r, j = topic["run's"], topic["qrels'"]
                     return (
-                        f"the {who} topics carry a {text} that the {other} lack (e.g. {r!r} in "
+                        f"the {who} {what} carry a {text} that the {other} lack (e.g. {r!r} in "
                         f"the run, {j!r} in the qrels)"
                     )
     return None

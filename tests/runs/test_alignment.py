@@ -325,3 +325,87 @@ def test_lining_up_by_integer_codes_gives_what_python_sets_give_bit_for_bit(monk
         fast += alignment._by_codes(a, b, kw["missing"], kw.get("qrels")) is not None
         assert outcome(a, b, **kw) == by_sets
     assert fast > 200  # the codes were used (261 times), not just the sets
+
+
+# --- issue 52: scores from a trec_eval -q file carry what the file implies -------------------
+
+
+@needs_trec_eval_test
+def test_a_run_read_from_its_trec_eval_file_and_scored_by_evaluate_shows_no_change():
+    # the file has four decimals, evaluate full precision: compared at four, every query unchanged
+    qrels, run = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.test")
+    for m in ("map", "P_10", "recall_1000", "ndcg_cut_5", "recip_rank", "Rprec", "ndcg"):
+        from_file = read_trec_eval(TREC_EVAL / "out.test.aq", m)
+        scored = evaluate(qrels, run, m)
+        assert from_file.made["decimals"] == 4 and from_file.scores != scored.scores or m == "P_10"
+        for a, b in ((from_file, scored), (scored, from_file)):
+            runs = align_runs(a, b)
+            assert runs.a.tolist() == runs.b.tolist(), m
+            assert "scores rounded to 4 decimals, the other's precision" in runs.summary()
+
+
+def test_chapter_7s_runs_from_their_files_and_from_evaluate_show_no_change():
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    for side in "AB":
+        run = read_run(DATA / f"simulated_{side}.run.txt")
+        for m in ("ndcg_cut_10", "recip_rank", "P_5"):
+            a = read_trec_eval(DATA / f"simulated_{side}.trec_eval.txt", m)
+            rep = compare_runs(a, evaluate(qrels, run, m), rng=1, missing="drop")
+            assert (rep.wins, rep.losses, rep.mean_change) == (0, 0, 0.0), (side, m)
+            assert rep.test.pvalue == 1.0
+
+
+@needs_trec_eval_test
+def test_a_trec_eval_file_is_taken_as_made_with_trec_eval_defaults():
+    # issue 52, case 1: -l and -M are not in the file; unrecorded is not "the same"
+    qrels, run = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.test")
+    p10 = read_trec_eval(TREC_EVAL / "out.test.aq", "P_10")
+    assert (p10.made["level"], p10.made["max_docs"]) == (1, None)
+    with pytest.raises(ValueError) as err:
+        compare_runs(p10, evaluate(qrels, run, "P_10", level=2), rng=1, min_queries=3)
+    said = str(err.value)
+    assert "A's scores were made with level 1 (a trec_eval -q file does not record it" in said
+    assert "B's with 2;" in said and "read_trec_eval(path, measure, level=, max_docs=)" in said
+    with pytest.raises(ValueError, match=r"max_docs None \(a trec_eval -q file .*, B's with 100"):
+        align_runs(read_trec_eval(TREC_EVAL / "out.test.aq", "map"),
+                   evaluate(qrels, run, "map", max_docs=100))  # fmt: skip
+
+
+@needs_trec_eval_test
+def test_a_trec_eval_file_made_with_l_or_m_is_read_as_told():
+    # out.test.aql is trec_eval -l2 on qrels.rel_level; out.test.aqcM is -c -M100 on results.trunc
+    graded, run = read_qrels(TREC_EVAL / "qrels.rel_level"), read_run(TREC_EVAL / "results.test")
+    with pytest.raises(ValueError, match="made with level 1"):
+        align_runs(read_trec_eval(TREC_EVAL / "out.test.aql", "P_10"),
+                   evaluate(graded, run, "P_10", level=2))  # fmt: skip
+    told = align_runs(read_trec_eval(TREC_EVAL / "out.test.aql", "P_10", level=2),
+                      evaluate(graded, run, "P_10", level=2))  # fmt: skip
+    assert told.a.tolist() == told.b.tolist()
+    qrels, trunc = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.trunc")
+    m100 = read_trec_eval(TREC_EVAL / "out.test.aqcM", "map", max_docs=100)
+    runs = align_runs(m100, evaluate(qrels, trunc, "map", max_docs=100), missing="zero")
+    assert runs.a.tolist() == runs.b.tolist()
+
+
+def test_identical_settings_are_not_refused_and_other_ones_are():
+    # issue 52, case 7: ndcg_cut_010 is ndcg_cut_10; -M 10 changes no P_10; -l no nDCG
+    qrels = read_qrels(DATA / "simulated.qrels.txt")
+    run = read_run(DATA / "simulated_A.run.txt")
+    same = [
+        ("ndcg_cut_010", {}, "ndcg_cut_10", {}),
+        ("P_10", {"max_docs": 10}, "P_10", {}),
+        ("P@10", {"max_docs": 1000}, "P_10", {"max_docs": 10}),
+        ("ndcg_cut_10", {"level": 2}, "nDCG@10", {}),
+        ("RR@10", {"max_docs": 10}, "RR@10", {}),
+    ]
+    for m1, kw1, m2, kw2 in same:
+        a, b = evaluate(qrels, run, m1, **kw1), evaluate(qrels, run, m2, **kw2)
+        assert a.scores == b.scores, (m1, kw1, m2, kw2)
+        runs = align_runs(a, b, missing="zero")
+        assert runs.a.tolist() == runs.b.tolist()
+    differ = [("P_10", {"max_docs": 9}), ("P_10", {"level": 2}), ("map", {"max_docs": 10})]
+    for m, kw in differ:
+        a, b = evaluate(qrels, run, m, **kw), evaluate(qrels, run, m)
+        assert a.scores != b.scores, (m, kw)
+        with pytest.raises(ValueError, match="comparing them would measure that difference"):
+            align_runs(a, b, missing="zero")

@@ -445,6 +445,14 @@ def test_a_monte_carlo_p_is_shown_as_it_is_known_in_every_medium():
     for text in (str(table), table.to_markdown(), table._repr_html_()):
         assert "<0.0003" in html.unescape(text) and shown in text
         assert "0.0000" not in text and "0.0001" not in text
-        assert "Monte Carlo error sqrt(p(1 - p)/R)" in " ".join(text.split())
+        legend = " ".join(html.unescape(text).split())
+        assert "Monte Carlo standard error sqrt(p(1 - p)/R)" in legend
+        assert "as <3/R, a 95% upper bound, when no resample was as extreme" in legend
+    # issue 52: an adjusted Monte Carlo p carries its error: Bonferroni's 2p moves by 2 standard
+    # errors when p moves by one (up to the ceiling of 1)
+    se = (cell.pvalue * (1 - cell.pvalue) / 10_000) ** 0.5
+    bonferroni = table.corrected(correction="bonferroni")
+    adjusted = f"{2 * cell.pvalue:.4f}±{min(1.0, 2 * (cell.pvalue + se)) - 2 * cell.pvalue:.4f}"
+    assert adjusted in str(bonferroni) and adjusted in bonferroni.to_markdown()
     latex = table.to_latex()
     assert "$<$0.0003" in latex and shown.replace("±", r"$\pm$") in latex

@@ -441,6 +441,7 @@ PLAIN_VARIANTS = {
     "a rank of 400 digits": f"q1 Q0 d1 {'9' * 400} 2.5 t\n",
     "a rank 1-2": "q1 Q0 d1 1-2 2.5 t\n",
     "a document twice": "q1 Q0 d1 1 2.5 t\nq1 Q0 d1 2 1.5 t\n",
+    "a document twice, apart": "q1 Q0 d1 1 2.5 t\nq2 Q0 d1 1 2.5 t\nq1 Q0 d1 2 1.5 t\n",
     "interleaved queries": "q2 Q0 d1 1 2.5 t\nq1 Q0 d1 1 2.5 u\nq2 Q0 d2 2 1.5 t\n",
     "five fields": "q1 Q0 d1 1 2.5\n",
     "empty": "",
@@ -448,6 +449,12 @@ PLAIN_VARIANTS = {
     "qrels grade 0.5": "q1 0 d1 0.5\n",
     "qrels grade 1e2": "q1 0 d1 1e2\n",
     "qrels twice": "q1 0 d1 1\nq1 0 d1 2\n",
+    "ms marco": "q1\td1\t1\nq1\td2\t2\nq2\td1\t1\n",
+    "ms marco with spaces and signs": "q1 d1 +1\r\nq1  d2\t-0\nq1 d3 0010",
+    "ms marco rank 1.5": "q1\td1\t1\nq1\td2\t1.5\n",
+    "ms marco rank 1e2": "q1\td1\t1e2\n",
+    "ms marco twice": "q1\td1\t1\nq1\td1\t2\n",
+    "ms marco then trec": "q1\td1\t1\nq1 Q0 d2 2 1.5 t\n",
 }
 
 
@@ -478,3 +485,132 @@ def test_the_fast_path_reads_exactly_what_the_line_by_line_reader_reads(tmp_path
             assert fast == slow, path  # the same tables in the same order, or the same message
             read_plainly += readers._read_plain(path, n) is not None
     assert read_plainly >= 9  # the chapter's three files and six plain variants went fast
+    ms_marco = [p for p in files if readers._read_plain(p, 3) is not None]
+    assert len(ms_marco) == 2, ms_marco  # the plain MS MARCO variants went fast too
+
+
+# --- issue 52: MS MARCO runs, a column missing, scores in the wrong direction -----------------
+
+needs_trec_eval_test = pytest.mark.skipif(
+    not (TREC_EVAL / "results.test").is_file(), reason="needs trec_eval's files"
+)
+
+
+def _trec_order(path: Path) -> dict[str, list[list[str]]]:
+    """results.test's lines per topic in trec_eval's order (score down, then larger ID first)."""
+    by_topic: dict[str, list[list[str]]] = {}
+    for line in path.read_text().splitlines():
+        by_topic.setdefault(line.split()[0], []).append(line.split())
+    for rows in by_topic.values():
+        rows.sort(key=lambda x: x[2], reverse=True)
+        rows.sort(key=lambda x: float(x[4]), reverse=True)
+    return by_topic
+
+
+@needs_trec_eval_test
+def test_an_ms_marco_run_is_scored_exactly_as_the_same_run_in_trec_format(tmp_path):
+    from helpers import evaluate
+
+    by_topic = _trec_order(TREC_EVAL / "results.test")
+    ms = [f"{q}\t{x[2]}\t{i}" for q, rows in by_topic.items() for i, x in enumerate(rows, 1)]
+    (tmp_path / "run.tsv").write_text("\n".join(ms[::-1]) + "\n")  # any line order
+    (tmp_path / "slow.tsv").write_text("# a comment: the line-by-line reader\n" + "\n".join(ms))
+    trec = [f"{x.replace(chr(9), ' Q0 ', 1).replace(chr(9), ' ')} {-int(x.split()[2])} t"
+            for x in ms]  # fmt: skip
+    (tmp_path / "run.trec").write_text("\n".join(trec) + "\n")
+    qrels, original = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.test")
+    fast, slow = read_run(tmp_path / "run.tsv"), read_run(tmp_path / "slow.tsv")
+    as_trec = read_run(tmp_path / "run.trec")
+    assert fast.rankings == slow.rankings == as_trec.rankings and fast.tag == slow.tag == ""
+    assert all(v < 0 for docs in fast.rankings.values() for v in docs.values())
+    for m in ("map", "P_10", "ndcg_cut_10", "recip_rank", "recall_100", "Rprec"):
+        want = evaluate(qrels, original, m).scores
+        assert evaluate(qrels, fast, m).scores == evaluate(qrels, as_trec, m).scores == want, m
+
+
+def test_an_ms_marco_run_with_a_rank_that_is_not_whole_is_refused(tmp_path):
+    p = tmp_path / "run.tsv"
+    p.write_text("q1\td1\t1\nq1\td2\t2.5\n")
+    with pytest.raises(ValueError, match=r"run.tsv:2: the rank '2.5' of document 'd2' is not a "):
+        read_run(p)
+    p.write_text("q1\td1\t1\nq1\td1\t2\n")
+    with pytest.raises(ValueError, match=r"run.tsv:2: document 'd1' is listed again"):
+        read_run(p)
+
+
+@pytest.mark.parametrize(
+    "line, missing",
+    [
+        ("q1 Q0 d1 1 2.5", "the tag (the run's name, 6th column) is missing"),
+        ("q1 d1 1 2.5 bm25", "the 2nd column ('Q0') is missing"),
+        ("q1 Q0 d1 2.5 bm25", "one of rank and score is missing"),
+    ],
+)
+def test_a_five_column_run_says_which_column_is_missing(tmp_path, line, missing):
+    p = tmp_path / "run.txt"
+    p.write_text(line + "\n")
+    with pytest.raises(ValueError) as err:
+        read_run(p)
+    message = str(err.value)
+    assert "found 5 fields" in message and missing in message and "cut short" not in message
+
+
+def _warnings_of(path: Path) -> list[str]:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read_run(path)
+    return [str(w.message) for w in caught]
+
+
+@needs_trec_eval_test
+@pytest.mark.parametrize("fast", [True, False], ids=["fast path", "line by line"])
+def test_scores_in_the_wrong_direction_are_warned_with_trec_evals_rule(tmp_path, fast):
+    rows = [x.split() for x in (TREC_EVAL / "results.test").read_text().splitlines()]
+    head = "" if fast else "# comment\n"
+    variants = {  # results.test's ranks agree with its scores, its lines are in no order
+        "distances": [f"{x[0]} Q0 {x[2]} {x[3]} {-float(x[4])} t" for x in rows],
+        "swapped": [f"{x[0]} Q0 {x[2]} {x[4]} {x[3]} t" for x in rows],
+        "constant": [f"{x[0]} Q0 {x[2]} {x[3]} 1 t" for x in rows],
+        "as is": [" ".join(x) for x in rows],
+    }
+    for name, lines in variants.items():
+        (tmp_path / name).write_text(head + "\n".join(lines) + "\n")
+        said = _warnings_of(tmp_path / name)
+        if name == "as is":
+            assert said == []
+            continue
+        assert len(said) == 1 and "trec_eval ranks documents by score, highest first" in said[0]
+        fix = "score = -rank" if name == "constant" else "negate the scores (score = -distance)"
+        assert fix in said[0] and "in 3 of 3 topics" in said[0], name
+
+
+def test_a_run_with_few_reversed_topics_is_not_warned(tmp_path):
+    lines = [
+        f"q{t} Q0 d{i} {i} {(-1) ** (t < 2) * (10 - i)} t" for t in range(5) for i in (1, 2, 3)
+    ]
+    (tmp_path / "run.txt").write_text("\n".join(lines) + "\n")
+    assert _warnings_of(tmp_path / "run.txt") == []  # 2 of 5 topics rise: not most
+    lines = [
+        f"q{t} Q0 d{i} {i} {(-1) ** (t < 3) * (10 - i)} t" for t in range(5) for i in (1, 2, 3)
+    ]
+    (tmp_path / "run.txt").write_text("\n".join(lines) + "\n")
+    assert "in 3 of 5 topics the scores rise" in _warnings_of(tmp_path / "run.txt")[0]
+
+
+@needs_trec_eval_test
+def test_read_trec_eval_records_trec_evals_defaults_and_the_files_precision():
+    p10 = read_trec_eval(TREC_EVAL / "out.test.aq", "P_10")
+    assert p10.made == {"measure": "P_10", "level": 1, "max_docs": None,
+                        "from": "trec_eval -q file", "decimals": 4}  # fmt: skip
+    told = read_trec_eval(TREC_EVAL / "out.test.aql", "P_10", level=2, max_docs=1000)
+    assert (told.made["level"], told.made["max_docs"]) == (2, 1000)
+    assert read_trec_eval(TREC_EVAL / "out.test.aq", "num_ret").made["decimals"] == 0
+    same = read_trec_eval(TREC_EVAL / "out.test.aq", "ndcg_cut_010")  # the file's ndcg_cut_10
+    assert same.scores == read_trec_eval(TREC_EVAL / "out.test.aq", "ndcg_cut_10").scores
+
+
+def test_the_docs_say_how_many_lines_the_direction_check_reads():
+    doc = (ROOT / "docs" / "your-own-runs.md").read_text()
+    assert f"in most topics of the first {readers._ORDER_LINES:,} lines" in doc

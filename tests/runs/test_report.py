@@ -362,6 +362,31 @@ def test_p_is_shown_as_it_is_known():
     assert _p_text(p, False, 10_000) == f"{p:.4f}±{(p * (1 - p) / 10_000) ** 0.5:.4f}"
     assert _p_text(p, False, 10_000, adjusted=min(1.0, 3 * p)) == "1.0000"
     assert _p_text(1 / 10_001, False, 10_000, adjusted=12 / 10_001) == "<0.0036"  # 12 x the bound
+    # issue 52: Holm's factor of 15 as Holm computes it (15.000000000000002 times p) is 0.0045,
+    # not 0.0046; each factor up to 40, and an adjusted Monte Carlo p carries its error
+    for k in range(1, 41):
+        assert (
+            _p_text(1 / 10_001, False, 10_000, adjusted=k * (1 / 10_001)) == f"<{3 * k / 1e4:.4f}"
+        )
+    assert _p_text(p, False, 10_000, adjusted=0.4, error=0.0123) == "0.4000±0.0123"
+
+
+def test_the_report_says_what_a_monte_carlo_p_and_its_plus_minus_are():
+    # issue 52: "p < 0.0003" for 0 of R is a 95% upper bound; the ± after p is one standard error
+    rng = np.random.default_rng(5)
+    a = {f"q{i}": float(x) for i, x in enumerate(rng.uniform(0, 0.5, 40))}
+    far = flat(str(compare_runs(a, {q: v + 0.3 + 0.01 * rng.random() for q, v in a.items()},
+                                n_resamples=10_000, rng=1)))  # fmt: skip
+    assert (
+        "p < 0.0003 (two-sided; a 95% upper bound, as none was as extreme; Monte Carlo, 0 of "
+        "10,000)" in far
+    )
+    some = compare_runs(a, {q: v + rng.normal(0, 0.3) for q, v in a.items()}, rng=1)
+    t = some.test
+    se = (t.pvalue * (1 - t.pvalue) / t.n_resamples) ** 0.5
+    assert f"p = {t.pvalue:.4f}±{se:.4f} (two-sided; ± one standard error; Monte Carlo" in flat(
+        str(some)
+    )
 
 
 def test_compare_runs_never_prints_p_as_0_and_says_a_monte_carlo_p_near_alpha():
@@ -369,7 +394,7 @@ def test_compare_runs_never_prints_p_as_0_and_says_a_monte_carlo_p_near_alpha():
     a = {f"q{i}": float(x) for i, x in enumerate(rng.uniform(0, 0.5, 40))}
     far = {q: v + 0.3 + 0.01 * rng.random() for q, v in a.items()}  # off the grid: Monte Carlo
     text = flat(str(compare_runs(a, far, n_resamples=10_000, rng=1)))
-    assert "p < 0.0003 (two-sided; Monte Carlo, 0 of 10,000)" in text
+    assert "p < 0.0003 (two-sided; a 95% upper bound" in text
     assert "0.0000" not in text and "p = 0.0001" not in text
     grid = {q: round(v, 2) for q, v in a.items()}
     exact = compare_runs(grid, {q: v + 0.25 for q, v in grid.items()}, rng=1)

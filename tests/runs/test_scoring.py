@@ -750,3 +750,64 @@ def test_runs_and_qrels_made_by_hand_with_other_number_types_are_still_scored():
     qrels = Qrels({"q1": {"d1": np.int64(1), "d2": 0}})
     run = Run({"q1": {"d1": 2, "d2": np.float32(1.5)}})
     assert evaluate(qrels, run, "recip_rank").scores == {"q1": 1.0}
+
+
+# --- issue 52: documents the qrels do not know --------------------------------------------
+
+
+def _rewritten(tmp_path: Path, name: str, doc) -> Run:
+    rows = [x.split() for x in (TREC_EVAL / "results.test").read_text().splitlines()]
+    (tmp_path / name).write_text("".join(f"{x[0]} Q0 {doc(x[2])} {x[3]} {x[4]} t\n" for x in rows))
+    return read_run(tmp_path / name)
+
+
+@pytest.mark.skipif(not (TREC_EVAL / "results.test").is_file(), reason="needs trec_eval's files")
+@pytest.mark.parametrize(
+    "doc, cause",
+    [
+        (str.lower, "its document IDs are judged ones in another case (e.g. 'fr940202-2-00150' in "
+                    "the run, 'FR940202-2-00150' in the qrels)"),
+        (lambda d: "doc-" + d, "the run's document IDs carry a prefix 'doc-' that the qrels' lack"),
+        (lambda d: d + ".txt", "the run's document IDs carry a suffix '.txt' that the qrels' lack"),
+        (lambda d: "X" + d[::-1], "none at all: qrels of another collection"),
+    ],
+    ids=["lowercased", "prefix", "suffix", "another collection"],
+)  # fmt: skip
+def test_a_run_of_documents_the_qrels_do_not_know_is_refused_with_the_cause(tmp_path, doc, cause):
+    qrels = read_qrels(TREC_EVAL / "qrels.test")
+    run = _rewritten(tmp_path, "run.txt", doc)
+    with pytest.raises(ValueError) as err:
+        evaluate(qrels, run, "map")
+    said = str(err.value)
+    assert "the run retrieves no judged document for 3 of its 3 judged topics" in said
+    assert cause in said and "pass check_documents=False" in said
+    scores = evaluate(qrels, run, ["map", "P_10"], check_documents=False)  # as trec_eval would
+    assert all(v == 0 for s in scores for v in s.scores.values())
+
+
+def test_a_run_that_misses_sparse_judgments_in_most_topics_is_scored():
+    # MS MARCO's qrels judge about one document a topic: a run's top 10 misses it in most topics
+    qrels = Qrels({f"q{i}": {f"rel{i}": 1} for i in range(10)})
+    run = Run({f"q{i}": {(f"rel{i}" if i < 3 else f"d{i}"): 1.0, "other": 0.5} for i in range(10)})
+    assert evaluate(qrels, run, "recip_rank").scores["q0"] == 1.0
+    dense = Qrels(
+        {q: {**docs, **{f"j{k}": 0 for k in range(5)}} for q, docs in qrels.judgments.items()}
+    )
+    with pytest.raises(ValueError, match=r"no judged document for 7 of its 10 judged topics .*: "
+                                         "qrels of another collection"):  # fmt: skip
+        evaluate(dense, run, "recip_rank")
+    nowhere = Run({q: {"x" + q: 1.0} for q in qrels.judgments})
+    with pytest.raises(ValueError, match="none at all"):
+        evaluate(qrels, nowhere, "recip_rank")
+    half = Run({f"q{i}": {(f"rel{i}" if i < 5 else f"d{i}"): 1.0} for i in range(10)})
+    assert evaluate(dense, half, "recip_rank").scores["q9"] == 0.0  # half of them: not "most"
+
+
+def test_measure_names_with_leading_zeros_are_trec_evals():
+    from helpers.runs.scoring import _cutoff, trec_name
+
+    assert trec_name("ndcg_cut_010") == "ndcg_cut_10" and trec_name("P_005") == "P_5"
+    assert trec_name("recall_0100") == "recall_100" and trec_name("gm_map_01") == "gm_map_01"
+    assert (_cutoff("P_10"), _cutoff("nDCG@20"), _cutoff("map"), _cutoff("set_F_1")) == (
+        10, 20, None, None,
+    )  # fmt: skip
