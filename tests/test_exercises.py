@@ -335,7 +335,6 @@ def test_2_1_all_256_means_and_slips():
     assert "sums" in check("2.1", sums).message
 
 
-
 def test_2_1_sums_over_256_and_a_set_of_means_are_named():
     d = FOUR
     draws = list(itertools.product(range(4), repeat=4))
@@ -344,6 +343,7 @@ def test_2_1_sums_over_256_and_a_set_of_means_are_named():
     means = [sum(d[i] for i in t) / 4 for t in draws]
     for distinct in (sorted(set(means)), sorted(set(np.round(means, 12)))):
         assert "a set drops repeats" in check("2.1", distinct).message
+
 
 def test_2_2_exact_interval_from_the_sorted_means_and_slips():
     d = FOUR

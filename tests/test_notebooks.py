@@ -468,7 +468,11 @@ ANSWERS_IN_PROSE = {
     "01_paired_bootstrap.ipynb": ("-0.133, -0.008", "96.1", "More than 95%", "-0.008"),
     "02_all_256_resamples.ipynb": ("-0.035, +0.080", "average the observed", "a loss to a gain"),
     "05_randomization_tests.ipynb": (
-        "0.625", "10 of 16", "10 of the 16", "above one half", "more than half"
+        "0.625",
+        "10 of 16",
+        "10 of the 16",
+        "above one half",
+        "more than half",
     ),
     "06_protecting_and_reporting.ipynb": (
         "Latency is broken",
