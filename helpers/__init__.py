@@ -49,5 +49,5 @@ __all__ = [
     "plot_intervals", "plot_sorted_changes", "plot_sign_assignments", "plot_null_distribution",
     "plot_bootstrap_beside_null", "plot_sampling_vs_bootstrap", "plot_intervals_vs_truth",
     "plot_intervals_vs_zero", "plot_coverage", "plot_error_rates", "plot_decision",
-    "plot_power_curve", "quiz", "resample_explorer", "describe_draw", "check",
+    "plot_power_curve", "quiz", "resample_explorer", "check",
 ]  # fmt: skip
