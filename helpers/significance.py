@@ -83,6 +83,19 @@ def _sign_flip_means(
     return (float(nonzero.sum()) - 2 * np.cumsum(per_byte, axis=1)[:, -1]) / n
 
 
+def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
+    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
+    order, built by doubling in place (every row sums in the same order: exactly antisymmetric).
+    """
+    out = np.zeros(2**values.size, dtype=np.float64)
+    size = 1
+    for v in values[::-1]:
+        np.subtract(out[:size], v, out=out[size : 2 * size])
+        out[:size] += v
+        size *= 2
+    return out
+
+
 def _sign_flip_result(
     d: np.ndarray, null: np.ndarray, alternative: str, exact: bool, note: str = ""
 ) -> SignificanceResult:
@@ -273,19 +286,6 @@ def _randomization_test(
         return _sign_flip_result(d, _all_sign_flip_sums(nonzero) / n, alternative, True)
     null = _sign_flip_means(nonzero, n, n_resamples, rng)
     return _sign_flip_result(d, null, alternative, False, note)
-
-
-def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
-    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
-    order, built by doubling in place (every row sums in the same order: exactly antisymmetric).
-    """
-    out = np.zeros(2**values.size, dtype=np.float64)
-    size = 1
-    for v in values[::-1]:
-        np.subtract(out[:size], v, out=out[size : 2 * size])
-        out[:size] += v
-        size *= 2
-    return out
 
 
 #: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
