@@ -15,14 +15,36 @@ from . import _checks
 __all__ = ["Interval", "order_statistic_indices", "percentile_interval", "CONVENTION",
            "PROBABILITY_TOLERANCE", "EndpointDistribution", "endpoint_distribution"]  # fmt: skip
 
-#: The source material's convention, in words (stored in saved records).
-CONVENTION = (
-    "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
-)
 
-#: With non-integer weights, a cumulative probability within this distance of a threshold
-#: counts as equal to it, so that rounding cannot move an interval end by one value.
-PROBABILITY_TOLERANCE = 1e-10
+def percentile_interval(
+    values: ArrayLike, level: float = 0.95, *, weights: ArrayLike | None = None
+) -> Interval:
+    """Percentile interval of bootstrap values, with the source's order-statistic convention.
+
+    The sorted B values ``s`` give ``s[floor(alpha/2 * B)]`` and
+    ``s[min(B - 1, floor((1 - alpha/2) * B))]``, ``alpha = 1 - level``: values that occurred,
+    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an exact
+    distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2`` and
+    ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same interval; non-integer
+    weights within :data:`PROBABILITY_TOLERANCE` of a threshold count as equal to it.
+
+    >>> percentile_interval(range(1, 101), level=0.90)
+    Interval(low=6.0, high=96.0)
+    """
+    v = _checks.scores(values, "values")
+    w = None if weights is None else _checks.weights(weights, v.size)
+    return _percentile_interval(v, (1 - _checks.level(level)) / 2, w)
+
+
+def _percentile_interval(
+    v: np.ndarray, half_alpha: Fraction, w: np.ndarray | None = None
+) -> Interval:
+    if w is None:
+        s, (low_i, high_i) = np.sort(v), _order_statistic_indices(v.size, half_alpha)
+    else:
+        order = np.argsort(v, kind="stable")
+        s, (low_i, high_i) = v[order], _weighted_indices(w[order], half_alpha)
+    return Interval(float(s[low_i]), float(s[high_i]))
 
 
 class Interval(NamedTuple):
@@ -81,35 +103,14 @@ def _above(p: np.ndarray) -> np.ndarray:
     return np.append(np.cumsum(p[::-1])[::-1][1:], 0.0)
 
 
-def percentile_interval(
-    values: ArrayLike, level: float = 0.95, *, weights: ArrayLike | None = None
-) -> Interval:
-    """Percentile interval of bootstrap values, with the source's order-statistic convention.
+#: The source material's convention, in words (stored in saved records).
+CONVENTION = (
+    "order-statistic: s[floor(alpha/2*B)], s[min(B-1, floor((1-alpha/2)*B))] of the sorted B values"
+)
 
-    The sorted B values ``s`` give ``s[floor(alpha/2 * B)]`` and
-    ``s[min(B - 1, floor((1 - alpha/2) * B))]``, ``alpha = 1 - level``: values that occurred,
-    nothing interpolated. With ``weights`` (counts or probabilities, e.g. of an exact
-    distribution) the ends are the smallest ``v`` with ``F(v) > alpha/2`` and
-    ``F(v) > 1 - alpha/2``: the same rule, so equal weights give the same interval; non-integer
-    weights within :data:`PROBABILITY_TOLERANCE` of a threshold count as equal to it.
-
-    >>> percentile_interval(range(1, 101), level=0.90)
-    Interval(low=6.0, high=96.0)
-    """
-    v = _checks.scores(values, "values")
-    w = None if weights is None else _checks.weights(weights, v.size)
-    return _percentile_interval(v, (1 - _checks.level(level)) / 2, w)
-
-
-def _percentile_interval(
-    v: np.ndarray, half_alpha: Fraction, w: np.ndarray | None = None
-) -> Interval:
-    if w is None:
-        s, (low_i, high_i) = np.sort(v), _order_statistic_indices(v.size, half_alpha)
-    else:
-        order = np.argsort(v, kind="stable")
-        s, (low_i, high_i) = v[order], _weighted_indices(w[order], half_alpha)
-    return Interval(float(s[low_i]), float(s[high_i]))
+#: With non-integer weights, a cumulative probability within this distance of a threshold
+#: counts as equal to it, so that rounding cannot move an interval end by one value.
+PROBABILITY_TOLERANCE = 1e-10
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,8 +1,5 @@
-"""Resampling: the paired bootstrap, the step that bounds its memory, then its variants.
-
-Every variant is :func:`paired_bootstrap`'s idea (R resamples of Q query indices drawn with
-replacement) applied to another statistic, to whole users, or done without random numbers.
-"""
+"""Resampling: the paired bootstrap and its engine, then its variants: its idea (R resamples of Q
+query indices drawn with replacement) for another statistic, for users, or without randomness."""
 
 from __future__ import annotations
 
@@ -22,15 +19,9 @@ __all__ = ["paired_bootstrap", "resample", "unpaired_bootstrap", "paired_bootstr
            "cluster_bootstrap", "ClusterDraws", "enumerate_cluster_resamples", "ExactDistribution",
            "exact_bootstrap_distribution"]  # fmt: skip
 
-#: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`_in_chunks`.
-DEFAULT_MAX_ELEMENTS = 2**16
-
 
 def paired_bootstrap(
-    changes: ArrayLike,
-    *,
-    n_resamples: int = 10_000,
-    rng: int | np.random.Generator,
+    changes: ArrayLike, *, n_resamples: int = 10_000, rng: int | np.random.Generator
 ) -> np.ndarray:
     """Bootstrap means of the per-query changes, resampling whole query pairs.
 
@@ -43,37 +34,48 @@ def paired_bootstrap(
     ((1000,), True)
     """
     d = _checks.scores(changes, "changes")
-    return _paired_bootstrap(d, *_draws_iv(n_resamples, rng))
+    R, gen, max_elements = _draws_iv(n_resamples, rng)
+    # R rows of Q query indices drawn with replacement (below), and the mean change of each row
+    return _resample(d.size, d.size, lambda idx: d[idx].mean(axis=1), R, gen, max_elements)
+
+
+def _resample(
+    n: int, draws: int, statistic: Callable, R: int, rng: np.random.Generator, max_elements: int,
+    shape: tuple[int, ...] = ()
+) -> np.ndarray:  # fmt: skip
+    """Every variant's engine: ``statistic`` of R rows of ``draws`` indices drawn with replacement
+    from ``range(n)``, a block of rows at a time (at most ``max_elements`` indices, at least one
+    row): the stream is read in the order of one big draw, so the blocks change nothing.
+    ``statistic`` returns one value per row, or ``shape`` values (``shape + (rows,)``)."""
+    out = np.empty(shape + (R,))
+    rows = max(1, max_elements // draws)
+    for start in range(0, R, rows):
+        k = min(rows, R - start)
+        idx = rng.integers(0, n, size=(k, draws))  # k resamples, one per row
+        values = np.asarray(statistic(idx), dtype=np.float64)
+        if values.shape != shape + (k,):
+            raise ValueError(
+                f"statistic must return one value per resample, shape {shape + (k,)}; got "
+                f"{values.shape}."
+            )
+        out[..., start : start + k] = values
+    return out
+
+
+#: Indices held in memory at once by default (2**16 int64 = 512 KiB); see :func:`_resample`.
+DEFAULT_MAX_ELEMENTS = 2**16
 
 
 def _paired_bootstrap(
     d: np.ndarray, R: int, rng: np.random.Generator, max_elements: int = DEFAULT_MAX_ELEMENTS
 ) -> np.ndarray:
-    """R resamples of Q query indices (one per row), and the mean change of each."""
+    """:func:`paired_bootstrap` on checked arguments."""
     return _resample(d.size, d.size, lambda idx: d[idx].mean(axis=1), R, rng, max_elements)
 
 
 def _draws_iv(n_resamples: object, rng: object) -> tuple[int, np.random.Generator, int]:
     """R, the generator, and the indices drawn at a time (an internal constant)."""
     return _checks.integer(n_resamples, "n_resamples"), _checks.generator(rng), DEFAULT_MAX_ELEMENTS
-
-
-def _in_chunks(
-    draw: Callable[[int], np.ndarray], n_rows: int, row_size: int, max_elements: int
-) -> np.ndarray:
-    """Call ``draw(k)`` on chunks of ``k`` rows (``max_elements`` indices, at least one row, at a
-    time) and join the results: the random stream is drawn in the order one big draw would."""
-    out = np.empty(n_rows, dtype=np.float64)
-    rows = max(1, max_elements // row_size)
-    for start in range(0, n_rows, rows):
-        k = min(rows, n_rows - start)
-        values = np.asarray(draw(k), dtype=np.float64)
-        if values.shape != (k,):
-            raise ValueError(
-                f"statistic must return one value per resample, shape ({k},); got {values.shape}."
-            )
-        out[start : start + k] = values
-    return out
 
 
 def resample(
@@ -98,23 +100,8 @@ def resample(
     return _resample(n, draws, statistic, *_draws_iv(n_resamples, rng))
 
 
-def _resample(
-    n: int, draws: int, statistic: Callable, R: int, rng: np.random.Generator, max_elements: int
-) -> np.ndarray:
-    """Every variant's engine: ``statistic`` of R rows of ``draws`` indices from ``range(n)``."""
-
-    def chunk(k: int) -> np.ndarray:
-        return statistic(rng.integers(0, n, size=(k, draws)))
-
-    return _in_chunks(chunk, R, draws, max_elements)
-
-
 def unpaired_bootstrap(
-    a: ArrayLike,
-    b: ArrayLike,
-    *,
-    n_resamples: int = 10_000,
-    rng: int | np.random.Generator,
+    a: ArrayLike, b: ArrayLike, *, n_resamples: int = 10_000, rng: int | np.random.Generator
 ) -> np.ndarray:
     """Bootstrap ``mean(B) - mean(A)`` resampling A's and B's scores *independently*.
 
@@ -439,12 +426,10 @@ def _compositions(n: int, k: int) -> np.ndarray:
 def exact_bootstrap_distribution(changes: ArrayLike) -> ExactDistribution:
     """The exact bootstrap distribution of the mean of ``changes``, with no random numbers.
 
-    A resample's mean depends only on how many times it drew each of the k distinct values
-    ``u`` (multiplicities ``m``): those counts ``c`` are multinomial,
-    ``P(c) = Q! / (c_1! ... c_k!) * prod (m_i/Q)^c_i``, and the mean is ``sum(c_i * u_i) / Q``.
-    All C(Q + k - 1, k - 1) count vectors are enumerated and the probabilities of equal means
-    (up to rounding) added: cheap when the values are few (hit@k: -1, 0, +1) or the sample tiny;
-    at most :data:`MAX_EXACT_MULTISETS` of them.
+    A resample's mean depends only on how often it drew each of the k distinct values ``u``
+    (multiplicities ``m``): counts ``c``, multinomial, ``P(c) = Q! / (c_1! ... c_k!) * prod
+    (m_i/Q)^c_i``, mean ``sum(c_i * u_i) / Q``. All C(Q + k - 1, k - 1) count vectors (at most
+    :data:`MAX_EXACT_MULTISETS`: few values, as hit@k's, or a tiny sample) are enumerated.
 
     >>> dist = exact_bootstrap_distribution([0.10, 0.02, -0.06, 0.04])
     >>> len(dist.values), round(float(dist.probabilities.sum()), 12)

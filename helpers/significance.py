@@ -1,13 +1,11 @@
-"""Tests of significance for a paired comparison: the paired randomization (sign-flip) test
-(:func:`randomization_test`; :func:`_sign_flip_means` is its Monte Carlo idea in plain lines), the
-shifted-bootstrap test and Holm's adjustment; below them the machinery that computes them at scale.
-"""
+"""Tests of significance for a paired comparison: the paired randomization (sign-flip) test, the
+shifted-bootstrap test and Holm's adjustment; below them the test's route for other sizes (the
+grid, a Monte Carlo fallback, users' totals), with ``helpers.scale``'s machinery."""
 
 from __future__ import annotations
 
 import decimal
 import math
-import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -15,37 +13,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .grid import (
-    GRIDS_TRIED,
-    MAX_DP_WORK,
-    MAX_GRID_POINTS,
-    SignFlipFFT,
-    _find_grid,
-    sign_flip_distribution,
-)
-from .resampling import ClusterTotals, _cluster_totals, _draws_iv, _in_chunks, _paired_bootstrap
+from .grid import GRIDS_TRIED, _find_grid, sign_flip_distribution
+from .resampling import ClusterTotals, _cluster_totals, _draws_iv, _paired_bootstrap
+from .scale.fft import MAX_DP_WORK, MAX_GRID_POINTS, SignFlipFFT
+from .scale.monte_carlo import DEFAULT_MAX_SIGNS, monte_carlo_sign_flips
 
 __all__ = ["MAX_EXACT_ASSIGNMENTS", "DEFAULT_FALLBACK_RESAMPLES", "DEFAULT_MAX_SIGNS", "REL_TOL",
            "SignificanceResult", "randomization_test", "shifted_bootstrap_test", "HolmResult",
            "holm"]  # fmt: skip
-
-#: Most sign assignments :func:`randomization_test` enumerates (20 non-zero changes, 8 MiB).
-MAX_EXACT_ASSIGNMENTS = 2**20
-
-#: "At least as extreme" has a tolerance: two statistics closer than ``REL_TOL * mean(|d_q|)``
-#: count as tied (``0.10 + 0.02 - 0.06`` is not ``0.06`` in floating point; rounding in a mean
-#: of n changes is at most about ``n * 2.2e-16`` of that scale). Scaled by the changes, so
-#: that an observed mean of zero still ties with itself.
-REL_TOL = 1e-9
-
-#: Most signs the Monte Carlo randomization test draws at once (2**26 random bits, 8 MiB);
-#: the result does not depend on it.
-DEFAULT_MAX_SIGNS = 2**26
-
-#: Monte Carlo resamples when no exact method applies and only ``rng`` is given.
-DEFAULT_FALLBACK_RESAMPLES = 10_000
-
-_ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def randomization_test(
@@ -60,16 +35,10 @@ def randomization_test(
 
     Swapping A and B within a query flips the sign of ``d_q`` (zeros stay); the p-value is the
     fraction of sign assignments whose mean is at least as extreme as the observed one
-    (``"greater"``: B better; ties count).
-
-    * ``n_resamples=None``: **exact**, p = count / 2**k over the k non-zero changes: enumerated
-      up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes' grid (:func:`find_grid`);
-      failing both, a Monte Carlo test of :data:`DEFAULT_FALLBACK_RESAMPLES` if ``rng`` is given
-      (``method`` says why). Never 0 (the observed assignment and its mirror count): far out it
-      is computed by exponential tilting, and one below the smallest double is given as that
-      double, 5e-324, with ``method`` saying how small it is.
-    * ``n_resamples=B``: **Monte Carlo**, p = (count + 1) / (B + 1), never 0.
-
+    (``"greater"``: B better; ties count). ``n_resamples=None``: **exact**, count / 2**k over
+    the k non-zero changes, enumerated up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes'
+    grid, else (with ``rng``) Monte Carlo, ``method`` saying why; never 0, down to 5e-324 (then
+    ``method`` says how small). ``n_resamples=B``: **Monte Carlo**, (count + 1) / (B + 1).
     ``clusters`` (one label per query) flips each user's total change instead.
 
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
@@ -81,33 +50,87 @@ def randomization_test(
     alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
     n_resamples = None if n_resamples is None else _checks.integer(n_resamples, "n_resamples")
     gen = None if n_resamples is None and rng is None else _checks.generator(rng)
-    totals = None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
-    return _randomization_test(d, totals, n_resamples, gen, alternative)
+    nonzero = d[d != 0]  # a zero change stays zero when flipped
+    if clusters is not None or (n_resamples is None and 2**nonzero.size > MAX_EXACT_ASSIGNMENTS):
+        totals = (
+            None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
+        )
+        return _randomization_test(d, totals, n_resamples, gen, alternative)  # see below
+    if n_resamples is None:  # exact: all 2**k sign assignments of the k non-zero changes
+        return _sign_flip_result(d, _all_sign_flip_sums(nonzero) / d.size, alternative, True)
+    # Monte Carlo: R sign assignments, each change flipped with probability 1/2
+    null = _sign_flip_means(nonzero, d.size, n_resamples, gen)
+    return _sign_flip_result(d, null, alternative, False)
 
 
 def _sign_flip_means(
     nonzero: np.ndarray, n: int, n_resamples: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """The Monte Carlo sign flip, plainly: each resample flips each non-zero change with
-    probability 1/2 (bit ``i`` of its little-endian 64-bit words flips change ``i``) and averages
-    over all ``n`` queries. :func:`_monte_carlo_sign_flips` gives the same means, faster."""
-    words = -(-nonzero.size // 64)
+    """The Monte Carlo sign flip, the one kernel (planning's simulation may call it): each of R
+    resamples flips each non-zero change with probability 1/2 (bit ``i`` of its little-endian
+    64-bit words flips change ``i``: it takes ``2 d_i`` from the total) and averages over all
+    ``n`` queries. The flipped changes are added within each byte of bits, then byte after byte,
+    as ``helpers.scale``'s bit-packed kernel does (the same means beyond the chapters' sizes)."""
+    k, words = nonzero.size, -(-nonzero.size // 64)
+    if max(n_resamples, 64) * 64 * words > MAX_PLAIN_SIGNS:  # beyond the chapters' sizes
+        return monte_carlo_sign_flips(nonzero, n, n_resamples, rng, DEFAULT_MAX_SIGNS)
+    if k == 0:  # no change to flip
+        return np.zeros(n_resamples)
     draw = rng.integers(0, 2**64 - 1, size=(n_resamples, words), dtype=np.uint64, endpoint=True)
     bits = np.unpackbits(draw.astype("<u8").view(np.uint8), axis=1, bitorder="little")
-    signs = 1.0 - 2.0 * bits[:, : nonzero.size]  # bit 1 flips the change
-    return (signs * nonzero).sum(axis=1) / n
+    flipped = bits * np.pad(nonzero, (0, 64 * words - k))  # change i where bit i is 1, else 0
+    per_byte = np.cumsum(flipped.reshape(n_resamples, 8 * words, 8), axis=2)[:, :, -1]
+    return (float(nonzero.sum()) - 2 * np.cumsum(per_byte, axis=1)[:, -1]) / n
+
+
+def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
+    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
+    order, built by doubling in place (every row sums in the same order: exactly antisymmetric).
+    """
+    out = np.zeros(2**values.size, dtype=np.float64)
+    size = 1
+    for v in values[::-1]:
+        np.subtract(out[:size], v, out=out[size : 2 * size])
+        out[:size] += v
+        size *= 2
+    return out
+
+
+def _sign_flip_result(
+    d: np.ndarray, null: np.ndarray, alternative: str, exact: bool, note: str = ""
+) -> SignificanceResult:
+    """The p-value against the sign-flip means ``null``: count / 2**k, or (count + 1) / (R + 1)."""
+    observed = float(np.mean(d))
+    tol = REL_TOL * float(np.abs(d).mean())
+    count = int(_count_at_least_as_extreme(null, observed, alternative, tol))
+    pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
+    method = f"randomization ({'exact, all' if exact else 'Monte Carlo'} sign assignments){note}"
+    null.setflags(write=False)
+    return SignificanceResult(observed, pvalue, null, exact, null.size, count, alternative, method)
+
+
+def _count_at_least_as_extreme(
+    null: np.ndarray, observed: float | np.ndarray, alternative: str, tol: float | np.ndarray
+) -> int | np.ndarray:
+    """How many statistics of ``null`` (along its last axis; ``observed`` and ``tol`` broadcast
+    against it) are at least as extreme as ``observed``: those within ``tol`` of it tie, and ties
+    count (``"greater"``: as large or larger)."""
+    if alternative == "greater":
+        return np.count_nonzero(null >= observed - tol, axis=-1)
+    if alternative == "less":
+        return np.count_nonzero(null <= observed + tol, axis=-1)
+    # two-sided: |t| >= |observed| - tol, without an |null| copy (every t if that is <= 0)
+    threshold = np.abs(observed) - tol
+    rest = np.where(threshold > 0, null <= -threshold, null < threshold)
+    return np.count_nonzero(null >= threshold, axis=-1) + np.count_nonzero(rest, axis=-1)
 
 
 @dataclass(frozen=True, eq=False)
 class SignificanceResult:
-    """The outcome of a test of the mean change.
-
-    ``null_distribution`` (read-only) holds the statistics the observed one is compared with:
-    all ``2**k`` sign assignments in ``itertools.product((+1, -1), repeat=k)`` order, or the
-    resamples in draw order, or on the grid the distinct means with ``null_probabilities``.
-    ``count`` of them (``n_resamples`` in all; ``2**k`` when ``exact``) are at least as extreme
-    as ``statistic``.
-    """
+    """The outcome of a test of the mean change. ``null_distribution`` (read-only): the statistics
+    compared with the observed one, all ``2**k`` sign assignments in ``itertools.product((+1, -1),
+    repeat=k)`` order, or the resamples in draw order, or on the grid the distinct means with
+    ``null_probabilities``. ``count`` of them (``n_resamples`` in all) are at least as extreme."""
 
     statistic: float
     pvalue: float
@@ -142,7 +165,7 @@ def shifted_bootstrap_test(
     observed = float(np.mean(d))
     null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng))
     null.setflags(write=False)
-    count = _count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean())
+    count = int(_count_at_least_as_extreme(null, observed, alternative, REL_TOL * np.abs(d).mean()))
     method = "shifted bootstrap (changes centred at zero, query pairs resampled)"
     pvalue = count / null.size
     return SignificanceResult(observed, pvalue, null, False, null.size, count, alternative, method)
@@ -195,7 +218,25 @@ def _holm(p: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-# --- The machinery: the test's route (enumeration, grid, Monte Carlo) and its fast kernels ---
+#: Most sign assignments :func:`randomization_test` enumerates (20 non-zero changes, 8 MiB).
+MAX_EXACT_ASSIGNMENTS = 2**20
+
+#: "At least as extreme" has a tolerance: two statistics closer than ``REL_TOL * mean(|d_q|)``
+#: count as tied (``0.10 + 0.02 - 0.06`` is not ``0.06`` in floating point; rounding in a mean
+#: of n changes is at most about ``n * 2.2e-16`` of that scale). Scaled by the changes, so
+#: that an observed mean of zero still ties with itself.
+REL_TOL = 1e-9
+
+#: Monte Carlo resamples when no exact method applies and only ``rng`` is given.
+DEFAULT_FALLBACK_RESAMPLES = 10_000
+
+#: :func:`_sign_flip_means` draws up to this many bits at once; beyond, ``helpers.scale``'s kernel.
+MAX_PLAIN_SIGNS = 2**21
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+# --- The route for every size: enumeration, the grid, Monte Carlo -------------------------------
 
 
 def _randomization_test(
@@ -204,14 +245,14 @@ def _randomization_test(
     n_resamples: int | None,
     rng: np.random.Generator | None,
     alternative: str,
-    max_elements: int = DEFAULT_MAX_SIGNS,
     fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
     null: bool = True,
 ) -> SignificanceResult:
-    """The test on checked arguments, flipping each change or (``totals``) each user's total
-    change; ``null=False``: the exact grid route may leave the null distribution empty."""
+    """The test on checked arguments, for every size: flipping each change or (``totals``) each
+    user's total change; beyond :data:`MAX_EXACT_ASSIGNMENTS`, exact on the grid, else a Monte
+    Carlo fallback. ``null=False``: the exact grid route may leave the null distribution empty."""
     if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
-        args = (n_resamples, rng, alternative, max_elements, fallback_resamples, null)
+        args = (n_resamples, rng, alternative, fallback_resamples, null)
         test = _randomization_test(totals.sums, None, *args)
         null = test.null_distribution * (len(totals.labels) / d.size)
         null.flags.writeable = False
@@ -221,7 +262,6 @@ def _randomization_test(
     nonzero = d[d != 0]
     k = nonzero.size
     observed = float(np.mean(d))
-    tol = REL_TOL * float(np.abs(d).mean())
     note = ""  # or why a Monte Carlo test replaces the exact one
     if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
         grid = _find_grid(nonzero)
@@ -242,126 +282,10 @@ def _randomization_test(
             )
         n_resamples = fallback_resamples
         note = f" (not exact: {why})"
-    exact = n_resamples is None
-    if exact:
-        null = _all_sign_flip_sums(nonzero) / n
-    elif k:
-        null = _monte_carlo_sign_flips(nonzero, n, n_resamples, rng, max_elements)
-    else:  # no change to flip
-        null = np.zeros(n_resamples)
-    method = f"randomization ({'exact, all' if exact else 'Monte Carlo'} sign assignments){note}"
-    count = _count_at_least_as_extreme(null, observed, alternative, tol)
-    pvalue = count / null.size if exact else (count + 1) / (null.size + 1)
-    null.setflags(write=False)
-    return SignificanceResult(observed, pvalue, null, exact, null.size, count, alternative, method)
-
-
-def _count_at_least_as_extreme(
-    null: np.ndarray, observed: float, alternative: str, tol: float
-) -> int:
-    if alternative == "two-sided":
-        # |t| >= threshold, without an |null| copy as large as the null distribution
-        threshold = abs(observed) - tol
-        if threshold <= 0:
-            return int(null.size)
-        return int(np.count_nonzero(null >= threshold)) + int(np.count_nonzero(null <= -threshold))
-    if alternative == "greater":
-        return int(np.count_nonzero(null >= observed - tol))
-    return int(np.count_nonzero(null <= observed + tol))
-
-
-def _all_sign_flip_sums(values: np.ndarray) -> np.ndarray:
-    """Sums of ``s_i * values[i]`` for all ``2**k`` sign vectors, in itertools.product((1, -1))
-    order, built by doubling in place (every row sums in the same order: exactly antisymmetric).
-    """
-    out = np.zeros(2**values.size, dtype=np.float64)
-    size = 1
-    for v in values[::-1]:
-        np.subtract(out[:size], v, out=out[size : 2 * size])
-        out[:size] += v
-        size *= 2
-    return out
-
-
-#: Largest table of subset sums :func:`_monte_carlo_sign_flips` keeps (8 bytes per entry).
-_MAX_TABLE_BYTES = 2**25
-
-#: Look-ups :func:`_monte_carlo_sign_flips` gathers at once (their indices and values take
-#: 2 MiB each; chosen by timing: fewer cost more numpy calls, more fall out of the cache).
-_LOOKUPS_AT_ONCE = 2**18
-
-#: Most resamples :func:`_monte_carlo_sign_flips` draws at once (with few non-zero changes,
-#: ``max_signs`` alone would allow millions, and a resample's running sum takes 8 bytes).
-_MAX_ROWS = 2**14
-
-
-def _subset_sums(x: np.ndarray, bits: int) -> np.ndarray:
-    """``table[j, v]``: the sum of ``x[bits * j + i]`` over the bits ``i`` set in ``v``, built one
-    bit at a time (the same order, lowest bit first, on every CPU). ``bits`` divides ``x.size``."""
-    blocks = x.reshape(-1, bits)
-    table = np.zeros((blocks.shape[0], 2**bits))
-    for i in range(bits):
-        table[:, 2**i : 2 ** (i + 1)] = table[:, : 2**i] + blocks[:, i : i + 1]
-    return table
-
-
-def _monte_carlo_sign_flips(
-    nonzero: np.ndarray, n: int, n_resamples: int, gen: np.random.Generator, max_signs: int
-) -> np.ndarray:
-    """The means of :func:`_sign_flip_means` (the idea, plainly), from the same bits, faster.
-
-    A resample's mean is ``(sum(d) - 2 * sum of the flipped changes) / Q``; the flipped sum is
-    read a byte (for very many changes, half a byte) at a time from a table of subset sums, with
-    no BLAS product whose rounding would depend on the CPU. Each resample adds its look-ups in
-    order, block 0 first, and the words are drawn row after row from the stream: chunking
-    changes neither the draws nor the sums.
-    """
-    k = nonzero.size
-    words = -(-k // 64)
-    x = np.zeros(64 * words)
-    x[:k] = nonzero
-    per = 8 if 2**8 * 8 * words * 8 <= _MAX_TABLE_BYTES else 4  # bits per look-up
-    table = _subset_sums(x, per).ravel()
-    span = 2**8 if per == 8 else 2 * 2**4  # table entries per byte position
-    shifts = [0] if per == 8 else [0, 4]  # a byte's look-ups: whole, or low half then high half
-    low_byte = 0 if sys.byteorder == "little" else np.dtype(np.intp).itemsize - 1
-    total = float(nonzero.sum())
-
-    def means(rows: int) -> np.ndarray:
-        draw = gen.integers(0, 2**64 - 1, size=(rows, words), dtype=np.uint64, endpoint=True)
-        b = draw.astype("<u8", copy=False).view(np.uint8)
-        if rows == 1:  # numpy sums a single column pairwise, several columns one row at a time
-            b = np.repeat(b, 2, axis=0)
-        b = b.T  # one row per byte position, one column per resample (a view, not a copy)
-        cols = b.shape[1]
-        group = max(1, min(b.shape[0], _LOOKUPS_AT_ONCE // cols))  # byte positions at once
-        # Byte position g + i, half h, reads entry span * i + 2**per * h + bits of the tables
-        # from byte position g on: the entry's multiple of 256 stays in the index's high bytes
-        # for every group; the rest (0 for whole bytes, a multiple of 16 above a half's 4 bits)
-        # joins the bits in the index's low byte: no cast, no add over the intp indices.
-        offset = span * np.arange(group, dtype=np.intp)[:, None]
-        offsets = [offset + 2**per * h for h in range(len(shifts))]
-        index = [np.repeat(o - o % 256, cols, axis=1) for o in offsets]
-        in_byte = [(o % 256).astype(np.uint8) for o in offsets]
-        low = [ix.view(np.uint8)[:, low_byte :: ix.itemsize] for ix in index]
-        # row 0 carries each resample's running sum, so adding a group's rows to it keeps
-        # the order "block 0 first, one block after another" whatever the group size
-        terms = np.empty((group + 1, cols))
-        flipped = [np.zeros(cols) for _ in shifts]
-        for g in range(0, b.shape[0], group):
-            part = b[g : g + group]
-            m = part.shape[0]
-            here = table[span * g : span * (g + m)]
-            for h, shift in enumerate(shifts):
-                low[h][:m] = part if per == 8 else ((part >> shift) & 15) | in_byte[h][:m]
-                # the indices are in range; mode="clip" lets take write into terms directly
-                np.take(here, index[h][:m], out=terms[1 : m + 1], mode="clip")
-                terms[0] = flipped[h]
-                flipped[h] = np.add.reduce(terms[: m + 1], axis=0)
-        both = flipped[0] if per == 8 else flipped[0] + flipped[1]
-        return (total - 2 * both[:rows]) / n
-
-    return _in_chunks(means, n_resamples, 64 * words, min(max_signs, 64 * words * _MAX_ROWS))
+    if n_resamples is None:
+        return _sign_flip_result(d, _all_sign_flip_sums(nonzero) / n, alternative, True)
+    null = _sign_flip_means(nonzero, n, n_resamples, rng)
+    return _sign_flip_result(d, null, alternative, False, note)
 
 
 #: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic

@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _checks
 from .intervals import _order_statistic_indices
-from .significance import _holm
+from .resampling import _resample
+from .significance import REL_TOL, _count_at_least_as_extreme, _holm
 
 __all__ = ["BestOfK", "best_of_k_study", "ManyTests", "many_tests_study", "comparison_example"]
 
@@ -126,14 +127,18 @@ def _row_intervals(
     rows: np.ndarray, n_resamples: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """A 95% paired bootstrap percentile interval for each row of changes, on the resamples
-    :func:`helpers.paired_bootstrap` draws from ``rng``: ``counts[b, q]`` is how often resample b
-    drew query q, so ``rows @ counts.T / Q`` holds every row's resampled means."""
+    :func:`helpers.paired_bootstrap` draws from ``rng`` (its engine, in one block): ``counts[b, q]``
+    is how often resample b drew query q, so ``rows @ counts.T / Q`` holds every row's means."""
     n_queries = rows.shape[1]
-    draws = rng.integers(0, n_queries, size=(n_resamples, n_queries))
-    cells = (np.arange(n_resamples)[:, None] * n_queries + draws).ravel()
-    counts = np.bincount(cells, minlength=n_resamples * n_queries)
-    counts = counts.reshape(n_resamples, n_queries).astype(float)
-    means = np.sort(rows @ counts.T / n_queries, axis=1)
+
+    def row_means(draws: np.ndarray) -> np.ndarray:
+        cells = (np.arange(draws.shape[0])[:, None] * n_queries + draws).ravel()
+        counts = np.bincount(cells, minlength=draws.size).reshape(draws.shape).astype(float)
+        return rows @ counts.T / n_queries
+
+    block = n_resamples * n_queries
+    means = _resample(n_queries, n_queries, row_means, n_resamples, rng, block, rows.shape[:1])
+    means = np.sort(means, axis=1)
     low_i, high_i = _order_statistic_indices(n_resamples, Fraction(1, 40))
     return means[:, low_i], means[:, high_i]
 
@@ -211,17 +216,18 @@ class ManyTests:
 
 def _sign_flip_pvalues(rows: np.ndarray, n_flips: int, rng: np.random.Generator) -> np.ndarray:
     """Two-sided Monte Carlo randomization p-value of each row's mean, on shared sign flips:
-    p = (count + 1) / (n_flips + 1), the count of flips at least as far from zero (the idea of
-    ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
+    p = (count + 1) / (n_flips + 1), counted as :func:`helpers.randomization_test` counts. The
+    signs are this study's own draws (``significance._sign_flip_means`` reads other bits of the
+    stream): chapter 6's stored numbers need them."""
     n_queries = rows.shape[1]
     signs = rng.choice([-1.0, 1.0], size=(n_queries, n_flips))
-    observed = np.abs(rows.mean(axis=1))
     pvalues = np.empty(rows.shape[0])
     for start in range(0, rows.shape[0], 2000):  # in blocks, to bound memory
-        block = slice(start, start + 2000)
-        null = np.abs(rows[block] @ signs / n_queries)
-        count = (null >= observed[block, None] - 1e-12).sum(axis=1)
-        pvalues[block] = (count + 1) / (n_flips + 1)
+        block = rows[start : start + 2000]
+        tol = REL_TOL * np.abs(block).mean(axis=1, keepdims=True)
+        mean = block.mean(axis=1, keepdims=True)
+        count = _count_at_least_as_extreme(block @ signs / n_queries, mean, "two-sided", tol)
+        pvalues[start : start + 2000] = (count + 1) / (n_flips + 1)
     return pvalues
 
 

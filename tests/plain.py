@@ -36,14 +36,11 @@ def plain(obj: object) -> object:
 @contextlib.contextmanager
 def chunks_of(max_elements: int):
     """Within the block, every Monte Carlo helper draws at most ``max_elements`` indices (or
-    signs) at a time: the chunk size is an internal constant, not an argument."""
+    signs) at a time, the sign flips by ``helpers.scale``'s kernel: the chunk size is an internal
+    constant, not an argument."""
     from helpers import resampling, significance
 
-    inner = resampling._in_chunks
-
-    def small(draw, n_rows, row_size, _):
-        return inner(draw, n_rows, row_size, max_elements)
-
-    with mock.patch.object(resampling, "_in_chunks", small):
-        with mock.patch.object(significance, "_in_chunks", small):
-            yield
+    with mock.patch.object(resampling, "DEFAULT_MAX_ELEMENTS", max_elements):
+        with mock.patch.object(significance, "MAX_PLAIN_SIGNS", 0):
+            with mock.patch.object(significance, "DEFAULT_MAX_SIGNS", max_elements):
+                yield

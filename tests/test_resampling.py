@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from plain import chunks_of, plain
+from plain import plain
 from scipy import stats
 from scipy_check import assert_agrees_with_scipy_bootstrap
 
@@ -45,8 +45,9 @@ from helpers.resampling import (
     MAX_ENUMERATE_N,
     MAX_EXACT_MULTISETS,
     _exact_bootstrap_distribution,
-    _in_chunks,
     _paired_bootstrap,
+    _resample,
+    resample,
 )
 
 
@@ -58,15 +59,6 @@ def test_same_seed_same_means_and_a_generator_works_too():
         first, paired_bootstrap(d, n_resamples=2000, rng=np.random.default_rng(3))
     )
     assert not np.array_equal(first, paired_bootstrap(d, n_resamples=2000, rng=4))
-
-
-@pytest.mark.parametrize("max_elements", [1, 7, 50, 999, 10**9])
-def test_chunking_does_not_change_the_result(max_elements):
-    d = np.random.default_rng(2).normal(size=50)
-    with chunks_of(10**12):
-        whole = paired_bootstrap(d, n_resamples=1234, rng=11)
-    with chunks_of(max_elements):
-        np.testing.assert_array_equal(whole, paired_bootstrap(d, n_resamples=1234, rng=11))
 
 
 def test_each_resample_is_the_mean_of_drawn_pairs():
@@ -111,20 +103,21 @@ def test_unpaired_bootstrap_breaks_pairs():
     assert unpaired.mean() == pytest.approx((b - a).mean(), abs=0.02)
 
 
-def test_in_chunks_holds_at_most_max_elements_and_at_least_one_row():
+def test_the_engine_draws_blocks_of_at_most_max_elements_and_at_least_one_row():
     sizes = []
 
-    def draw(k):
-        sizes.append(k)
-        return np.arange(k, dtype=float)
+    def statistic(idx):
+        sizes.append(idx.shape)
+        return np.arange(idx.shape[0], dtype=float)
 
-    np.testing.assert_array_equal(_in_chunks(draw, 5, 2, 4), [0.0, 1.0, 0.0, 1.0, 0.0])
-    assert sizes == [2, 2, 1]
+    gen = np.random.default_rng(0)
+    np.testing.assert_array_equal(_resample(3, 2, statistic, 5, gen, 4), [0, 1, 0, 1, 0])
+    assert sizes == [(2, 2), (2, 2), (1, 2)]
     sizes.clear()
-    np.testing.assert_array_equal(_in_chunks(draw, 3, 10, 4), [0.0, 0.0, 0.0])
-    assert sizes == [1, 1, 1]
+    np.testing.assert_array_equal(_resample(3, 10, statistic, 3, gen, 4), [0, 0, 0])
+    assert sizes == [(1, 10)] * 3
     with pytest.raises(ValueError, match=r"statistic must return one value per resample"):
-        _in_chunks(lambda k: np.zeros(k + 1), 5, 2, 4)
+        resample(5, lambda idx: np.zeros(idx.shape[0] + 1), n_resamples=5, rng=0)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
@@ -266,25 +259,12 @@ def test_user_weighting_agrees_with_scipy_bootstrap_of_user_means():
     )
 
 
-@pytest.mark.parametrize("max_elements", [5, 10**9])
-def test_one_query_per_user_is_exactly_the_paired_bootstrap(max_elements):
-    # Identical, not just equal in distribution: both draw the same (B, Q) index
-    # matrix from the engine, and a one-query user's sum is its query's change.
-    d = np.random.default_rng(3).normal(0.02, 0.1, size=40)
-    users = [f"u{(7 * i) % 40}" for i in range(40)]  # unique labels, in no sorted order
-    with chunks_of(max_elements):
-        expected = paired_bootstrap(d, n_resamples=3000, rng=9)
-        for weighting in ("query", "cluster"):
-            got = cluster_bootstrap(d, users, n_resamples=3000, rng=9, weighting=weighting)
-            np.testing.assert_array_equal(got, expected)
-
-
-def test_same_seed_same_result_and_chunking_does_not_matter():
+def test_same_seed_same_result():
+    # whatever the chunking, and one query per user is the paired bootstrap: test_properties.py
     d, users = _clustered_data(25, 4)
     whole = cluster_bootstrap(d, users, n_resamples=1500, rng=5)
-    with chunks_of(7):
-        chunked = cluster_bootstrap(d, users, n_resamples=1500, rng=np.random.default_rng(5))
-    np.testing.assert_array_equal(whole, chunked)
+    again = cluster_bootstrap(d, users, n_resamples=1500, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(whole, again)
     assert not np.array_equal(whole, cluster_bootstrap(d, users, n_resamples=1500, rng=6))
 
 
@@ -505,7 +485,7 @@ def test_mean_difference_reproduces_paired_bootstrap_bit_for_bit():
         )
 
 
-def test_pairs_travel_together_and_chunking_does_not_matter():
+def test_pairs_travel_together():
     a = np.arange(10.0)
     b = a + 100.0  # every pair differs by exactly 100
     seen = []
@@ -515,11 +495,8 @@ def test_pairs_travel_together_and_chunking_does_not_matter():
         assert np.all(rb - ra == 100.0)  # never A of one query with B of another
         return rb.mean(axis=-1) - ra.mean(axis=-1)
 
-    whole = paired_bootstrap_statistic(a, b, stat, n_resamples=500, rng=4)
-    with chunks_of(70):
-        chunked = paired_bootstrap_statistic(a, b, stat, n_resamples=500, rng=4)
-    np.testing.assert_array_equal(whole, chunked)
-    assert seen[0] == ((500, 10), (500, 10)) and seen[1] == ((7, 10), (7, 10))
+    means = paired_bootstrap_statistic(a, b, stat, n_resamples=500, rng=4)
+    assert means.shape == (500,) and seen == [((500, 10), (500, 10))]
 
 
 def test_four_pair_relative_change_exactly_and_by_monte_carlo():

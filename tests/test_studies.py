@@ -26,6 +26,24 @@ def test_row_intervals_are_paired_bootstraps_intervals_on_the_same_draws():
         assert np.allclose([lo, hi], helpers.percentile_interval(means), rtol=0, atol=1e-12)
 
 
+def test_both_kernels_give_their_former_outputs_bit_for_bit():
+    # chapter 6's stored numbers: the kernels now draw through the paired bootstrap's engine and
+    # count as randomization_test counts; their former code, inline, must give the same values
+    rows = np.random.default_rng(5).normal(0, 0.1, size=(50, 200))
+    draws = np.random.default_rng(6).integers(0, 200, size=(2000, 200))
+    cells = (np.arange(2000)[:, None] * 200 + draws).ravel()
+    counts = np.bincount(cells, minlength=2000 * 200).reshape(2000, 200).astype(float)
+    means = np.sort(rows @ counts.T / 200, axis=1)
+    low, high = _row_intervals(rows, 2000, np.random.default_rng(6))
+    assert np.array_equal(low, means[:, 50]) and np.array_equal(high, means[:, 1950])
+    rows = np.random.default_rng(7).normal(0, 0.12, size=(3000, 40))
+    signs = np.random.default_rng(8).choice([-1.0, 1.0], size=(40, 999))
+    null = np.abs(rows @ signs / 40)
+    count = (null >= np.abs(rows.mean(axis=1))[:, None] - 1e-12).sum(axis=1)
+    p = _sign_flip_pvalues(rows, 999, np.random.default_rng(8))
+    assert np.array_equal(p, (count + 1) / 1000)
+
+
 def test_best_of_k_matches_a_plain_loop_over_studies():
     n_studies, n_queries, n_resamples, seed = 40, 30, 300, 9
     got = helpers.best_of_k_study(
