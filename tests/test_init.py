@@ -73,9 +73,12 @@ def test_every_result_is_a_frozen_dataclass_or_one_of_the_three_tuples():
 #: The teaching module's 4,500 (issue 47) is not reached: after the split (4,677) and two trims
 #: that removed every option nobody passes and every docstring or comment that restated the code,
 #: it is 4,538; the rest is features, messages and doctests. 4,540 until a decision on which to cut.
-MAX_TEACHING_LINES = 4_540
-MAX_RUNS_LINES = 2_307  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
-MAX_LINES = 6_850  # both parts
+#: Accessibility added 92 lines, raised here on purpose: every figure function's text alternative
+#: (one sentence each, beside the function: 75 in plots.py, 3 in runs/), and the explorer's Play,
+#: Pause and Repeat as named buttons with tooltips instead of ipywidgets' unnamed icons (14).
+MAX_TEACHING_LINES = 4_630
+MAX_RUNS_LINES = 2_310  # the toolkit after issue 47's trim and 48's speed: may shrink, not grow
+MAX_LINES = 6_940  # both parts
 #: The longest a public function may be: its signature and body, without docstring, comments
 #: and blank lines.
 MAX_CODE_LINES = 60
