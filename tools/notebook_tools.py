@@ -258,7 +258,7 @@ body {
   --jp-cell-prompt-not-active-opacity: 1;
   --jp-cell-prompt-not-active-font-color: #616161;
 }
-.jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited {
+body .jp-RenderedHTMLCommon a:link, body .jp-RenderedHTMLCommon a:visited {
   text-decoration: underline; }
 details > summary { cursor: pointer; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
