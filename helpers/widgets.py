@@ -188,7 +188,7 @@ _PLAY = {False: "▶ Play", True: "⏸ Pause"}
 _PLAY_TIP = (
     "Step through the draws from the one shown, one every 0.6 s; Pause stops at the draw shown"
 )
-_REPEAT_TIP = "When on, Play goes on from draw 1 after the last draw; when off, it stops there"
+_LOOP_TIP = "Loop: when on, Play goes on from draw 1 after the last draw; when off, it stops there"
 
 
 @dataclass(frozen=True)
@@ -338,14 +338,14 @@ def resample_explorer(
         layout=widgets.Layout(flex="1 1 auto", width="auto"),  # over 2.5 px per draw at 1280 px
     )
     # The browser steps the slider (widgets.Play, its icon buttons hidden): a Play/Pause button
-    # and a Repeat switch, each named and with a tooltip, drive it. Pause holds the draw shown.
+    # and a Loop switch, each named and with a tooltip, drive it. Pause holds the draw shown.
     play = widgets.Play(**steps, interval=600, layout=widgets.Layout(display="none"))
     widgets.jslink((play, "value"), (slider, "value"))
     playing = widgets.ToggleButton(description="▶ Play", tooltip=_PLAY_TIP)
     playing.observe(lambda c: setattr(playing, "description", _PLAY[c["new"]]), names="value")
     widgets.jslink((playing, "value"), (play, "playing"))
-    repeat = widgets.ToggleButton(description="Repeat", tooltip=_REPEAT_TIP)
-    widgets.jslink((repeat, "value"), (play, "repeat"))
+    loop = widgets.ToggleButton(description="Loop", tooltip=_LOOP_TIP)
+    widgets.jslink((loop, "value"), (play, "repeat"))
     buttons = []
     for label, k in EXPLORER_PRESETS:
         if k <= total:  # each button with its own draw
@@ -366,7 +366,7 @@ def resample_explorer(
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
     top = widgets.HBox([slider], layout=widgets.Layout(width="100%"))
-    box = widgets.VBox([top, widgets.HBox([play, playing, repeat, *buttons]), text, image])
+    box = widgets.VBox([top, widgets.HBox([play, playing, loop, *buttons]), text, image])
     box.add_class("resample-explorer")
     return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
 

@@ -189,12 +189,12 @@ def test_explorer_png_shows_the_mean_and_names_no_draw():
 def _parts(box):
     controls, buttons, text, image = box.children
     (slider,) = controls.children
-    play, _playing, _repeat, *buttons = buttons.children
+    play, _playing, _loop, *buttons = buttons.children
     return play, slider, buttons, text, image
 
 
 def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_it():
-    """Play/Pause and Repeat are buttons with text and a tooltip; the browser's stepper
+    """Play/Pause and Loop are buttons with text and a tooltip; the browser's stepper
     (widgets.Play, whose unnamed icon buttons include a stop that jumps to draw 1) is hidden and
     linked to them and to the slider, so that Pause holds the draw shown."""
     import ipywidgets as widgets
@@ -202,14 +202,14 @@ def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_
     from ipywidgets.widgets.widget_link import Link
 
     box = resample_explorer()
-    play, playing, repeat, *presets = box.children[1].children
+    play, playing, loop, *presets = box.children[1].children
     slider = box.children[0].children[0]
     assert isinstance(play, widgets.Play) and play.layout.display == "none"
     assert (play.interval, play.min, play.max, play.value) == (600, 1, 256, 28)
-    assert [type(b) for b in (playing, repeat)] == [widgets.ToggleButton] * 2
-    assert (playing.description, repeat.description) == ("▶ Play", "Repeat")
+    assert [type(b) for b in (playing, loop)] == [widgets.ToggleButton] * 2
+    assert (playing.description, loop.description) == ("▶ Play", "Loop")
     assert "0.6 s" in playing.tooltip and "Pause stops at the draw shown" in playing.tooltip
-    assert "draw 1 after the last draw" in repeat.tooltip
+    assert "draw 1 after the last draw" in loop.tooltip
     assert all(
         b.tooltip == f"Go to draw {k}" for b, (_, k) in zip(presets, EXPLORER_PRESETS, strict=True)
     )
@@ -220,7 +220,7 @@ def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_
     }
     assert (play.model_id, "value", slider.model_id, "value") in links
     assert (playing.model_id, "value", play.model_id, "playing") in links
-    assert (repeat.model_id, "value", play.model_id, "repeat") in links
+    assert (loop.model_id, "value", play.model_id, "repeat") in links
     playing.value = True  # what the front end sends on a click
     assert playing.description == "⏸ Pause"
     playing.value = False
