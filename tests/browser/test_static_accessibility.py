@@ -6,9 +6,9 @@ each page, once MathJax has typeset it, axe-core (the copy in the PyPI package
 axe-playwright-python, pinned in requirements.lock: nothing is fetched) runs with the rules
 tagged wcag2a, wcag2aa, wcag21a and wcag21aa, with every solution opened, each quiz answered
 and the explorer moved, so that their text is checked too (the one text that hides, a quiz's
-"Choose an answer.", has its colour held by tests/test_widgets.py's contrast test). No serious or critical
-violation may remain, and the page logs no console error. Every figure's text alternative is
-its own sentence, never nbconvert's placeholder. In make test-browser (CI).
+"Choose an answer.", has its colour held by tests/test_widgets.py's contrast test). No
+serious or critical violation may remain, and the page logs no console error. Every figure's
+text alternative is its own sentence, never nbconvert's placeholder. In make test-browser (CI).
 """
 
 from pathlib import Path

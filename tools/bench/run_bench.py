@@ -850,9 +850,7 @@ def main() -> None:
     parser.add_argument(
         "--only-grid", action="store_true", help="run only the exact-on-the-grid cases"
     )
-    parser.add_argument(
-        "--only-scale", action="store_true", help="run only the scale cases"
-    )
+    parser.add_argument("--only-scale", action="store_true", help="run only the scale cases")
     parser.add_argument(
         "--only-many-runs", action="store_true", help="run only compare_many's row (issue 31)"
     )
