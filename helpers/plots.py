@@ -57,6 +57,16 @@ _DOTTED = dict(color=PALETTE["neutral"], linestyle=":")
 _DASHED = dict(color=PALETTE["accent"], linestyle="--")
 
 
+#: Each figure function's text alternative: one sentence on what its figure shows, for a reader
+#: who cannot see it (the static pages give it to the figure's image: tools/notebook_tools.py).
+FIGURE_TEXT: dict[str, str] = {}
+
+
+def _text(sentence: str):
+    """Record ``sentence`` as the decorated figure function's text alternative."""
+    return lambda function: FIGURE_TEXT.setdefault(function.__name__, sentence) and function
+
+
 def _axes(ax, figsize: tuple[float, float] | None = None, rows: int = 1):
     """``ax``, or a new pyplot figure's ``rows`` panels (one above the other, sharing x)."""
     if ax is None:
@@ -88,6 +98,10 @@ def _lattice_edges(values: np.ndarray, lattice: float) -> np.ndarray:
     return (np.arange(k.min(), k.max() + 2) - 0.5) * lattice
 
 
+@_text(
+    "A histogram of the resampled mean changes, with zero, the observed change and "
+    "the interval's two ends marked as vertical lines."
+)
 def plot_bootstrap_distribution(
     values: Sequence[float],
     *,
@@ -118,6 +132,11 @@ def plot_bootstrap_distribution(
     return ax
 
 
+@_text(
+    "Two histograms on one axis: above, the means of many fresh samples around the "
+    "truth; below, one sample's bootstrap means around its own mean, with a similar "
+    "spread."
+)
 def plot_sampling_vs_bootstrap(
     sample_means: ArrayLike,
     bootstrap_means: ArrayLike,
@@ -164,6 +183,11 @@ def plot_sampling_vs_bootstrap(
     return top, bottom
 
 
+@_text(
+    "A bar chart of every possible resampled mean change and its probability, with "
+    "one draw's mean highlighted and the interval, the observed change and zero "
+    "marked."
+)
 def plot_exact_distribution(
     values: Sequence[float],
     weights: Sequence[float],
@@ -213,6 +237,11 @@ def plot_exact_distribution(
     return ax
 
 
+@_text(
+    "A bar chart of each query's change, the queries a draw picked highlighted and "
+    "labelled with how often each was drawn, and the mean of the picked changes as a "
+    "dashed line."
+)
 def plot_picked_queries(
     changes: ArrayLike,
     counts: ArrayLike,
@@ -256,6 +285,9 @@ def plot_picked_queries(
     return ax
 
 
+@_text(
+    "A bar chart of every query's change B - A, sorted from the largest loss to the largest win."
+)
 def plot_sorted_changes(
     changes: ArrayLike,
     *,
@@ -315,6 +347,10 @@ def _observed_lines(ax, observed: float, top: float, mirror=None, *, zero=None, 
     ax.vlines(0, 0, top, **_DOTTED, linewidth=2, label=zero, zorder=zero_order)
 
 
+@_text(
+    "A dot plot of each sign assignment's mean change, with the observed mean and its "
+    "mirror image marked and the means at least as extreme highlighted."
+)
 def plot_sign_assignments(
     means: Sequence[float],
     observed: float,
@@ -364,6 +400,11 @@ def plot_sign_assignments(
     return ax
 
 
+@_text(
+    "A bar chart of the null distribution of the mean change, centred on zero, with "
+    "the observed change, its mirror image and the tails as extreme as it (the "
+    "p-value) highlighted."
+)
 def plot_null_distribution(
     null: Sequence[float],
     observed: float,
@@ -391,6 +432,11 @@ def plot_null_distribution(
     return ax
 
 
+@_text(
+    "Two panels on one axis: the bootstrap means scatter around the observed change, "
+    "while the null distribution is centred on zero with its extreme tails "
+    "highlighted."
+)
 def plot_bootstrap_beside_null(
     bootstrap: Sequence[float],
     null: Sequence[float],
@@ -479,6 +525,10 @@ def _rows_against_zero(ax, ys, names: Sequence[str], xlabel: str, title: str) ->
     ax.set(ylim=(-0.7, len(ys) - 0.3), xlabel=xlabel, title=title)
 
 
+@_text(
+    "Horizontal bars, one per method, each an interval for the mean change with its "
+    "estimate as a dot, and zero marked by a vertical line."
+)
 def plot_intervals(
     labels: Sequence[str],
     intervals: Sequence[tuple[float, float]],
@@ -509,6 +559,10 @@ def plot_intervals(
     return ax
 
 
+@_text(
+    "One panel per quantity of the plan: its estimate and interval against its limit "
+    "and zero, the panel's title saying whether the interval shows the good side."
+)
 def plot_decision(
     labels: Sequence[str],
     estimates: Sequence[float],
@@ -566,6 +620,10 @@ def plot_decision(
 _SEGMENTS_LEGEND = dict(ncol=3, handlelength=1.2, columnspacing=1.0, handletextpad=0.4, **_LEGEND)
 
 
+@_text(
+    "Horizontal segments, one interval per repeated sample, against a vertical line "
+    "at the truth: the intervals that miss it highlighted and counted in the legend."
+)
 def plot_intervals_vs_truth(
     intervals: ArrayLike,
     truth: float,
@@ -604,6 +662,11 @@ def plot_intervals_vs_truth(
     return ax
 
 
+@_text(
+    "Horizontal segments, one interval of the same comparison per run, against a "
+    "vertical line at zero: those that include zero and those that exclude it in two "
+    "colours."
+)
 def plot_intervals_vs_zero(
     intervals: ArrayLike,
     *,
@@ -633,6 +696,10 @@ def plot_intervals_vs_zero(
 _RATE_STYLES = (("accent", "o", "-"), ("diff", "s", "-"), ("neutral", None, "--"))
 
 
+@_text(
+    "Lines of the false-positive rate against the number of comparisons tried, one "
+    "per procedure, with the promised rate as a dotted line."
+)
 def plot_error_rates(
     counts: ArrayLike,
     rates: dict[str, ArrayLike],
@@ -676,6 +743,10 @@ def plot_error_rates(
     return ax
 
 
+@_text(
+    "Lines of how often each interval method contains the truth against the number of "
+    "queries, with the promised level as a dotted line."
+)
 def plot_coverage(
     sizes: Sequence[int],
     coverages: dict[str, Sequence[float]],
@@ -715,6 +786,10 @@ def plot_coverage(
     return ax
 
 
+@_text(
+    "A curve of power, the share of studies that detect the change, against the "
+    "number of queries, with the target power dotted and the queries needed marked."
+)
 def plot_power_curve(
     queries: ArrayLike,
     power: ArrayLike,

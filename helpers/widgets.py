@@ -84,7 +84,8 @@ def grade(question: Question, choice: int | None) -> Feedback:
     return Feedback(correct, f"{lead} {question.explanations[choice]}")
 
 
-_COLOURS = {True: "#009E73", False: "#D55E00", None: "#555555"}
+#: The quiz's feedback text: the palette's green and vermillion darkened to 4.5:1 on white (AA)
+_COLOURS = {True: "#007A59", False: "#B34E00", None: "#555555"}
 
 
 def _with_snapshot(box, body: str, what: str, static: dict):
@@ -182,6 +183,12 @@ EXPLORER_PRESETS: tuple[tuple[str, int], ...] = (
 )
 
 _FOUR_QUERIES = ("q1", "q2", "q3", "q4")
+#: The explorer's Play button, by whether it is playing, and the tooltips of its two switches
+_PLAY = {False: "▶ Play", True: "⏸ Pause"}
+_PLAY_TIP = (
+    "Step through the draws from the one shown, one every 0.6 s; Pause stops at the draw shown"
+)
+_LOOP_TIP = "Loop: when on, Play goes on from draw 1 after the last draw; when off, it stops there"
 
 
 @dataclass(frozen=True)
@@ -313,7 +320,7 @@ def resample_explorer(
     >>> box = resample_explorer()
     >>> box.children[2].value.startswith("<b>Draw 28 of 256</b>")
     True
-    >>> box.children[1].children[3].click()  # "All q3"
+    >>> box.children[1].children[5].click()  # "All q3"
     >>> "Draw 171 of 256" in box.children[2].value
     True
     """
@@ -330,8 +337,15 @@ def resample_explorer(
         style={"description_width": "initial"},
         layout=widgets.Layout(flex="1 1 auto", width="auto"),  # over 2.5 px per draw at 1280 px
     )
-    play = widgets.Play(**steps, interval=600, description="Play through the draws")
+    # The browser steps the slider (widgets.Play, its icon buttons hidden): a Play/Pause button
+    # and a Loop switch, each named and with a tooltip, drive it. Pause holds the draw shown.
+    play = widgets.Play(**steps, interval=600, layout=widgets.Layout(display="none"))
     widgets.jslink((play, "value"), (slider, "value"))
+    playing = widgets.ToggleButton(description="▶ Play", tooltip=_PLAY_TIP)
+    playing.observe(lambda c: setattr(playing, "description", _PLAY[c["new"]]), names="value")
+    widgets.jslink((playing, "value"), (play, "playing"))
+    loop = widgets.ToggleButton(description="Loop", tooltip=_LOOP_TIP)
+    widgets.jslink((loop, "value"), (play, "repeat"))
     buttons = []
     for label, k in EXPLORER_PRESETS:
         if k <= total:  # each button with its own draw
@@ -352,7 +366,7 @@ def resample_explorer(
     slider.observe(lambda change: show(change["new"]), names="value")
     show(start)
     top = widgets.HBox([slider], layout=widgets.Layout(width="100%"))
-    box = widgets.VBox([top, widgets.HBox([play, *buttons]), text, image])
+    box = widgets.VBox([top, widgets.HBox([play, playing, loop, *buttons]), text, image])
     box.add_class("resample-explorer")
     return _explorer_snapshot(box, text.value, image.value, d, query_ids, start, level)
 

@@ -213,3 +213,70 @@ def test_pages_widgets_work_without_a_kernel(site, path):
 def test_the_site_stays_small(site):
     size = sum(f.stat().st_size for f in site.rglob("*") if f.is_file())
     assert size <= 60 * 2**20, f"site/ is {size / 2**20:.1f} MiB, over 60"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_figure_has_its_text_alternative_not_the_placeholder(site, path):
+    """Each PNG a chapter stores is an image on its page whose alt is the sentence of the figure
+    function its cell calls (helpers/plots.py), or one made of the figure's title and labels."""
+    from notebook_tools import figure_text
+
+    nb = nbformat.read(path, as_version=4)
+    expected = [
+        figure_text(c.source)
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if "image/png" in o.get("data", {})
+    ]
+    page = (site / f"{path.stem}.html").read_text()
+    from bs4 import BeautifulSoup
+
+    figures = BeautifulSoup(page, "html.parser").select("div.jp-RenderedImage > img")
+    alts = [img.get("alt") for img in figures]
+    assert "No description has been provided" not in page
+    assert None not in expected and alts == expected, (alts, expected)
+
+
+def test_figure_text_names_each_helpers_figure_and_describes_one_drawn_by_hand():
+    from notebook_tools import describe_figures, figure_text
+
+    from helpers.plots import FIGURE_TEXT
+
+    assert figure_text("helpers.plot_intervals(a)") == FIGURE_TEXT["plot_intervals"]
+    two = figure_text("helpers.plot_sorted_changes(d, ax=l)\nhelpers.plot_coverage(s, c, ax=r)")
+    assert two == f"{FIGURE_TEXT['plot_sorted_changes']} {FIGURE_TEXT['plot_coverage']}"
+    assert figure_text("t = helpers.compare_many(m)\nt.plot()") == FIGURE_TEXT["plot_forest"]
+    by_hand = 'fig.suptitle("All 27")\nax.set_title("Left")\nax.set_xlabel("x")\nax.set_ylabel("y")'
+    assert figure_text(by_hand) == 'A figure, "All 27": y against x; its panels: Left.'
+    assert figure_text("plt.plot([1, 2])") is None
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("plt.plot([1, 2])")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBO"})]
+    nb.cells = [cell]
+    with pytest.raises(ValueError, match="cell 0 draws a figure with no text alternative"):
+        describe_figures(nb)
+    # every figure function the helpers export has its sentence
+    import helpers
+
+    drawing = {n for n in helpers.__all__ if n.startswith("plot_")}
+    assert drawing and drawing <= set(FIGURE_TEXT)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_each_check_on_a_page_says_what_a_reader_can_do_there(site, path):
+    """The book's checks (every answer still ...) ask to run cells; a page offers the solution
+    below the check and the lab instead."""
+    from notebook_tools import ON_A_PAGE
+
+    nb = nbformat.read(path, as_version=4)
+    keys = [
+        m.group(1)
+        for c in nb.cells
+        if c.cell_type == "code" and (m := re.match(r'helpers\.check\("(\d+\.\d+)"', c.source))
+    ]
+    page = (site / f"{path.stem}.html").read_text()
+    text = html.unescape(page)
+    assert "run that cell" not in text and "not answered yet" not in text
+    for key in keys:
+        assert f"<b>Exercise {key}:</b> {ON_A_PAGE[0]}{ON_A_PAGE[1]}" in text, key

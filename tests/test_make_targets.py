@@ -89,6 +89,7 @@ def test_reset_workspace_with_force_does_not_ask(tmp_path):
         ("test-browser", "test-browser --workers 3"),
         ("lint", "lint"),
         ("test-versions", "test-versions --workers 3"),
+        ("html", 'html --site "site"'),
     ],
 )
 def test_the_learner_targets_are_run_py_so_the_two_cannot_drift(target, args):
@@ -109,9 +110,9 @@ def test_make_lab_opens_the_lab_copy_and_book_1_the_book():
 
 
 def test_the_other_targets_build_the_environment_through_run_py():
-    # html, docs, execute... depend on the stamp, whose recipe is run.py env (make -B: as if stale)
-    dry = make("-n", "-B", "html").stdout.splitlines()
-    assert dry[0] == "python3 run.py env" and "notebook_tools.py --html" in dry[1]
+    # docs, execute, answers... depend on the stamp, whose recipe is run.py env (make -B: stale)
+    dry = make("-n", "-B", "answers").stdout.splitlines()
+    assert dry[0] == "python3 run.py env" and "notebook_tools.py --answers" in dry[1]
 
 
 def test_ci_runs_the_full_browser_sweep_after_make_test_with_the_browser_required():

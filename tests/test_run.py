@@ -203,8 +203,9 @@ def test_test_browser_runs_the_full_sweep_one_worker_a_file_and_needs_the_browse
 
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     """The two commands split tests/browser between them: make test takes the smoke test and
-    the static page, make test-browser the two sweep files (their every test) and the static
-    widgets (they draw the explorer's 35 pictures again), and nothing else is marked sweep."""
+    the static page, make test-browser the two sweep files (their every test), the static
+    widgets (they draw the explorer's 35 pictures again) and the accessibility check of all nine
+    static pages (it exports every chapter), and nothing else is marked sweep."""
     pytest.importorskip("playwright")  # without it the sweep files skip as they are collected
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "sweep", "tests/browser"],
@@ -217,6 +218,7 @@ def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
         "tests/browser/test_chapters_0_to_3.py",
         "tests/browser/test_chapters_4_to_7.py",
         "tests/browser/test_static_widgets.py",
+        "tests/browser/test_static_accessibility.py",
     }
     rest = subprocess.run(
         [
@@ -254,7 +256,8 @@ def test_lab_binds_to_localhost_keeps_token_auth_and_serves_the_lab_copy_or_the_
     line = out.splitlines()[-1]
     assert "--ServerApp.ip=127.0.0.1 --ServerApp.port=8890" in line
     assert f"--ServerApp.root_dir={ws}" in line  # the lab copy, even before it exists
-    assert f"Made your lab copy in {ws}/" in out and "make lab BOOK=1" in out
+    assert f"would make your lab copy in {ws}/" in out and "make lab BOOK=1" in out
+    assert "Made your lab copy" not in out  # a dry run says it made nothing
     assert "token" not in line.lower()  # the token stays on
     settings = venv / "share" / "jupyter" / "lab" / "settings"
     assert f"--LabApp.app_settings_dir={settings}" in line
@@ -381,6 +384,31 @@ def test_a_fresh_clone_makes_a_lab_copy_with_no_answer_in_any_output(tmp_path):
     )
     assert "already exists; your edits are kept" in again.stdout
     assert (clone / "workspace" / "00_start_here.ipynb").read_text() == "my edits"
+
+
+def test_a_dry_run_makes_no_lab_copy_and_says_so(tmp_path):
+    """run.py -n workspace (and reset-workspace): the step it would take, and nothing written."""
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    shutil.copy(ROOT / "run.py", clone)
+    shutil.copytree(ROOT / "notebooks", clone / "notebooks")
+    for command in (["-n", "workspace"], ["-n", "reset-workspace", "--force"]):
+        out = subprocess.run(
+            [sys.executable, "run.py", *command], cwd=clone, capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        assert "Dry run, nothing written: would make" in out.stdout, out.stdout
+        assert "Made" not in out.stdout and not (clone / "workspace").exists()
+
+
+def test_run_py_html_builds_the_static_pages_without_make(tmp_path, venv, capsys):
+    """python3 run.py html [--site FOLDER] runs the exporter in the environment (make html calls
+    it too: tests/test_make_targets.py)."""
+    assert run.main(["html", "-n", "--venv", str(venv), "--site", str(tmp_path / "pages")]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    python = run.venv_python(venv)
+    assert last == f"{python} {ROOT / 'tools' / 'notebook_tools.py'} --html {tmp_path / 'pages'}"
+    assert run.parse_args(["html"]).site == "site"
 
 
 def test_reset_workspace_asks_and_makes_a_fresh_lab_copy(tmp_path, capsys):

@@ -74,11 +74,32 @@ def test_quiz_shows_feedback_on_selection():
     choices.value = "faster systems"
     assert "Not quite" in feedback.value
     choices.value = "shared difficulty cancels"
-    assert "Correct" in feedback.value and "#009E73" in feedback.value
+    assert "Correct" in feedback.value and "#007A59" in feedback.value
     # the options wrap within the notebook's width, not one line each cut off at its edge
     assert choices.layout.width == "auto" and style.layout.display == "none"
     assert ".quiz :is(.widget-radio-box, .jupyter-widget-radio-box) label {height: auto;" in (
         style.value
+    )
+
+
+def _contrast(colour: str, background: str = "#ffffff") -> float:
+    """WCAG 2.1's contrast ratio of two sRGB colours."""
+
+    def luminance(hex_colour):
+        c = np.array([int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    high, low = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_quiz_feedback_is_readable_text_against_white():
+    from helpers.widgets import _COLOURS
+
+    assert _contrast("#009E73") < 4.5 < _contrast("#007A59")  # the palette's green is too light
+    assert {c: _contrast(c) >= 4.5 for c in _COLOURS.values()} == dict.fromkeys(
+        _COLOURS.values(), True
     )
 
 
@@ -168,8 +189,42 @@ def test_explorer_png_shows_the_mean_and_names_no_draw():
 def _parts(box):
     controls, buttons, text, image = box.children
     (slider,) = controls.children
-    play, *buttons = buttons.children
+    play, _playing, _loop, *buttons = buttons.children
     return play, slider, buttons, text, image
+
+
+def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_it():
+    """Play/Pause and Loop are buttons with text and a tooltip; the browser's stepper
+    (widgets.Play, whose unnamed icon buttons include a stop that jumps to draw 1) is hidden and
+    linked to them and to the slider, so that Pause holds the draw shown."""
+    import ipywidgets as widgets
+    from ipywidgets.widgets.widget import _instances
+    from ipywidgets.widgets.widget_link import Link
+
+    box = resample_explorer()
+    play, playing, loop, *presets = box.children[1].children
+    slider = box.children[0].children[0]
+    assert isinstance(play, widgets.Play) and play.layout.display == "none"
+    assert (play.interval, play.min, play.max, play.value) == (600, 1, 256, 28)
+    assert [type(b) for b in (playing, loop)] == [widgets.ToggleButton] * 2
+    assert (playing.description, loop.description) == ("▶ Play", "Loop")
+    assert "0.6 s" in playing.tooltip and "Pause stops at the draw shown" in playing.tooltip
+    assert "draw 1 after the last draw" in loop.tooltip
+    assert all(
+        b.tooltip == f"Go to draw {k}" for b, (_, k) in zip(presets, EXPLORER_PRESETS, strict=True)
+    )
+    links = {
+        (link.source[0].model_id, link.source[1], link.target[0].model_id, link.target[1])
+        for link in _instances.values()
+        if isinstance(link, Link)
+    }
+    assert (play.model_id, "value", slider.model_id, "value") in links
+    assert (playing.model_id, "value", play.model_id, "playing") in links
+    assert (loop.model_id, "value", play.model_id, "repeat") in links
+    playing.value = True  # what the front end sends on a click
+    assert playing.description == "⏸ Pause"
+    playing.value = False
+    assert playing.description == "▶ Play" and slider.value == 28
 
 
 def test_explorer_wiring():

@@ -235,7 +235,11 @@ MathJax.Hub.Config({
         processEnvironments: true
     },
     TeX: { equationNumbers: { autoNumber: "AMS", useLabelIds: true } },
-    "HTML-CSS": { availableFonts: [], imageFont: null, preferredFont: null, webFont: "STIX-Web" },
+    "HTML-CSS": { availableFonts: [], imageFont: null, preferredFont: null, webFont: "STIX-Web",
+        {#- MathJax measures its web fonts against an empty one whose source is about:blank, which
+            a page opened from disk (file://) may not load: Chromium logs a CORS error. -#}
+        styles: { "@font-face": { "font-family": "MathJax_Blank", src: "local('MathJax_Blank')" } }
+    },
     displayAlign: 'center',
     messageStyle: 'none',
     showMathMenu: false
@@ -244,6 +248,18 @@ MathJax.Hub.Config({
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}
 <style type="text/css">
+{#- WCAG 2.1 AA (tests/browser/test_static_accessibility.py): text at least 4.5:1 against its
+    background (the lab theme's code colours and its faded prompts are lighter), and links
+    in prose underlined, not told apart by colour alone. -#}
+body {
+  --jp-mirror-editor-number-color: #007400;
+  --jp-mirror-editor-comment-color: #35706f;
+  --jp-mirror-editor-operator-color: #8a1fd1;
+  --jp-cell-prompt-not-active-opacity: 1;
+  --jp-cell-prompt-not-active-font-color: #616161;
+}
+body .jp-RenderedHTMLCommon a:link, body .jp-RenderedHTMLCommon a:visited {
+  text-decoration: underline; }
 details > summary { cursor: pointer; margin: 0.5em 0;
   font-family: var(--jp-ui-font-family, sans-serif); }
 div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin: 0.5em 0;
@@ -273,6 +289,20 @@ div.solution-shown { border-left: 4px solid #009E73; padding-left: 0.5em; margin
 {{ super() }}
 {%- endif -%}
 {%- endblock codecell %}
+{#- A figure's text alternative (figure_text) as its image's alt, instead of nbconvert's
+    placeholder. -#}
+{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
+{%- set alt = output | get_metadata('alt', 'image/png') %}
+{%- if alt %} alt="{{ alt | escape_html }}"{% endif %}
+{%- set width = output | get_metadata('width', 'image/png') %}
+{%- if width is not none %} width={{ width | escape_html }}{% endif %}
+{%- set height = output | get_metadata('height', 'image/png') %}
+{%- if height is not none %} height={{ height | escape_html }}{% endif %}
+>
+</div>
+{%- endblock data_png %}
 {#- The lab template passes highlighted code through bleach (clean_html), which re-parses
     every line (about 1 s of the 7 s of make html) for nothing here: Pygments escapes the
     source and writes only <div>, <pre> and <span class=...>; the pages come out identical. -#}
@@ -300,6 +330,104 @@ def make_widgets_static(nb) -> int:
             snapshot = out.get("data", {}).get("text/html")
             if isinstance(snapshot, str) and 'class="widget-snapshot" data-static=' in snapshot:
                 out["data"]["text/html"] = static_widget_html(snapshot)
+                changed += 1
+    return changed
+
+
+#: A figure a cell draws with matplotlib itself, described from the words it writes on it
+_FIGURE_WORDS = {"suptitle": "", "set_title": "", "set_ylabel": "", "set_xlabel": ""}
+#: Figures a helpers method draws, called on a result: (pattern of the cell, figure function)
+_FIGURE_METHODS = ((re.compile(r"compare_many\(.*\.plot\(", re.S), "plot_forest"),)
+
+
+def figure_text(source: str) -> str | None:
+    """The text alternative of the figure a cell of this source draws: the sentence of each
+    helpers figure function it calls (:data:`helpers.plots.FIGURE_TEXT`), else one made of the
+    title and axis labels it writes with matplotlib; None if it names neither.
+
+    >>> figure_text("ax = helpers.plot_sorted_changes(d)")
+    'A bar chart of every query\'s change B - A, sorted from the largest loss to the largest win.'
+    >>> figure_text('ax.set_title("Close-up")\nax.set_xlabel("v")\nax.set_ylabel("F(v)")')
+    'A figure, "Close-up": F(v) against v.'
+    """
+    import ast
+
+    import helpers.runs  # noqa: F401 (its figure functions' sentences)
+    from helpers.plots import FIGURE_TEXT
+
+    names = [n for n in re.findall(r"\b(plot_\w+)\(", source) if n in FIGURE_TEXT]
+    names += [name for pattern, name in _FIGURE_METHODS if pattern.search(source)]
+    if names:
+        return " ".join(FIGURE_TEXT[n] for n in dict.fromkeys(names))
+    words: dict[str, list[str]] = {k: [] for k in _FIGURE_WORDS}
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in words
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            words[node.func.attr].append(node.args[0].value)
+    titles = words["suptitle"] + words["set_title"]
+    if not titles:
+        return None
+    text = f'A figure, "{titles[0]}"'
+    if words["set_ylabel"] and words["set_xlabel"]:
+        text += f": {words['set_ylabel'][0]} against {words['set_xlabel'][0]}"
+    if len(titles) > 1:
+        text += f"; its panels: {', '.join(titles[1:])}"
+    return text + "."
+
+
+def describe_figures(nb) -> int:
+    """Give each figure of ``nb`` (a PNG output) its text alternative (:func:`figure_text`) in
+    its metadata, where the page's template puts it as the image's alt; return how many. A cell
+    whose figure has no text alternative is a ValueError naming the cell."""
+    described = 0
+    for i, cell in enumerate(nb.cells):
+        figures = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        if cell.cell_type != "code" or not figures:
+            continue
+        text = figure_text(cell.source)
+        if text is None:
+            raise ValueError(
+                f"cell {i} draws a figure with no text alternative: draw it with a helpers "
+                "figure function (helpers/plots.py gives each a sentence), or give it a title "
+                "and axis labels (ax.set_title, set_xlabel, set_ylabel)."
+            )
+        for out in figures:
+            meta = out.setdefault("metadata", {}).setdefault("image/png", {})
+            meta.setdefault("alt", text)
+            described += 1
+    return described
+
+
+#: What a static page says for a check of an exercise not answered (as every check in the book
+#: is), instead of the notebook's message, which asks the reader to run cells: (the check's
+#: exercise has a solution below it, what the page can offer), then always the way to run it.
+ON_A_PAGE = (
+    "nothing runs on this page. Work your answer out, then open the solution below to compare. ",
+    "To check your own code, run this chapter in the lab (make lab, or python3 run.py lab).",
+)
+_CHECK_CELL = re.compile(r'^helpers\.check\("(\d+\.\d+)"')
+
+
+def checks_for_a_page(nb) -> int:
+    """Replace the stored output of each check not answered (every check in the book) with
+    what a reader of a static page can do (:data:`ON_A_PAGE`); return how many."""
+    from helpers.exercises import CheckResult
+
+    changed = 0
+    for i, cell in enumerate(nb.cells):
+        key = _CHECK_CELL.match(cell.source) if cell.cell_type == "code" else None
+        for out in cell.get("outputs", []) if key else []:
+            if "not answered yet" in str(out.get("data", {}).get("text/plain", "")):
+                tags = nb.cells[i + 1].metadata.get("tags", []) if i + 1 < len(nb.cells) else []
+                message = ON_A_PAGE[0] * ("solution" in tags) + ON_A_PAGE[1]
+                result = CheckResult(key.group(1), "unanswered", message)
+                out["data"] = {"text/html": result._repr_html_(), "text/plain": repr(result)}
                 changed += 1
     return changed
 
@@ -391,8 +519,10 @@ def export_html(notebooks: list[Path], site: Path, *, answer_key: bool = False) 
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         nb.metadata.pop("widgets", None)  # no widget scripts: see make_widgets_static
+        describe_figures(nb)
         if not answer_key:
             make_widgets_static(nb)
+            checks_for_a_page(nb)
         title, minutes = chapter_info(nb)
         body, _ = exporter.from_notebook_node(
             nb, resources={"metadata": {"name": title}, **resources}

@@ -18,6 +18,7 @@ import re
 from helpers import _checks
 from helpers.plots import set_style
 from helpers.widgets import (
+    _PLAY_TIP,
     EXPLORER_CSS_WIDTH,
     EXPLORER_PRESETS,
     Question,
@@ -104,7 +105,8 @@ def _static_explorer(changes: list, query_ids: list, start: int, level: str) -> 
             draws.append([pictures[draw.counts], draw.html])
     data = json.dumps({"pictures": images, "draws": draws}).replace("</", "<\\/")
     presets = "".join(
-        f'<button type="button" class="explorer-preset" data-k="{k}">{html.escape(label)}</button>'
+        f'<button type="button" class="explorer-preset" data-k="{k}" title="Go to draw {k}">'
+        f"{html.escape(label)}</button>"
         for label, k in EXPLORER_PRESETS
         if k <= total
     )
@@ -114,7 +116,7 @@ def _static_explorer(changes: list, query_ids: list, start: int, level: str) -> 
         f'<label>Draw <input type="range" class="explorer-slider" min="1" max="{total}" '
         f'step="1" value="{start}" aria-label="Draw, 1 to {total}"></label>\n'
         '<div class="explorer-presets"><button type="button" class="explorer-play" '
-        f'aria-pressed="false">▶ Play</button>{presets}</div>\n'
+        f'aria-pressed="false" title="{html.escape(_PLAY_TIP)}">▶ Play</button>{presets}</div>\n'
         f'<p class="explorer-caption" aria-live="polite">{first[1]}</p>\n'
         f'<img class="explorer-picture" alt="The queries the draw picked, and its mean among all '
         f'{total} resample means" width="{EXPLORER_CSS_WIDTH}" '

@@ -20,7 +20,7 @@ import numpy as np
 from .. import _checks
 from ..data import signed
 from ..intervals import Interval
-from ..plots import PALETTE, _axes, _interval_row, _rows_against_zero, _same_length
+from ..plots import PALETTE, _axes, _interval_row, _rows_against_zero, _same_length, _text
 from ..records import _read_record, save_record
 from ..significance import _holm
 from ..slices import _html_table, _line
@@ -68,6 +68,9 @@ class RunComparison:
     family: str
 
 
+@_text(
+    "One row per run: its change against the baseline as a dot, its interval as a bar, zero dotted."
+)
 def plot_forest(
     labels: Sequence[str],
     changes: Sequence[float],

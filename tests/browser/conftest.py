@@ -243,8 +243,14 @@ def open_notebook(page, notebook: str, *, fresh_kernel: bool = False) -> None:
         }""",
         arg=notebook,
     )
+    # the list of running kernels as the server has it now (the page's copy is refreshed by a
+    # poll, which lags a kernel just started or shut down on a busy machine)
     kernels = page.evaluate(
-        "() => Array.from(window.jupyterapp.serviceManager.kernels.running()).length"
+        """async () => {
+            const kernels = window.jupyterapp.serviceManager.kernels;
+            await kernels.refreshRunning();
+            return Array.from(kernels.running()).length;
+        }"""
     )
     assert kernels == 1, f"{notebook}: {kernels} kernels running, expected one"
 

@@ -23,6 +23,7 @@ import nbformat
 from playwright.sync_api import expect
 
 from helpers.exercise_table import EXERCISES, QUIZZES
+from helpers.widgets import EXPLORER_PRESETS
 
 from .conftest import (
     ARTIFACTS,
@@ -363,12 +364,60 @@ def use_the_explorer(page) -> None:
     expect(text).to_contain_text("Mean: +0.080")
     readout = explorer.locator(".widget-readout")
     expect(readout).to_have_text(re.compile(r"^\s*17\s*$"))
+    play_pause_and_loop_by_keyboard(page, explorer, text, handle)
 
     # no error output anywhere in the notebook
     expect(
         page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     ).to_have_count(0)
     assert "Error displaying widget" not in page.content()
+
+
+def _draw(text) -> int:
+    return int(re.search(r"Draw (\d+) of 256", text.inner_text()).group(1))
+
+
+def play_pause_and_loop_by_keyboard(page, explorer, text, handle) -> None:
+    """Play/Pause and Loop are buttons named by their text, each with a tooltip, as are the
+    presets; no control the keyboard reaches is an unnamed icon. From the slider, Tab reaches
+    Play; Enter plays (the draws step on), Enter again pauses, and the draw shown stays."""
+    play = explorer.get_by_role("button", name="▶ Play")
+    loop = explorer.get_by_role("button", name="Loop", exact=True)
+    presets = [explorer.get_by_role("button", name=n, exact=True) for n, _ in EXPLORER_PRESETS]
+    for control in (play, loop, *presets):
+        expect(control).to_be_visible()
+        assert control.get_attribute("title"), f"{control} has no tooltip"
+    # a slider handle counts by its value: ipywidgets 8.1's noUiSlider handle (role slider) takes
+    # no label of its own; the word Draw stands beside it
+    unnamed = explorer.evaluate(
+        """el => [...el.querySelectorAll('button, input, [role=slider], [tabindex]')]
+            .filter(e => e.getClientRects().length && e.tabIndex >= 0)
+            .filter(e => !(e.getAttribute('aria-label') || e.innerText.trim()
+                           || (e.labels && e.labels.length) || e.getAttribute('aria-valuenow')))
+            .map(e => e.outerHTML.slice(0, 100))"""
+    )
+    assert unnamed == [], f"explorer controls with no name: {unnamed}"
+    handle.focus()
+    for _ in range(6):  # Tab from the slider to Play: the readout may come between
+        page.keyboard.press("Tab")
+        if play.evaluate("b => b === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab from the slider never reached Play")
+    start = _draw(text)
+    page.keyboard.press("Enter")
+    pause = explorer.get_by_role("button", name="⏸ Pause")
+    expect(pause).to_be_visible(timeout=15_000)
+    page.wait_for_function(
+        "([el, n]) => Number(/Draw (\\d+) of/.exec(el.innerText)[1]) >= n",
+        arg=[text.element_handle(), start + 2],
+        timeout=15_000,
+    )
+    page.keyboard.press("Enter")  # Pause
+    expect(play).to_be_visible(timeout=15_000)
+    held = _draw(text)
+    page.wait_for_timeout(1_500)  # longer than two steps of Play
+    assert _draw(text) == held > start, f"Pause did not hold the draw: {held}, then {_draw(text)}"
 
 
 def slider_and_figure_at_1280_px(page, explorer, figure) -> None:

@@ -84,10 +84,11 @@ def test_the_explorer_follows_its_slider_presets_and_keys_offline(browser, site)
         )
         picture = explorer.locator(".explorer-picture")
         assert page.locator(".widget-snapshot").first.is_hidden()
-        seen = {}
+        seen, alts = {}, {}
         for k in (1, 2, 28, 256):
             slider.fill(str(k))
             seen[k] = (caption.inner_text(), picture.get_attribute("src"))
+            alts[k] = picture.get_attribute("alt")
         # from the keyboard: Home, then one step right
         slider.focus()
         page.keyboard.press("Home")
@@ -100,6 +101,7 @@ def test_the_explorer_follows_its_slider_presets_and_keys_offline(browser, site)
         clicked = caption.inner_text()
         # Play steps on from the current draw, one draw at a time; a second click stops it
         explorer.locator(".explorer-preset").first.click()  # draw 28
+        play_tip = explorer.locator(".explorer-play").get_attribute("title")
         explorer.locator(".explorer-play").click()
         page.wait_for_function(
             "() => Number(document.querySelector('.explorer-slider').value) >= 30",
@@ -125,6 +127,9 @@ def test_the_explorer_follows_its_slider_presets_and_keys_offline(browser, site)
     assert home.startswith("Draw 1 of 256") and right.startswith("Draw 2 of 256")
     assert clicked.startswith("Draw 256 of 256")
     assert played >= 30 and stopped, "Play did not step through the draws, or did not stop"
+    assert "Pause stops at the draw shown" in play_tip
+    # the picture's text alternative names the draw it shows
+    assert all(alt.startswith(f"The queries draw {k} picked") for k, alt in alts.items()), alts
     for k, (text, value) in presets.items():
         assert text.startswith(f"Draw {k} of 256") and value == str(k)
 

@@ -523,7 +523,7 @@ def bench_sign_flips(table: Table, targets: list[str], quick: bool) -> None:
     )
     table.add(
         task,
-        "signs as 64-bit integers from range(2) (before issue 26)",
+        "signs as 64-bit integers from range(2) (the sign flips it replaced)",
         before,
         f"before / ours = {before / ours:.1f}x (timed on {few} resamples, scaled)",
     )
@@ -848,11 +848,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--skip-notebooks", action="store_true")
     parser.add_argument(
-        "--only-grid", action="store_true", help="run only the exact-on-the-grid cases (issue 18)"
+        "--only-grid", action="store_true", help="run only the exact-on-the-grid cases"
     )
-    parser.add_argument(
-        "--only-scale", action="store_true", help="run only the cases of issue 26 (scale)"
-    )
+    parser.add_argument("--only-scale", action="store_true", help="run only the scale cases")
     parser.add_argument(
         "--only-many-runs", action="store_true", help="run only compare_many's row (issue 31)"
     )

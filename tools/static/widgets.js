@@ -32,6 +32,8 @@ function staticExplorer(widget) {
     const [index, text] = data.draws[Number(slider.value) - 1];
     caption.innerHTML = text;
     picture.src = data.pictures[index];
+    picture.alt = `The queries draw ${slider.value} picked, and its mean among all ${slider.max} ` +
+      "resample means";
   };
   slider.addEventListener("input", show);
   // Play steps through the draws in order, as the notebook's Play does (every 600 ms)
