@@ -30,6 +30,34 @@ __all__ = [
 ]  # fmt: skip
 
 
+#: trec_eval's measure names (scoring.MEASURES has a function for each; ``_k``: a cutoff).
+MEASURE_NAMES = frozenset(("num_ret num_rel num_rel_ret map Rprec recip_rank ndcg P_k recall_k "
+                           "success_k map_cut_k ndcg_cut_k").split())  # fmt: skip
+#: ir-measures' names (and MAP, MRR), case aside, as trec_eval's: alone, and before "@k".
+ALIASES = {"ap": "map", "map": "map", "rr": "recip_rank", "mrr": "recip_rank", "ndcg": "ndcg",
+           "rprec": "Rprec", "numret": "num_ret", "numrel": "num_rel",
+           "numrelret": "num_rel_ret"}  # fmt: skip
+ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success", "ap": "map_cut",
+              "map": "map_cut", "ndcg": "ndcg_cut", "rr": "RR", "mrr": "RR"}  # fmt: skip
+
+
+def trec_name(name: str) -> str:
+    """trec_eval's name of ``name``, its cutoff without leading zeros; ``RR@k`` and unknown names
+    as given.
+
+    >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("ndcg_cut_010")
+    ('ndcg_cut_10', 'P_5', 'recip_rank', 'ndcg_cut_10')
+    """
+    at = re.fullmatch(r"(\w+)@([0-9]+)", name)
+    if at and at[1].lower() in ALIASES_AT and int(at[2]) > 0:
+        base = ALIASES_AT[at[1].lower()]
+        return f"RR@{int(at[2])}" if base == "RR" else f"{base}_{int(at[2])}"
+    cut = re.fullmatch(r"(\w+?)_0*([1-9][0-9]*)", name)
+    if cut and f"{cut[1]}_k" in MEASURE_NAMES:
+        return f"{cut[1]}_{cut[2]}"
+    return name if name in MEASURE_NAMES else ALIASES.get(name.lower(), name)
+
+
 @dataclass(frozen=True)
 class RunScores:
     """One run's per-query scores for one measure, as read from a file."""
@@ -201,8 +229,6 @@ def read_trec_eval(
     measures: set[str] = set()  # measures with per-query rows
     summary_only: set[str] = set()
     places: set[int | None] = set()  # the decimals of the values (None: an exponent)
-    from .scoring import trec_name  # here: scoring imports this module
-
     wanted = trec_name(measure)
     for lineno, (m, qid, value) in _trec_lines(path, 3, "'measure query_id value'", "trec_eval"):
         m = trec_name(m)

@@ -28,7 +28,7 @@ from itertools import chain, repeat
 import numpy as np
 
 from .. import _checks
-from .readers import Qrels, Run, RunScores
+from .readers import Qrels, Run, RunScores, trec_name
 
 __all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "trec_name", "MEASURES"]
 
@@ -136,31 +136,6 @@ MEASURES: dict[str, Callable[..., float]] = {
     "map_cut_k": average_precision,
     "ndcg_cut_k": ndcg,
 }
-
-
-#: ir-measures' names (and MAP, MRR), case aside, as trec_eval's: alone, and before "@k".
-ALIASES = {"ap": "map", "map": "map", "rr": "recip_rank", "mrr": "recip_rank", "ndcg": "ndcg",
-           "rprec": "Rprec", "numret": "num_ret", "numrel": "num_rel",
-           "numrelret": "num_rel_ret"}  # fmt: skip
-ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success", "ap": "map_cut",
-              "map": "map_cut", "ndcg": "ndcg_cut", "rr": "RR", "mrr": "RR"}  # fmt: skip
-
-
-def trec_name(name: str) -> str:
-    """trec_eval's name of ``name``, its cutoff without leading zeros; ``RR@k`` (recip_rank of the
-    top k) and unknown names as given.
-
-    >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("ndcg_cut_010")
-    ('ndcg_cut_10', 'P_5', 'recip_rank', 'ndcg_cut_10')
-    """
-    at = re.fullmatch(r"(\w+)@([0-9]+)", name)
-    if at and at[1].lower() in ALIASES_AT and int(at[2]) > 0:
-        base = ALIASES_AT[at[1].lower()]
-        return f"RR@{int(at[2])}" if base == "RR" else f"{base}_{int(at[2])}"
-    cut = re.fullmatch(r"(\w+?)_0*([1-9][0-9]*)", name)
-    if cut and f"{cut[1]}_k" in MEASURES:
-        return f"{cut[1]}_{cut[2]}"
-    return name if name in MEASURES else ALIASES.get(name.lower(), name)
 
 
 def _cutoff(name: str) -> int | None:

@@ -811,3 +811,11 @@ def test_measure_names_with_leading_zeros_are_trec_evals():
     assert (_cutoff("P_10"), _cutoff("nDCG@20"), _cutoff("map"), _cutoff("set_F_1")) == (
         10, 20, None, None,
     )  # fmt: skip
+
+
+def test_the_readers_know_exactly_the_measures_scoring_computes():
+    """read_trec_eval names measures as evaluate does, without importing scoring (no circle)."""
+    from helpers.runs import readers, scoring
+
+    assert readers.MEASURE_NAMES == set(scoring.MEASURES)
+    assert readers.trec_name is scoring.trec_name
