@@ -42,8 +42,7 @@ ALIASES_AT = {"p": "P", "r": "recall", "recall": "recall", "success": "success",
 
 
 def trec_name(name: str) -> str:
-    """trec_eval's name of ``name``, its cutoff without leading zeros; ``RR@k`` and unknown names
-    as given.
+    """trec_eval's name of ``name``, its cutoff without leading zeros (RR@k, unknown: as given).
 
     >>> trec_name("nDCG@10"), trec_name("P@5"), trec_name("mrr"), trec_name("ndcg_cut_010")
     ('ndcg_cut_10', 'P_5', 'recip_rank', 'ndcg_cut_10')
