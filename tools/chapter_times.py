@@ -374,29 +374,32 @@ SETUP_WITH_CHAPTER_0 = (
 )
 #: A room's half-day: 30 people back from a stretch take 10 minutes, not 5.
 HALF_DAY_BREAKS = (Break("Break", 15, 70), Break("Stretch", 10, 160))
+#: What every half-day shares: four hours with a break and a stretch, chapter 0 worked in the
+#: setup slot, 15 minutes left free for questions, and a room's demo, discussion and debriefs.
+HALF_DAY = dict(
+    hours=4,
+    breaks=HALF_DAY_BREAKS,
+    setup=SETUP_WITH_CHAPTER_0,
+    free=15,
+    demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
+    in_setup=(0,),
+    debrief=DEBRIEF_MINUTES,
+)
 
 PLANS = (
     Plan(
         name="half-day",
-        hours=4,
         chapters=(0, 1, 2, 5, 6),
-        breaks=HALF_DAY_BREAKS,
         closing=("Wrap-up: chapter 7's three-line recipe shown on the example runs", 5),
         homework=(
             "Chapters 3 (the exact bootstrap and coverage), 4 (user clusters) and 7 (your own "
             "runs), and every optional section, as homework or in the full day."
         ),
-        setup=SETUP_WITH_CHAPTER_0,
-        free=15,
-        demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
-        in_setup=(0,),
-        debrief=DEBRIEF_MINUTES,
+        **HALF_DAY,
     ),
     Plan(
         name="IR half-day",
-        hours=4,
         chapters=(0, 1, 5, 7),
-        breaks=HALF_DAY_BREAKS,
         closing=(
             "Wrap-up: questions; chapter 6's key points read aloud (selection, Holm, the plan)",
             10,
@@ -405,11 +408,7 @@ PLANS = (
             "Chapters 2 (all 256 resamples), 3, 4 and 6 (protecting the comparison), and every "
             "optional section, as homework: chapter 6's core first."
         ),
-        setup=SETUP_WITH_CHAPTER_0,
-        free=15,
-        demo_and_discussion=DEMO_MINUTES + DISCUSSION_MINUTES,
-        in_setup=(0,),
-        debrief=DEBRIEF_MINUTES,
+        **HALF_DAY,
     ),
     Plan(
         name="full-day",
