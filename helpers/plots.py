@@ -197,7 +197,6 @@ def plot_exact_distribution(
     observed: float | None = None,
     ax=None,
     title: str = "Exact bootstrap distribution of the mean change",
-    xlabel: str = "Resampled mean change, B - A",
     ylabel: str = "Probability",
     highlight_label: str = "this draw",
     legend_columns: int = 3,
@@ -227,6 +226,7 @@ def plot_exact_distribution(
         colors[np.isclose(v, highlight, rtol=0, atol=1e-9)] = PALETTE["accent"]
     ax.bar(v, w, width=width, color=colors, edgecolor="white", linewidth=0.5)
     _mark_lines(ax, observed, interval, PALETTE["neutral"], 1.5)
+    xlabel = "Resampled mean change, B - A"
     ax.set(ylim=(0, w.max() * headroom), xlabel=xlabel, ylabel=ylabel, title=title)
     handles, labels = ax.get_legend_handles_labels()
     if highlight is not None:
