@@ -256,6 +256,16 @@ def paired(a: object, b: object) -> tuple[list[Hashable] | None, np.ndarray, np.
     return None, a_arr, b_arr
 
 
+def length(names: str, *columns, empty: bool = False, show: bool = False) -> int:
+    """The one length of ``columns`` (named in ``names``, a figure's rows); two lengths are
+    refused, and so is none unless ``empty``. ``show`` adds the lengths to the message."""
+    sizes = [len(c) for c in columns]
+    if len(set(sizes)) > 1 or not (sizes[0] or empty):
+        same = "the same length" if empty else "the same, non-zero length"
+        raise ValueError(f"{names} must have {same}" + (f"; got {sizes}." if show else "."))
+    return sizes[0]
+
+
 def boolean(x: object, name: str) -> bool:
     """True or False, nothing else (not 0, 1 or a numpy bool)."""
     if not isinstance(x, bool):

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .significance import _ALTERNATIVES, REL_TOL
+from .significance import ALTERNATIVES, REL_TOL
 
 __all__ = ["QueriesNeeded", "queries_needed", "power_curve"]
 
@@ -157,7 +157,7 @@ def _arguments(smallest_useful, alpha, alternative, method):
             "keep it positive and pass alternative='less'."
         )
     a = float(_checks.level(alpha, "alpha", "0.05"))
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    alternative = _checks.one_of(alternative, "alternative", ALTERNATIVES)
     method = _checks.one_of(method, "method", _METHODS)
     return smallest, a, alternative, method
 

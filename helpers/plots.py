@@ -477,16 +477,6 @@ def plot_bootstrap_beside_null(
 # --- intervals as horizontal bars (chapters 1, 3, 4, 6, 7) ------------------------------------
 
 
-def _same_length(names: str, *columns, empty: bool = False, show: bool = False) -> int:
-    """The one length of ``columns`` (named in ``names``); two lengths are refused, and so is
-    none unless ``empty``. ``show`` adds the lengths to the message."""
-    sizes = [len(c) for c in columns]
-    if len(set(sizes)) > 1 or not (sizes[0] or empty):
-        same = "the same length" if empty else "the same, non-zero length"
-        raise ValueError(f"{names} must have {same}" + (f"; got {sizes}." if show else "."))
-    return sizes[0]
-
-
 def _interval_rows(intervals) -> np.ndarray:
     """``intervals`` as checked rows of (low, high), at least one, each low <= its high."""
     try:
@@ -547,7 +537,7 @@ def plot_intervals(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['paired', 'unpaired']
     """
-    n = _same_length("labels, intervals and estimates", labels, intervals, estimates, empty=True)
+    n = _checks.length("labels, intervals and estimates", labels, intervals, estimates, empty=True)
     ax = _axes(ax, figsize=(7.5, 1.2 + 0.7 * n))
     colors = list(colors) if colors is not None else [PALETTE["diff"]] * n
     ys = np.arange(n)[::-1]
@@ -588,7 +578,7 @@ def plot_decision(
     """
     names = "labels, estimates, intervals, limits, better, xlabels and limit_labels"
     columns = (labels, estimates, intervals, limits, better, xlabels, limit_labels)
-    n = _same_length(names, *columns, show=True)
+    n = _checks.length(names, *columns, show=True)
     est = _checks.scores(estimates, "estimates")
     lim = _checks.scores(limits, "limits")
     ivs = _interval_rows(intervals)

@@ -1,6 +1,6 @@
 """Tests of significance for a paired comparison: the paired randomization (sign-flip) test, the
 shifted-bootstrap test and Holm's adjustment; below them the test's route for other sizes (the
-grid, a Monte Carlo fallback, users' totals), with ``helpers.scale``'s machinery."""
+grid, a Monte Carlo fallback), with ``helpers.scale``'s machinery."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from numpy.typing import ArrayLike
 
 from . import _checks
 from .grid import GRIDS_TRIED, _find_grid, sign_flip_distribution
-from .resampling import ClusterTotals, _cluster_totals, _draws_iv, _paired_bootstrap
+from .resampling import _draws_iv, _paired_bootstrap
 from .scale.fft import MAX_DP_WORK, MAX_GRID_POINTS, SignFlipFFT
 from .scale.monte_carlo import DEFAULT_MAX_SIGNS, monte_carlo_sign_flips
 
 __all__ = ["MAX_EXACT_ASSIGNMENTS", "DEFAULT_FALLBACK_RESAMPLES", "DEFAULT_MAX_SIGNS", "REL_TOL",
-           "SignificanceResult", "randomization_test", "shifted_bootstrap_test", "HolmResult",
-           "holm"]  # fmt: skip
+           "ALTERNATIVES", "SignificanceResult", "randomization_test", "shifted_bootstrap_test",
+           "HolmResult", "holm"]  # fmt: skip
 
 
 def randomization_test(
@@ -29,7 +29,6 @@ def randomization_test(
     n_resamples: int | None = None,
     rng: int | np.random.Generator | None = None,
     alternative: str = "two-sided",
-    clusters: ArrayLike | None = None,
 ) -> SignificanceResult:
     """Paired randomization (sign-flip) test of the mean change.
 
@@ -39,7 +38,6 @@ def randomization_test(
     the k non-zero changes, enumerated up to :data:`MAX_EXACT_ASSIGNMENTS`, else on the changes'
     grid, else (with ``rng``) Monte Carlo, ``method`` saying why; never 0, down to 5e-324 (then
     ``method`` says how small). ``n_resamples=B``: **Monte Carlo**, (count + 1) / (B + 1).
-    ``clusters`` (one label per query) flips each user's total change instead.
 
     >>> res = randomization_test([0.10, 0.02, -0.06, 0.04])
     >>> print(f"mean {res.statistic:+.3f}, p = {res.pvalue:.4f} "
@@ -47,15 +45,12 @@ def randomization_test(
     mean +0.025, p = 0.6250 (10 of 16), exact: True
     """
     d = _checks.scores(changes, "changes")
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    alternative = _checks.one_of(alternative, "alternative", ALTERNATIVES)
     n_resamples = None if n_resamples is None else _checks.integer(n_resamples, "n_resamples")
     gen = None if n_resamples is None and rng is None else _checks.generator(rng)
     nonzero = d[d != 0]  # a zero change stays zero when flipped
-    if clusters is not None or (n_resamples is None and 2**nonzero.size > MAX_EXACT_ASSIGNMENTS):
-        totals = (
-            None if clusters is None else _cluster_totals(d, *_checks.clusters(clusters, d.size))
-        )
-        return _randomization_test(d, totals, n_resamples, gen, alternative)  # see below
+    if n_resamples is None and 2**nonzero.size > MAX_EXACT_ASSIGNMENTS:  # on the grid: see below
+        return _randomization_test(d, gen, alternative, DEFAULT_FALLBACK_RESAMPLES)
     if n_resamples is None:  # exact: all 2**k sign assignments of the k non-zero changes
         return _sign_flip_result(d, _all_sign_flip_sums(nonzero) / d.size, alternative, True)
     # Monte Carlo: R sign assignments, each change flipped with probability 1/2
@@ -161,7 +156,7 @@ def shifted_bootstrap_test(
     mean +0.025, p = 0.419, centre of the null +0.000
     """
     d = _checks.scores(changes, "changes")
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    alternative = _checks.one_of(alternative, "alternative", ALTERNATIVES)
     observed = float(np.mean(d))
     null = _paired_bootstrap(d - observed, *_draws_iv(n_resamples, rng))
     null.setflags(write=False)
@@ -233,59 +228,42 @@ DEFAULT_FALLBACK_RESAMPLES = 10_000
 #: :func:`_sign_flip_means` draws up to this many bits at once; beyond, ``helpers.scale``'s kernel.
 MAX_PLAIN_SIGNS = 2**21
 
-_ALTERNATIVES = ("two-sided", "greater", "less")
+#: The alternatives a test of the mean change takes: B differs, B is better, B is worse.
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 # --- The route for every size: enumeration, the grid, Monte Carlo -------------------------------
 
 
 def _randomization_test(
-    d: np.ndarray,
-    totals: ClusterTotals | None,
-    n_resamples: int | None,
-    rng: np.random.Generator | None,
-    alternative: str,
-    fallback_resamples: int = DEFAULT_FALLBACK_RESAMPLES,
-    null: bool = True,
+    d: np.ndarray, rng: np.random.Generator | None, alternative: str, fallback_resamples: int
 ) -> SignificanceResult:
-    """The test on checked arguments, for every size: flipping each change or (``totals``) each
-    user's total change; beyond :data:`MAX_EXACT_ASSIGNMENTS`, exact on the grid, else a Monte
-    Carlo fallback. ``null=False``: the exact grid route may leave the null distribution empty."""
-    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
-        args = (n_resamples, rng, alternative, fallback_resamples, null)
-        test = _randomization_test(totals.sums, None, *args)
-        null = test.null_distribution * (len(totals.labels) / d.size)
-        null.flags.writeable = False
-        method = test.method + ", flipping each user's total change"
-        return replace(test, statistic=float(d.mean()), null_distribution=null, method=method)
+    """The exact test on checked changes, for every size: every sign assignment up to
+    :data:`MAX_EXACT_ASSIGNMENTS`, beyond them on the grid, else ``fallback_resamples`` Monte
+    Carlo resamples from ``rng`` (without ``rng``, refused, saying why)."""
     n = d.size
     nonzero = d[d != 0]
     k = nonzero.size
-    observed = float(np.mean(d))
-    note = ""  # or why a Monte Carlo test replaces the exact one
-    if n_resamples is None and 2**k > MAX_EXACT_ASSIGNMENTS:
-        grid = _find_grid(nonzero)
-        if grid is None:
-            why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
-        else:
-            try:
-                return _grid_test(d, grid, observed, alternative, null)
-            except ValueError as err:  # too fine a grid for the memory limit
-                why = f"on the {grid.label} grid {err}".removesuffix(".")
-        if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone
-            many = f"2**{k}" if k > 1023 else f"2**{k} = about {2.0**k:.1e}"
-            raise ValueError(
-                f"No exact test here: {why}, and {many} sign assignments are too many to "
-                f"enumerate (limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. "
-                "n_resamples=10_000) and rng for a Monte Carlo test (rng alone uses "
-                f"{fallback_resamples:,} resamples)."
-            )
-        n_resamples = fallback_resamples
-        note = f" (not exact: {why})"
-    if n_resamples is None:
+    if 2**k <= MAX_EXACT_ASSIGNMENTS:
         return _sign_flip_result(d, _all_sign_flip_sums(nonzero) / n, alternative, True)
-    null = _sign_flip_means(nonzero, n, n_resamples, rng)
-    return _sign_flip_result(d, null, alternative, False, note)
+    grid = _find_grid(nonzero)
+    if grid is None:
+        why = f"the {k} non-zero changes are on no grid ({GRIDS_TRIED})"
+    else:
+        try:
+            return _grid_test(d, grid, float(np.mean(d)), alternative)
+        except ValueError as err:  # too fine a grid for the memory limit
+            why = f"on the {grid.label} grid {err}".removesuffix(".")
+    if rng is None:  # 2.0**k overflows beyond k = 1023: then the power alone
+        many = f"2**{k}" if k > 1023 else f"2**{k} = about {2.0**k:.1e}"
+        raise ValueError(
+            f"No exact test here: {why}, and {many} sign assignments are too many to "
+            f"enumerate (limit {MAX_EXACT_ASSIGNMENTS:,}). Pass n_resamples (e.g. "
+            "n_resamples=10_000) and rng for a Monte Carlo test (rng alone uses "
+            f"{fallback_resamples:,} resamples)."
+        )
+    null = _sign_flip_means(nonzero, n, fallback_resamples, rng)
+    return _sign_flip_result(d, null, alternative, False, f" (not exact: {why})")
 
 
 #: An exact grid p-value below _TINY is recomputed in logarithms by tilting (the dynamic
@@ -295,13 +273,25 @@ _TINY = 1e-250
 _SMALLEST = math.ulp(0.0)
 
 
-def _grid_test(
-    d: np.ndarray, grid, observed: float, alternative: str, null: bool = True
-) -> SignificanceResult:
-    """The exact test on the grid: flipping a total ``T`` of the steps gives the signed sum
-    ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or FFT. ``null=False``
-    leaves the null distribution empty (the FFT route then takes no inverse FFT that the tails
-    do not need)."""
+def _grid_test(d: np.ndarray, grid, observed: float, alternative: str) -> SignificanceResult:
+    """The exact test on the grid (:func:`_grid_tails`) with its null distribution: every mean the
+    sign flips give, largest first, and its probability (the FFT's window by its inverse FFT)."""
+    test, dist = _grid_tails(d, grid, observed, alternative)
+    p, first = (dist, 0) if isinstance(dist, np.ndarray) else (dist.probabilities, dist.first)
+    total = int(np.abs(grid.steps).sum())
+    t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
+    values = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
+    probs = p[::-1].copy()
+    values.setflags(write=False)
+    probs.setflags(write=False)
+    return replace(test, null_distribution=values, null_probabilities=probs)
+
+
+def _grid_tails(d: np.ndarray, grid, observed: float, alternative: str) -> tuple:
+    """The exact p-value on the grid, from the tails alone: flipping a total ``T`` of the steps
+    gives the signed sum ``S - 2T`` (integers: ties decided exactly), T's distribution by DP or
+    FFT. Returns the result, its null distribution empty, and T's distribution: the DP's
+    probabilities, or the FFT, whose window's inverse FFT is taken only if a tail is read off it."""
     steps = grid.steps
     k, total = steps.size, int(np.abs(steps).sum())
     a = (total - int(steps.sum())) // 2  # S - 2T >= the observed sum exactly when T <= a
@@ -311,7 +301,7 @@ def _grid_test(
         tails = [(m, False), (total - m, True)]
     method = f"randomization (exact, sign-flip distribution on the {grid.label} grid)"
     if k * total <= MAX_DP_WORK and total + 1 <= MAX_GRID_POINTS:
-        p, first, fft = sign_flip_distribution(steps), 0, None
+        p, fft = sign_flip_distribution(steps), None
 
         def tail(t: int, upper: bool) -> float:
             return float(np.sum(p[t:] if upper else p[: t + 1]))
@@ -341,15 +331,7 @@ def _grid_test(
             f"precision: pvalue holds the smallest positive double, {_SMALLEST:.0e}, an "
             "upper bound"
         )
-    values = probs = np.empty(0)
-    if null:
-        if fft is not None:
-            p, first = fft.probabilities, fft.first
-        t = np.arange(first + p.size - 1, first - 1, -1, dtype=np.int64)
-        values = ((total - 2 * t) * grid.step.numerator) / (grid.step.denominator * d.size)
-        probs = p[::-1].copy()
-    values.setflags(write=False)
-    probs.setflags(write=False)
-    return SignificanceResult(
-        observed, pvalue, values, True, 2**k, count, alternative, method, probs
-    )
+    none = np.empty(0)
+    none.setflags(write=False)
+    test = SignificanceResult(observed, pvalue, none, True, 2**k, count, alternative, method, none)
+    return test, p if fft is None else fft

@@ -13,7 +13,7 @@ a bare numpy or Python error, never a silently wrong answer.
   mapping, a scalar, a single string, a set (no order, repeats dropped), a masked array with
   masked entries, complex numbers and an empty input are refused with a message.
 * ``clusters``: one cluster label per query, every kind of labels (behind ``cluster_totals``,
-  ``cluster_bootstrap``, ``enumerate_cluster_resamples`` and ``randomization_test``).
+  ``cluster_bootstrap`` and ``enumerate_cluster_resamples``).
 * ``integer``, ``seed``, ``generator``, ``level``, ``boolean``, ``one_of``, ``labels``,
   ``weights``: the other rules. Pairing two systems' scores (``paired``) is tried in
   tests/test_data.py, through ``paired_differences``; the rule for runs (mappings
@@ -663,8 +663,6 @@ ARGUMENTS_REFUSED = [
             *[(a, v, m) for _, a, v, m in _scores(name, "changes")],
             ("changes", 0.3, r"^changes must be a sequence of numbers; got float"),
             *[("alternative", v, r"alternative must be") for v in ALTERNATIVES],
-            ("clusters", ["U1", "U1"], r"changes has 4 values but clusters has 2 labels"),
-            ("clusters", "U1U2", r"not a single string"),
         ]
     ],
     *_many("randomization_test, Monte Carlo", "n_resamples", COUNTS_REFUSED, N_RESAMPLES),
@@ -885,8 +883,6 @@ ACCEPTED = [
     ("plot_exact_distribution", "values", [2.0, -1.0, 0.0, 3.0]),
     ("plot_exact_distribution", "weights", [2.0, 0.0, 1.0, 3.0]),
     ("cluster_bootstrap", "clusters", ["a", "a", "b", "c"]),
-    ("randomization_test", "clusters", USERS),
-    ("randomization_test, Monte Carlo", "clusters", USERS),
     ("describe_draw", "query_ids", IDS4),
 ]
 

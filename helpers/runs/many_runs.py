@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import _checks
+from .. import _checks, kernels
 from ..data import signed
 from ..intervals import Interval
-from ..plots import PALETTE, _axes, _interval_row, _rows_against_zero, _same_length, _text
-from ..records import _read_record, save_record
-from ..significance import _holm
+from ..plots import PALETTE
+from ..records import save_record
+from ..significance import holm
 from ..slices import _html_table, _line
 from . import alignment as _alignment
 from . import report as _report
@@ -68,7 +68,7 @@ class RunComparison:
     family: str
 
 
-@_text(
+@kernels.figure_text(
     "One row per run: its change against the baseline as a dot, its interval as a bar, zero dotted."
 )
 def plot_forest(
@@ -94,21 +94,21 @@ def plot_forest(
     """
     from matplotlib.lines import Line2D
 
-    n = _same_length("labels, changes, intervals and marked", labels, changes, intervals, marked)
+    n = _checks.length("labels, changes, intervals and marked", labels, changes, intervals, marked)
     if groups is not None and len(groups) != n:
         raise ValueError(f"groups must have one entry per row: {n} rows but {len(groups)} groups.")
     est = _checks.scores(changes, "changes")
-    ax = _axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
+    ax = kernels.axes(ax, figsize=(7.5, 1.4 + 0.42 * n))
     ys = np.arange(n)[::-1].astype(float)
     names = []
     for i, (y, (low, high), flag) in enumerate(zip(ys, intervals, marked, strict=True)):
         color = PALETTE["accent"] if flag else PALETTE["diff"]
-        _interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
+        kernels.interval_row(ax, y, low, high, est[i], (5, 6), color=color, alpha=0.85)
         name = labels[i] if groups is None else f"{groups[i]} · {labels[i]}"
         names.append(name + (" *" if flag else ""))
         if groups is not None and i and groups[i] != groups[i - 1]:
             ax.axhline(y + 0.5, color=PALETTE["neutral"], linewidth=0.6, alpha=0.5)
-    _rows_against_zero(ax, ys, names, xlabel, title)
+    kernels.rows_against_zero(ax, ys, names, xlabel, title)
     marks = {"accent": mark_label, "diff": "no mark: no change detected"}
     handles = [Line2D([], [], color=PALETTE[r], linewidth=5, label=s) for r, s in marks.items()]
     below = 0.62 / (0.77 * ax.figure.get_figheight())  # under the x label, about 0.6 inches
@@ -493,7 +493,7 @@ def _compare_many_iv(
     alternative, missing, qrels, min_queries, workers,
 ):  # fmt: skip
     """The runs as {name: {measure: checked RunScores}}, baseline, measures, settings, threads."""
-    seed, n_resamples, _, alternative, _, min_queries = _compare_runs_iv(
+    seed, n_resamples, alternative, _, min_queries = _compare_runs_iv(
         rng, n_resamples, level, alternative, 0, min_queries, False
     )
     family = _checks.one_of(family, "family", FAMILIES)
@@ -653,7 +653,6 @@ def _table(
     """The cells, computed (in ``workers`` threads), adjusted and marked: the table."""
     candidates = tuple(r for r in runs if r != baseline)
     seed, n, level, alt = (settings[k] for k in ("seed", "n_resamples", "level", "alternative"))
-    half = (1 - _checks.level(level)) / 2  # alpha/2
     measures = tuple(query_ids)
     jobs = [(r, m) for m in measures for r in candidates]
 
@@ -662,9 +661,8 @@ def _table(
         run, m = job
         a, b = scores[m][baseline], scores[m][run]
         d = b - a
-        interval, method, exact, _ = _query_interval(d, n, np.random.default_rng(seed), level, half)
-        # null=False: only the p-value is kept
-        test, up, down, unchanged = _test_and_counts(d, None, seed, alt, n, null=False)
+        interval, method, exact, _ = _query_interval(d, n, np.random.default_rng(seed), level)
+        test, up, down, unchanged = _test_and_counts(d, None, seed, alt, n, null=False)  # p alone
         return dict(
             n_queries=int(d.size), baseline_mean=float(a.mean()), run_mean=float(b.mean()),
             change=float(d.mean()), interval=interval, interval_method=method,
@@ -717,7 +715,7 @@ def _adjust(p: np.ndarray, labels: list[str], correction: str) -> np.ndarray:
     for name in dict.fromkeys(labels):
         here = lab == name
         q = p[here]
-        adjusted[here] = _holm(q) if correction == "holm" else np.minimum(1.0, q * q.size)
+        adjusted[here] = holm(q).adjusted if correction == "holm" else np.minimum(1.0, q * q.size)
     if "primary" in labels and "secondary" in labels:
         gate = adjusted[lab == "primary"].max()
         adjusted[lab == "secondary"] = np.maximum(adjusted[lab == "secondary"], gate)
@@ -748,7 +746,7 @@ def load_many_record(path: str | os.PathLike[str]) -> ManyRunsRecord:
     """Read a record written by :meth:`ManyRunsTable.save`, checking that it is complete and that
     its scores still have the hash they were saved with (errors name the file)."""
     fields = list(ManyRunsRecord.__dataclass_fields__)
-    name, raw = _read_record(
+    name, raw = kernels.read_record(
         path, RECORD_FORMAT, "many-runs", (RECORD_VERSION,), fields, column=False
     )
     record = ManyRunsRecord(**{k: raw[k] for k in fields})

@@ -9,24 +9,18 @@ import os
 import re
 import textwrap
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
-from fractions import Fraction
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .. import _checks
-from ..grid import _exact_bootstrap_interval
-from ..intervals import Interval, _percentile_interval
+from .. import _checks, kernels
+from ..grid import exact_bootstrap_interval, find_grid
+from ..intervals import Interval, percentile_interval
 from ..records import METHOD, METHOD_CLUSTER, METHOD_EXACT, ComparisonRecord, save_record
-from ..resampling import (
-    DEFAULT_MAX_ELEMENTS,
-    ClusterTotals,
-    _cluster_bootstrap,
-    _cluster_totals,
-    _paired_bootstrap,
-)
-from ..significance import _ALTERNATIVES, SignificanceResult, _randomization_test
-from ..slices import QueryChange, _largest_regressions
+from ..resampling import DEFAULT_MAX_ELEMENTS, ClusterTotals, cluster_totals, paired_bootstrap
+from ..significance import ALTERNATIVES, MAX_EXACT_ASSIGNMENTS, SignificanceResult
+from ..slices import QueryChange
 from .alignment import AlignedRuns, _align_runs, _align_runs_iv
 from .readers import Qrels, RunScores
 
@@ -269,25 +263,25 @@ def compare_runs(
     >>> print(f"[{report.interval.low:+.3f}, {report.interval.high:+.3f}] {report.interval_method}")
     [-0.035, +0.080] paired bootstrap over queries, exact (multiset enumeration, 35 count vectors)
     """
-    seed, n_resamples, half_alpha, alternative, top, min_queries = _compare_runs_iv(
+    seed, n_resamples, alternative, top, min_queries = _compare_runs_iv(
         rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap
     )
     runs = _align_runs(*_align_runs_iv(a, b, missing, qrels, clusters))  # the compared queries
     _enough_queries(len(runs.query_ids), min_queries)
     d = runs.b - runs.a  # the per-query changes
-    users = None if runs.clusters is None else _checks.clusters(runs.clusters, d.size)
-    totals = None if users is None else _cluster_totals(d, *users)
+    totals = None if runs.clusters is None else cluster_totals(d, runs.clusters)
     boot, interval, method, exact, source = _interval(
-        d, totals, n_resamples, seed, level, half_alpha, monte_carlo_bootstrap
+        d, totals, n_resamples, seed, level, monte_carlo_bootstrap
     )
     test, wins, losses, unchanged = _test_and_counts(d, totals, seed, alternative, n_resamples)
+    worst = kernels.largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices)
     return ComparisonReport(
         runs=runs,
         measure=next((r.measure for r in (a, b) if isinstance(r, RunScores) and r.measure), ""),
         mean_a=float(runs.a.mean()), mean_b=float(runs.b.mean()), mean_change=float(d.mean()),
         interval=interval, interval_method=method, test=test, bootstrap=boot,
         wins=wins, losses=losses, unchanged=unchanged,
-        largest_regressions=_largest_regressions(runs.a, runs.b, runs.query_ids, top, runs.slices),
+        largest_regressions=worst,
         seed=seed, n_resamples=n_resamples, level=float(level),
         config=_config(runs, a, b, qrels, min_queries), interval_exact=exact,
         bootstrap_source=source,
@@ -298,27 +292,34 @@ def _test_and_counts(
     d: np.ndarray, totals: ClusterTotals | None, seed: int, alternative: str, n_resamples: int,
     null: bool = True,
 ) -> tuple[SignificanceResult, int, int, int]:  # fmt: skip
-    """The randomization test of the changes ``d`` and how many went up, down and stayed the same,
-    as :func:`compare_runs` and each cell of :func:`compare_many` report them. A Monte Carlo test
-    draws from a stream spawned from the seed (the interval from ``default_rng(seed)``); ``null``
-    as in :func:`_randomization_test`."""
+    """The randomization test of the changes ``d`` (with ``totals``, of each user's total change;
+    Monte Carlo, where no exact test exists, from a stream spawned from the seed) and the counts up,
+    down and the same. ``null=False``: on the grid, the p-value alone (no inverse FFT)."""
     stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    test = _randomization_test(
-        d, totals, None, stream, alternative, fallback_resamples=n_resamples, null=null
-    )
+    x = d if totals is None else totals.sums  # the changes flipped
+    nonzero, test = x[x != 0], None  # (enumerating all sign assignments builds the null anyway)
+    grid = None if null or 2**nonzero.size <= MAX_EXACT_ASSIGNMENTS else find_grid(nonzero)
+    with suppress(ValueError):  # a grid too fine for the memory limit: the test below says so
+        test = kernels.grid_tails(x, grid, float(np.mean(x)), alternative)[0] if grid else None
+    test = test or kernels.randomization_test(x, stream, alternative, n_resamples)
+    if totals is not None:  # statistics rescaled to mean changes over queries: p is unchanged
+        means = test.null_distribution * (len(totals.labels) / d.size)
+        means.flags.writeable = False
+        method = test.method + ", flipping each user's total change"
+        test = replace(test, statistic=float(d.mean()), null_distribution=means, method=method)
     return test, int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
 
 
 def _compare_runs_iv(rng, n_resamples, level, alternative, top, min_queries, monte_carlo_bootstrap):
-    """The checked seed, B, alpha/2 (a Fraction), alternative, top and min_queries."""
+    """The checked seed, B, alternative, top and min_queries (the level checked too)."""
     seed = _checks.seed(rng, why=" seed here, so that the report can record it and be recomputed")
     n_resamples = _checks.integer(n_resamples, "n_resamples")
-    half_alpha = (1 - _checks.level(level)) / 2
-    alternative = _checks.one_of(alternative, "alternative", _ALTERNATIVES)
+    _checks.level(level)
+    alternative = _checks.one_of(alternative, "alternative", ALTERNATIVES)
     top = _checks.integer(top, "top", minimum=0)
     min_queries = _checks.integer(min_queries, "min_queries")
     _checks.boolean(monte_carlo_bootstrap, "monte_carlo_bootstrap")
-    return seed, n_resamples, half_alpha, alternative, top, min_queries
+    return seed, n_resamples, alternative, top, min_queries
 
 
 def _enough_queries(q: int, min_queries: int) -> None:
@@ -338,19 +339,19 @@ def _enough_queries(q: int, min_queries: int) -> None:
 
 def _interval(
     d: np.ndarray, totals: ClusterTotals | None, n_resamples: int, seed: int, level: float,
-    half_alpha: Fraction, monte_carlo_bootstrap: bool,
+    monte_carlo_bootstrap: bool,
 ) -> tuple[np.ndarray, Interval, str, bool, str]:  # fmt: skip
     """The values for the plot, the interval, how it was computed, whether it is exact, and what
     the values for the plot are."""
     rng = np.random.default_rng(seed)
     source = f"{n_resamples:,} Monte Carlo resamples"
     if totals is not None:
-        boot = _cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
+        boot = kernels.cluster_bootstrap(totals, "query", n_resamples, rng, DEFAULT_MAX_ELEMENTS)
         method = f"user-cluster bootstrap, {len(totals.labels)} users resampled whole"
-        return boot, _percentile_interval(boot, half_alpha), method, False, source
-    interval, method, exact, boot = _query_interval(d, n_resamples, rng, level, half_alpha)
+        return boot, percentile_interval(boot, level), method, False, source
+    interval, method, exact, boot = _query_interval(d, n_resamples, rng, level)
     if exact is not None and monte_carlo_bootstrap:
-        boot = _paired_bootstrap(d, n_resamples, rng)
+        boot = paired_bootstrap(d, n_resamples=n_resamples, rng=rng)
     elif exact is not None:
         p = exact.distribution.probabilities  # the distribution the interval was read from
         boot = rng.choice(exact.distribution.values, size=n_resamples, p=p / p.sum())
@@ -359,17 +360,17 @@ def _interval(
 
 
 def _query_interval(
-    d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float, half_alpha: Fraction
+    d: np.ndarray, n_resamples: int, rng: np.random.Generator, level: float
 ) -> tuple[Interval, str, object, np.ndarray | None]:
     """The paired bootstrap interval over queries (exact where it can be, else ``n_resamples``
     draws from ``rng``), how it was computed, the exact result or None, the draws or None."""
     method = "paired bootstrap over queries"
     try:
-        exact = _exact_bootstrap_interval(d, float(level), half_alpha)
+        exact = exact_bootstrap_interval(d, level)
     except ValueError:  # on no grid, or a grid too fine: a Monte Carlo interval
-        boot = _paired_bootstrap(d, n_resamples, rng)
+        boot = paired_bootstrap(d, n_resamples=n_resamples, rng=rng)
         method += " (Monte Carlo: no exact interval for these scores)"
-        return _percentile_interval(boot, half_alpha), method, None, boot
+        return percentile_interval(boot, level), method, None, boot
     method += ", exact " + exact.method.removeprefix("exact bootstrap ")
     return exact.interval, method, exact, None
 
