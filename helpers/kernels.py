@@ -2,7 +2,7 @@
 function offers as ``helpers/runs/`` needs them (the test for every size and the grid's p-value
 alone, a cluster bootstrap of users' totals already made, the largest regressions without checking
 every query ID again) and the parts of figures and records it shares. Elsewhere the toolkit calls
-public functions."""
+public functions, never a private name but ``_checks``'s rules (tests/test_init.py holds this)."""
 
 # ruff: noqa: F401  (this module re-exports private functions under public names)
 

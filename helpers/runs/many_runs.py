@@ -23,12 +23,12 @@ from ..intervals import Interval
 from ..plots import PALETTE
 from ..records import save_record
 from ..significance import holm
-from ..slices import _html_table, _line
 from . import alignment as _alignment
 from . import report as _report
 from .readers import Qrels, RunScores
 from .report import _compare_runs_iv, _enough_queries, _p_text, _query_interval, _test_and_counts
 from .scoring import trec_name
+from .slice_table import _html_table, _line
 
 __all__ = ["FAMILIES", "CORRECTIONS", "RunComparison", "ManyRunsTable", "compare_many",
            "ManyRunsRecord", "load_many_record", "recompute_many", "plot_forest"]  # fmt: skip
