@@ -18,6 +18,7 @@ import os
 import pathlib
 import re
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -339,7 +340,7 @@ def _trim_row(row: list[str], keep: int) -> list[str]:
 class Run:
     """A TREC run: for each query, the retrieved documents and their scores."""
 
-    rankings: dict[str, dict[str, float]]
+    rankings: Mapping[str, dict[str, float]]  # read_run's: its columns, a mapping as well
     source: str = ""
     tag: str = ""
 
@@ -522,49 +523,159 @@ def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
     warnings.warn(f"{name}: {said}", UserWarning, stacklevel=3)
 
 
-def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list, tuple] | None:
-    """A TREC run's (``n`` = 6), an MS MARCO run's (3) or qrels' (4) {query: {document: score or
-    grade}}, the tags (a TREC run's; else []) and the first ``_ORDER_LINES`` lines' topics, ranks
-    and scores (a run's), read at once when each line is ``n`` plain ASCII fields; else None: the
-    line-by-line reader reads the file or says what is wrong where. The same tables, in a fraction
-    of the time."""
-    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
-    flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
-    lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
-    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
+#: Bytes of a file read and split at once (its fields' objects take about ten times as much).
+_CHUNK = 1 << 22
+
+
+class _Columns(Mapping):
+    """A run read from a file, as columns: its topics in the order they first appear, and for
+    each line its topic's index, document ID (ASCII bytes) and score. As a mapping it is the
+    run's {query: {document: score}}, each topic's documents in file order, built when asked for:
+    :func:`~helpers.runs.scoring.evaluate` scores the columns without building it."""
+
+    def __init__(self, topics: list[str], codes: np.ndarray, docs: np.ndarray, scores: np.ndarray):
+        self.topics, self.codes, self.docs, self.scores = topics, codes, docs, scores
+        self.index = {q: i for i, q in enumerate(topics)}
+
+    @cached_property
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lines in topic order (file order within a topic), and where each topic starts."""
+        order = np.argsort(self.codes, kind="stable")
+        return order, np.searchsorted(self.codes[order], np.arange(len(self.topics) + 1))
+
+    def topic(self, i: int) -> tuple[list[str], list]:
+        """Topic ``i``'s documents (as text) and scores, in file order."""
+        order, starts = self.rows
+        rows = order[starts[i] : starts[i + 1]]
+        return self.docs[rows].astype(str).tolist(), self.scores[rows].tolist()
+
+    def __getitem__(self, query: str) -> dict[str, float]:
+        return dict(zip(*self.topic(self.index[query]), strict=True))
+
+    def __iter__(self):
+        return iter(self.topics)
+
+    def __len__(self) -> int:
+        return len(self.topics)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+def _read_plain(path: str | os.PathLike[str], n: int) -> tuple | None:
+    """A TREC run's (``n`` = 6) or an MS MARCO run's (3) :class:`_Columns`, or qrels' (4)
+    {query: {document: grade}}; the tags (a TREC run's; else []) and the first ``_ORDER_LINES``
+    lines' topics, ranks and scores (a run's). Read a chunk of lines at a time, when each line is
+    ``n`` plain ASCII fields and no document is listed twice for a topic; else None: the
+    line-by-line reader reads the file or says what is wrong where. The same tables, in a
+    fraction of the time and memory."""
+    topics: dict[bytes, int] = {}  # each topic's index, in the order topics first appear
+    parts: list[tuple] = []
+    seen: tuple[int, set] = (-1, set())  # the last topic's documents, as the next chunk goes on
+    apart: set[int] = set()  # topics whose lines are not all together
+    try:
+        file = open(path, "rb")  # noqa: SIM115 (closed below)
+    except OSError:
         return None
-    at = {6: (0, 2, 3, 4), 4: (0, 2, 3), 3: (0, 1, 2)}[n]
-    qids, docs, *numbers = (flat[i :: n + 1] for i in at)
-    # float() and int() read a text of these characters in full exactly when it is a C number
-    # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
-    first, digits = "".join(numbers[0]), "[-+.0-9eE]*" if n == 6 else "[-+0-9]*"
-    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
+    with file:
+        for chunk in _whole_lines(file):
+            if (part := _plain_lines(chunk, n, topics, seen, apart)) is None:
+                return None
+            *part, seen = part
+            if sum(len(p[3][0]) for p in parts) >= _ORDER_LINES:
+                part[3] = ([], [], [])  # the first lines are enough
+            parts.append(part)
+    if not parts:
+        return None  # an empty file
+    codes, docs, values = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    if apart and not _no_document_twice(codes, docs, apart):
         return None
-    if any("#" in q for q in dict.fromkeys(qids)) or not re.fullmatch(
-        digits, first + "".join(numbers[-1])
-    ):
-        return None  # a comment line, or a rank, score or grade that is not a plain number
-    try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
-        values = list(map(int if n == 4 else float, numbers[-1]))
-        plain = n != 6 or (
-            first.isdigit() and (len(first) < 300 or max(map(len, numbers[0])) < 300)
-        )
-        ranks = [] if plain else list(map(float, numbers[0]))
-    except ValueError:
+    names = [q.decode() for q in topics]
+    head = tuple(list(itertools.chain(*(p[3][i] for p in parts)))[:_ORDER_LINES] for i in range(3))
+    tags = [t.decode() for t in dict.fromkeys(itertools.chain(*(p[4] for p in parts)))]
+    table = _Columns(names, codes, docs, values)
+    if n == 4:
+        return {q: dict(zip(*table.topic(i), strict=True)) for i, q in enumerate(names)}, [], head
+    return table, tags, head
+
+
+def _whole_lines(file: io.BufferedReader):
+    """The file's bytes, a chunk of whole lines at a time (the last line may lack its end)."""
+    rest = b""
+    while data := file.read(_CHUNK):
+        data = rest + data
+        cut = data.rfind(b"\n") + 1
+        rest = data[cut:]
+        if cut:
+            yield data[:cut]
+    if rest:
+        yield rest
+
+
+def _plain_lines(chunk: bytes, n: int, topics: dict, seen: tuple, apart: set) -> tuple | None:
+    """One chunk of whole lines as columns (see :func:`_read_plain`), or None."""
+    if not chunk.isascii() or b"\x00" in chunk:  # \x00 ends each line below
         return None
-    if n == 3:  # an MS MARCO run: its rank is its order
-        values = [-r for r in values]
-    table: dict[str, dict] = {}
-    at = 0
-    for qid, lines_of in itertools.groupby(qids):  # each run of lines of one query, at once
-        k = len(list(lines_of))
-        block = dict(zip(docs[at : at + k], values[at : at + k], strict=True))
-        at += k
-        table[qid] = table[qid] | block if qid in table else block  # its lines in file order
-    if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
-        return None  # an infinite number, or a document listed twice
-    head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES])
-    return table, flat[5 :: n + 1] if n == 6 else [], head
+    if b"\r" in chunk:
+        chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    chunk += b"" if chunk.endswith(b"\n") else b"\n"
+    lines = chunk.count(b"\n")  # bytes.split() splits at C's isspace(), as trec_eval does
+    flat = chunk.replace(b"\n", b" \x00 ").split()
+    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count(b"\x00") != lines:
+        return None
+    qids, docs, *numbers = (
+        flat[i :: n + 1] for i in {6: (0, 2, 3, 4), 4: (0, 2, 3), 3: (0, 1, 2)}[n]
+    )
+    if n == 6:  # float() reads a field in full exactly when _C_NUMBER does, but for "1_000"
+        if b"_" in chunk and b"_" in b"".join(numbers[0] + numbers[1]):  # (and for inf, nan)
+            return None
+    elif b"".join(numbers[0]).translate(None, b"-+0123456789"):  # _C_INTEGER's characters
+        return None
+    sizes = [len(list(lines_of)) for _, lines_of in itertools.groupby(qids)]
+    starts = [0, *itertools.accumulate(sizes)]
+    block_codes = []
+    for a, b in itertools.pairwise(starts):  # each run of lines of one topic
+        new = len(topics)
+        if (code := topics.setdefault(qids[a], new)) == new and qids[a].startswith(b"#"):
+            return None  # a comment line
+        these = set(docs[a:b])
+        if len(these) < b - a:
+            return None  # a document listed twice
+        if code == seen[0] and a == 0:  # the last chunk's topic goes on
+            if not these.isdisjoint(seen[1]):
+                return None
+            these |= seen[1]
+        elif code != new:
+            apart.add(code)
+        block_codes.append(code)
+        seen = (code, these)
+    ranks = b" ".join(numbers[0]) if n == 6 else b"0"  # only checked: whole, under 300 digits
+    try:  # (as read_run's line by line) is finite
+        if n == 4:
+            values = np.fromiter(map(int, numbers[0]), np.int64, lines)
+        else:
+            values = np.fromiter(map(float, numbers[-1]), float, lines)
+        if ranks.translate(None, b" 0123456789") or max(map(len, numbers[0])) >= 300:
+            if not np.isfinite(np.fromiter(map(float, numbers[0]), float, lines)).all():
+                return None
+    except (ValueError, OverflowError):  # not a number, or a grade beyond 64 bits
+        return None
+    if n == 6 and not np.isfinite(values).all():
+        return None
+    values = -values if n == 3 else values  # an MS MARCO run: its rank is its order
+    codes = np.repeat(np.array(block_codes, np.int32), sizes)
+    head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES].tolist())
+    tags = flat[5 :: n + 1] if n == 6 else []
+    tags = dict.fromkeys(tags[:1] if tags and tags.count(tags[0]) == lines else tags)
+    return codes, np.array(docs), values, head, tags, seen
+
+
+def _no_document_twice(codes: np.ndarray, docs: np.ndarray, topics: set[int]) -> bool:
+    """True when none of ``topics``, whose lines are apart in the file, lists a document twice."""
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(codes.max() + 2))
+    return all(np.unique(docs[order[starts[c] : starts[c + 1]]]).size == starts[c + 1] - starts[c]
+               for c in topics)  # fmt: skip
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:

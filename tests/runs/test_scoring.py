@@ -644,7 +644,7 @@ def test_ir_measures_names_score_as_the_trec_eval_measures():
     pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the oracle")
     for qrels, run in _alias_inputs():
         oracle = pytrec_eval.RelevanceEvaluator(qrels.judgments, set(ALIASES.values()))
-        expected = oracle.evaluate(run.rankings)
+        expected = oracle.evaluate(dict(run.rankings))  # a dict, as pytrec_eval needs
         for alias, trec in ALIASES.items():
             got = evaluate(qrels, run, alias)
             assert got.scores == evaluate(qrels, run, trec).scores
