@@ -565,37 +565,35 @@ class _Columns(Mapping):
 def _read_plain(path: str | os.PathLike[str], n: int) -> tuple | None:
     """A TREC run's (``n`` = 6) or an MS MARCO run's (3) :class:`_Columns`, or qrels' (4)
     {query: {document: grade}}; the tags (a TREC run's; else []) and the first ``_ORDER_LINES``
-    lines' topics, ranks and scores (a run's). Read a chunk of lines at a time, when each line is
-    ``n`` plain ASCII fields and no document is listed twice for a topic; else None: the
-    line-by-line reader reads the file or says what is wrong where. The same tables, in a
-    fraction of the time and memory."""
+    lines' topics, ranks and scores (a run's). Read a chunk of lines at a time by numpy's C
+    reader, when each line is ``n`` plain ASCII fields and no document is listed twice for a
+    topic; else None: the line-by-line reader reads the file or says what is wrong where. The
+    same tables, in a fraction of the time and memory."""
     topics: dict[bytes, int] = {}  # each topic's index, in the order topics first appear
+    widths = {k: 16 for k in _FIELDS[n] if k != "score"}  # text fields' widths, doubled as needed
     parts: list[tuple] = []
-    seen: tuple[int, set] = (-1, set())  # the last topic's documents, as the next chunk goes on
-    apart: set[int] = set()  # topics whose lines are not all together
     try:
         file = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError:
         return None
     with file:
         for chunk in _whole_lines(file):
-            if (part := _plain_lines(chunk, n, topics, seen, apart)) is None:
+            if (part := _plain_lines(chunk, n, topics, widths)) is None:
                 return None
-            *part, seen = part
             if sum(len(p[3][0]) for p in parts) >= _ORDER_LINES:
                 part[3] = ([], [], [])  # the first lines are enough
             parts.append(part)
     if not parts:
         return None  # an empty file
-    codes, docs, values = (np.concatenate([p[i] for p in parts]) for i in range(3))
-    if apart and not _no_document_twice(codes, docs, apart):
-        return None
-    names = [q.decode() for q in topics]
     head = tuple(list(itertools.chain(*(p[3][i] for p in parts)))[:_ORDER_LINES] for i in range(3))
     tags = [t.decode() for t in dict.fromkeys(itertools.chain(*(p[4] for p in parts)))]
-    table = _Columns(names, codes, docs, values)
+    codes, docs, values = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    parts.clear()
+    table = _Columns([q.decode() for q in topics], codes, docs, values)
+    if not _no_document_twice(table):
+        return None
     if n == 4:
-        return {q: dict(zip(*table.topic(i), strict=True)) for i, q in enumerate(names)}, [], head
+        return {q: dict(zip(*table.topic(i), strict=True)) for i, q in enumerate(table)}, [], head
     return table, tags, head
 
 
@@ -612,70 +610,104 @@ def _whole_lines(file: io.BufferedReader):
         yield rest
 
 
-def _plain_lines(chunk: bytes, n: int, topics: dict, seen: tuple, apart: set) -> tuple | None:
-    """One chunk of whole lines as columns (see :func:`_read_plain`), or None."""
-    if not chunk.isascii() or b"\x00" in chunk:  # \x00 ends each line below
+#: The fields _plain_lines reads of each kind of file, each with its column. A run's lines may
+#: have more than six fields (the line-by-line reader ignores the rest, as trec_eval does);
+#: qrels and MS MARCO lines have exactly theirs (numpy's reader checks, when given every column).
+_FIELDS = {
+    6: {"qid": 0, "doc": 2, "rank": 3, "score": 4, "tag": 5},
+    4: {"qid": 0, "it": 1, "doc": 2, "grade": 3},
+    3: {"qid": 0, "doc": 1, "rank": 2},
+}
+_DIGITS = np.zeros(256, bool)
+_DIGITS[[0, *b"0123456789"]] = True  # 0: a shorter field's padding
+_SIGNED = _DIGITS.copy()
+_SIGNED[[*b"+-"]] = True
+
+
+def _plain_lines(chunk: bytes, n: int, topics: dict, widths: dict) -> list | None:
+    """One chunk of whole lines as columns (see :func:`_read_plain`), or None. numpy's reader
+    splits at the whitespace bytes.split() splits at (C's isspace(), as trec_eval) and also at
+    \\x1c-\\x1f, so a chunk holding those goes line by line; it reads a number exactly as float()
+    does, but for "1_000", which it refuses."""
+    if not chunk.isascii() or chunk.isspace() or any(c in chunk for c in b"\0\x1c\x1d\x1e\x1f"):
         return None
     if b"\r" in chunk:
         chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    chunk += b"" if chunk.endswith(b"\n") else b"\n"
-    lines = chunk.count(b"\n")  # bytes.split() splits at C's isspace(), as trec_eval does
-    flat = chunk.replace(b"\n", b" \x00 ").split()
-    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count(b"\x00") != lines:
-        return None
-    qids, docs, *numbers = (
-        flat[i :: n + 1] for i in {6: (0, 2, 3, 4), 4: (0, 2, 3), 3: (0, 1, 2)}[n]
-    )
-    if n == 6:  # float() reads a field in full exactly when _C_NUMBER does, but for "1_000"
-        if b"_" in chunk and b"_" in b"".join(numbers[0] + numbers[1]):  # (and for inf, nan)
+    lines = chunk.count(b"\n") + (not chunk.endswith(b"\n"))
+    while True:  # each text field as wide as the longest yet: read again, wider, if one fills it
+        kinds = [(k, "f8" if k == "score" else f"S{widths[k]}") for k in _FIELDS[n]]
+        try:
+            table = np.loadtxt(io.StringIO(chunk.decode()), kinds, comments=None, ndmin=1,
+                               usecols=list(_FIELDS[n].values()) if n == 6 else None)  # fmt: skip
+        except ValueError:  # a score not a number, or a line of other than n fields
             return None
-    elif b"".join(numbers[0]).translate(None, b"-+0123456789"):  # _C_INTEGER's characters
+        if len(table) != lines:  # a blank line
+            return None
+        if not (full := [k for k in widths if _bytes(table[k])[:, -1].any()]):
+            break
+        for k in full:
+            widths[k] *= 2
+        if max(widths.values()) > 1024 or widths.get("rank", 0) > 256:  # (a finite rank)
+            return None
+    number = _bytes(table["grade" if n == 4 else "rank"])
+    if not (_DIGITS if n == 6 else _SIGNED)[number].all():  # a run's rank: digits only
         return None
-    sizes = [len(list(lines_of)) for _, lines_of in itertools.groupby(qids)]
-    starts = [0, *itertools.accumulate(sizes)]
-    block_codes = []
-    for a, b in itertools.pairwise(starts):  # each run of lines of one topic
-        new = len(topics)
-        if (code := topics.setdefault(qids[a], new)) == new and qids[a].startswith(b"#"):
-            return None  # a comment line
-        these = set(docs[a:b])
-        if len(these) < b - a:
-            return None  # a document listed twice
-        if code == seen[0] and a == 0:  # the last chunk's topic goes on
-            if not these.isdisjoint(seen[1]):
-                return None
-            these |= seen[1]
-        elif code != new:
-            apart.add(code)
-        block_codes.append(code)
-        seen = (code, these)
-    ranks = b" ".join(numbers[0]) if n == 6 else b"0"  # only checked: whole, under 300 digits
-    try:  # (as read_run's line by line) is finite
+    try:
         if n == 4:
-            values = np.fromiter(map(int, numbers[0]), np.int64, lines)
-        else:
-            values = np.fromiter(map(float, numbers[-1]), float, lines)
-        if ranks.translate(None, b" 0123456789") or max(map(len, numbers[0])) >= 300:
-            if not np.isfinite(np.fromiter(map(float, numbers[0]), float, lines)).all():
-                return None
-    except (ValueError, OverflowError):  # not a number, or a grade beyond 64 bits
+            values = np.fromiter(map(int, table["grade"].tolist()), np.int64, lines)
+        else:  # an MS MARCO run's rank is its order
+            values = table["score"] if n == 6 else -table["rank"].astype(float)
+    except (ValueError, OverflowError):  # "+-1", or a grade beyond 64 bits
         return None
-    if n == 6 and not np.isfinite(values).all():
+    if not np.isfinite(values).all():
         return None
-    values = -values if n == 3 else values  # an MS MARCO run: its rank is its order
-    codes = np.repeat(np.array(block_codes, np.int32), sizes)
-    head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES].tolist())
-    tags = flat[5 :: n + 1] if n == 6 else []
-    tags = dict.fromkeys(tags[:1] if tags and tags.count(tags[0]) == lines else tags)
-    return codes, np.array(docs), values, head, tags, seen
+    qids = table["qid"]
+    starts = [0, *(np.flatnonzero(qids[1:] != qids[:-1]) + 1).tolist(), lines]
+    block_codes = []
+    for a in starts[:-1]:  # each run of lines of one topic
+        qid, new = bytes(qids[a]), len(topics)
+        if (code := topics.setdefault(qid, new)) == new and qid.startswith(b"#"):
+            return None  # a comment line
+        block_codes.append(code)
+    codes = np.repeat(np.array(block_codes, np.int32), np.diff(starts))
+    docs = table["doc"].astype(f"S{max(1, _used(table['doc']))}")
+    head = (qids[:_ORDER_LINES].tolist(), table["grade" if n == 4 else "rank"][:_ORDER_LINES].tolist(),
+            values[:_ORDER_LINES].tolist())  # fmt: skip
+    tags = table["tag"] if n == 6 else np.zeros(0, "S1")
+    tags = [tags[0]] if len(tags) and (tags == tags[0]).all() else dict.fromkeys(tags.tolist())
+    return [codes, docs, np.ascontiguousarray(values), head, tags]
 
 
-def _no_document_twice(codes: np.ndarray, docs: np.ndarray, topics: set[int]) -> bool:
-    """True when none of ``topics``, whose lines are apart in the file, lists a document twice."""
-    order = np.argsort(codes, kind="stable")
-    starts = np.searchsorted(codes[order], np.arange(codes.max() + 2))
-    return all(np.unique(docs[order[starts[c] : starts[c + 1]]]).size == starts[c + 1] - starts[c]
-               for c in topics)  # fmt: skip
+def _bytes(column: np.ndarray) -> np.ndarray:
+    """A column of fixed-width text as a (lines, width) array of bytes."""
+    return np.ascontiguousarray(column).view(np.uint8).reshape(len(column), -1)
+
+
+def _used(column: np.ndarray) -> int:
+    """The width of the longest text in ``column``."""
+    return int(np.flatnonzero(_bytes(column).any(axis=0)).max(initial=-1)) + 1
+
+
+def _no_document_twice(table: _Columns) -> bool:
+    """True when no topic lists a document twice: each line's topic and document hashed and
+    sorted; only when two hashes are equal is each topic's list checked exactly."""
+    (key := _hashes(table.docs, table.codes)).sort()
+    if not (key[1:] == key[:-1]).any():
+        return True
+    order, starts = table.rows
+    return all(np.unique(table.docs[order[a:b]]).size == b - a
+               for a, b in itertools.pairwise(starts.tolist()))  # fmt: skip
+
+
+def _hashes(texts: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
+    """Each fixed-width text's 64-bit hash, mixed with its topic's code if given: equal texts
+    (and codes) hash equal; unequal ones almost never do, but a hash is only ever a shortlist."""
+    width = -(-texts.dtype.itemsize // 8) * 8
+    words = _bytes(texts.astype(f"S{width}")).view(np.uint64)
+    key = np.zeros(len(texts), np.uint64) if codes is None else codes.astype(np.uint64)
+    for j in range(words.shape[1]):
+        key = (key * np.uint64(0x9E3779B97F4A7C15) ^ words[:, j]) * np.uint64(0xBF58476D1CE4E5B9)
+    return key
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
