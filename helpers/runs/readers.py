@@ -649,8 +649,8 @@ def _plain_lines(chunk: bytes, n: int, topics: dict, widths: dict) -> list | Non
             widths[k] *= 2
         if max(widths.values()) > 1024 or widths.get("rank", 0) > 256:  # (a finite rank)
             return None
-    number = _bytes(table["grade" if n == 4 else "rank"])
-    if not (_DIGITS if n == 6 else _SIGNED)[number].all():  # a run's rank: digits only
+    ranks = table["grade" if n == 4 else "rank"]
+    if not (_DIGITS if n == 6 else _SIGNED)[_bytes(ranks)].all():  # a run's rank: digits only
         return None
     try:
         if n == 4:
@@ -671,8 +671,7 @@ def _plain_lines(chunk: bytes, n: int, topics: dict, widths: dict) -> list | Non
         block_codes.append(code)
     codes = np.repeat(np.array(block_codes, np.int32), np.diff(starts))
     docs = table["doc"].astype(f"S{max(1, _used(table['doc']))}")
-    head = (qids[:_ORDER_LINES].tolist(), table["grade" if n == 4 else "rank"][:_ORDER_LINES].tolist(),
-            values[:_ORDER_LINES].tolist())  # fmt: skip
+    head = tuple(x[:_ORDER_LINES].tolist() for x in (qids, ranks, values))
     tags = table["tag"] if n == 6 else np.zeros(0, "S1")
     tags = [tags[0]] if len(tags) and (tags == tags[0]).all() else dict.fromkeys(tags.tolist())
     return [codes, docs, np.ascontiguousarray(values), head, tags]

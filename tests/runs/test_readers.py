@@ -505,8 +505,10 @@ def _random_run(rng: np.random.Generator, n_fields: int = 6) -> str:
         scores = np.round(rng.normal(size=len(docs)), 1)  # ties
         scores = scores if rng.random() < 0.2 else np.sort(scores)[::-1]  # mostly score down
         for i, (d, score) in enumerate(zip(docs, scores.tolist(), strict=True)):
-            lines.append(f"q{t}\t{d}\t{i + 1}" if n_fields == 3 else
-                         f"q{t} Q0 {d} {i + 1} {score} {'ab'[int(rng.random() < 0.05)]}")  # fmt: skip
+            tag = "ab"[int(rng.random() < 0.05)]
+            lines.append(
+                f"q{t}\t{d}\t{i + 1}" if n_fields == 3 else f"q{t} Q0 {d} {i + 1} {score} {tag}"
+            )
     lines.insert(int(rng.integers(len(lines) // 2, len(lines))), lines[0].replace("d", "D" * 39))
     if rng.random() < 0.5:
         rng.shuffle(lines)  # topics interleaved

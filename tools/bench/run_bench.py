@@ -713,7 +713,8 @@ def marco_files(folder: Path, topics: int = 6_980, depth: int = 1_000) -> tuple[
                               zip(docs[:depth], ranks, scores, strict=True)))  # fmt: skip
             relevant = []
             for j in range(2 if rng.random() < 0.07 else 1):  # found in the run 60% of the time
-                k = min(depth - 1, int(rng.geometric(0.07)) - 1) if rng.random() < 0.6 else depth + j
+                found = rng.random() < 0.6
+                k = min(depth - 1, int(rng.geometric(0.07)) - 1) if found else depth + j
                 relevant += [docs[k]] if docs[k] not in relevant else []
             qr.write("".join(f"{qid} 0 {d} 1\n" for d in relevant))
     return folder / "marco.run.txt", folder / "marco.qrels.txt"
