@@ -587,9 +587,12 @@ def _read_plain(path: str | os.PathLike[str], n: int) -> tuple | None:
         return None  # an empty file
     head = tuple(list(itertools.chain(*(p[3][i] for p in parts)))[:_ORDER_LINES] for i in range(3))
     tags = [t.decode() for t in dict.fromkeys(itertools.chain(*(p[4] for p in parts)))]
-    codes, docs, values = (np.concatenate([p[i] for p in parts]) for i in range(3))
-    parts.clear()
-    table = _Columns([q.decode() for q in topics], codes, docs, values)
+    columns = []
+    for i in range(3):  # a column at a time, its parts let go as it is made
+        columns.append(np.concatenate([p[i] for p in parts]))
+        for p in parts:
+            p[i] = None
+    table = _Columns([q.decode() for q in topics], *columns)
     if not _no_document_twice(table):
         return None
     if n == 4:
@@ -700,12 +703,17 @@ def _no_document_twice(table: _Columns) -> bool:
 
 def _hashes(texts: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
     """Each fixed-width text's 64-bit hash, mixed with its topic's code if given: equal texts
-    (and codes) hash equal; unequal ones almost never do, but a hash is only ever a shortlist."""
-    width = -(-texts.dtype.itemsize // 8) * 8
-    words = _bytes(texts.astype(f"S{width}")).view(np.uint64)
-    key = np.zeros(len(texts), np.uint64) if codes is None else codes.astype(np.uint64)
-    for j in range(words.shape[1]):
-        key = (key * np.uint64(0x9E3779B97F4A7C15) ^ words[:, j]) * np.uint64(0xBF58476D1CE4E5B9)
+    (and codes) hash equal; unequal ones almost never do, but a hash is only ever a shortlist.
+    A million texts at a time, in place, to keep the memory it takes small."""
+    width, key = -(-texts.dtype.itemsize // 8) * 8, np.zeros(len(texts), np.uint64)
+    for a in range(0, len(texts), 1 << 20):
+        words = _bytes(texts[a : a + (1 << 20)].astype(f"S{width}")).view(np.uint64)
+        part = key[a : a + len(words)]  # a view, filled in place
+        part[:] = 0 if codes is None else codes[a : a + len(words)]
+        for word in words.T:
+            part *= np.uint64(0x9E3779B97F4A7C15)
+            part ^= word
+            part *= np.uint64(0xBF58476D1CE4E5B9)
     return key
 
 
