@@ -28,7 +28,8 @@ from itertools import chain, repeat
 import numpy as np
 
 from .. import _checks
-from .readers import Qrels, Run, RunScores, _bytes, _Columns, _hashes, trec_name
+from ..scale.columns import Columns, column_grades, trec_order
+from .readers import Qrels, Run, RunScores, trec_name
 
 __all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "trec_name", "MEASURES"]
 
@@ -255,59 +256,18 @@ def _ranked(run: Run, judgments: Mapping) -> dict[str, tuple[np.ndarray, bool]]:
     """Each judged topic the run retrieves documents for (in the run's order): the grades of all
     its documents in trec_eval's order, and whether one of them is judged. From read_run's
     columns at numpy speed, else by :func:`rank_topic`; the tests hold the two equal."""
-    if not isinstance(run.rankings, _Columns):
+    if not isinstance(run.rankings, Columns):
         return {
             q: (rank_topic(docs, judgments[q]).grades, not judgments[q].keys().isdisjoint(docs))
             for q, docs in run.rankings.items()
             if docs and q in judgments
         }
     table = run.rankings
-    order, starts = _trec_order(table)
-    grades = _column_grades(table, judgments)[order]
+    order, starts = trec_order(table)
+    grades = column_grades(table, judgments, UNJUDGED)[order]
     hits = np.add.reduceat(grades != UNJUDGED, starts[:-1]) if len(grades) else []
     return {q: (grades[starts[i] : starts[i + 1]], bool(hits[i]))
             for i, q in enumerate(table.topics) if q in judgments}  # fmt: skip
-
-
-def _trec_order(table: _Columns) -> tuple[np.ndarray, list[int]]:
-    """The lines in trec_eval's order, by topic (and where each starts): score down, then the
-    larger document ID first. Lines written score down are only reordered where scores tie,
-    by their IDs' bytes as big-endian integers, which order as the bytes do."""
-    order, starts = table.rows
-    codes, scores = table.codes[order], table.scores[order]
-    same = codes[1:] == codes[:-1]
-    if (same & (scores[1:] > scores[:-1])).any():  # not written score down
-        order = order[np.lexsort((-scores, codes))]
-        scores = table.scores[order]
-    if (tied := same & (scores[1:] == scores[:-1])).any():
-        rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])  # in a run of ties
-        group = np.cumsum(np.r_[True, ~tied[rows[:-1]] | (np.diff(rows) != 1)])
-        width = -(-table.docs.dtype.itemsize // 8) * 8
-        ids = _bytes(table.docs[order[rows]].astype(f"S{width}")).view(">u8").astype(np.uint64)
-        keys = [~ids[:, j] for j in reversed(range(ids.shape[1]))]  # ~: the larger ID first
-        order[rows] = order[rows][np.lexsort([*keys, group])]
-    return order, starts.tolist()
-
-
-def _column_grades(table: _Columns, judgments: Mapping) -> np.ndarray:
-    """Each line's grade (UNJUDGED where its topic's qrels do not judge its document): the lines
-    whose document's hash is a judged document's found at numpy speed, then looked up."""
-    grades = np.full(len(table.docs), float(UNJUDGED))
-    pairs = {}
-    for q, judged in judgments.items():
-        if (i := table.index.get(q)) is not None:
-            pairs.update(((i, d.encode()), g) for d, g in judged.items())
-    width = table.docs.dtype.itemsize
-    known = np.array([d for _, d in pairs if len(d) <= width], table.docs.dtype)
-    if known.size:
-        hashes, known = _hashes(table.docs), np.unique(_hashes(known))
-        seen = np.zeros(1 << 20, bool)  # a first sieve by the top 20 bits, in the cache
-        seen[known >> np.uint64(44)] = True
-        rows = np.flatnonzero(seen[hashes >> np.uint64(44)])
-        rows = rows[np.isin(hashes[rows], known)]
-        keys = zip(table.codes[rows].tolist(), table.docs[rows].tolist(), strict=True)
-        grades[rows] = [pairs.get(k, UNJUDGED) for k in keys]
-    return grades
 
 
 def _evaluate_iv(
@@ -337,7 +297,7 @@ def _evaluate_iv(
         ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
         (
             "run",
-            {} if isinstance(run.rankings, _Columns) else run.rankings,
+            {} if isinstance(run.rankings, Columns) else run.rankings,
             _is_score,
             "finite numbers as scores",
         ),  # read_run's columns are

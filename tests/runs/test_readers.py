@@ -23,6 +23,7 @@ from helpers import (
     read_trec_eval,
 )
 from helpers.runs import readers
+from helpers.scale import columns
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -423,7 +424,7 @@ def test_a_run_line_cut_short_names_its_file_and_line_not_qrels(tmp_path):
     assert "found 4 fields" in message and "(cut short?)" in message and "qrels" not in message
 
 
-# --- The fast path (_read_plain) against the line-by-line reader ------------------------------
+# --- The fast path (helpers.scale.columns) against the line-by-line reader -----------------
 
 PLAIN_VARIANTS = {
     "crlf": "q1 Q0 d1 1 2.5 t\r\nq1 Q0 d2 2 1.5 t\r\n",
@@ -466,7 +467,7 @@ def _both_ways(monkeypatch, reader, path):
     for fast in (True, False):
         with monkeypatch.context() as m:
             if not fast:
-                m.setattr(readers, "_read_plain", lambda *_: None)
+                m.setattr(readers, "read_columns", lambda *_: None)
             try:
                 with warnings.catch_warnings(record=True) as said:
                     warnings.simplefilter("always")
@@ -486,9 +487,9 @@ def test_the_fast_path_reads_exactly_what_the_line_by_line_reader_reads(tmp_path
         for reader, n in ((read_run, 6), (read_qrels, 4)):
             fast, slow = _both_ways(monkeypatch, reader, path)
             assert fast == slow, path  # the same tables in the same order, or the same message
-            read_plainly += readers._read_plain(path, n) is not None
+            read_plainly += readers.read_columns(path, n, 0) is not None
     assert read_plainly >= 9  # the chapter's three files and six plain variants went fast
-    ms_marco = [p for p in files if readers._read_plain(p, 3) is not None]
+    ms_marco = [p for p in files if readers.read_columns(p, 3, 0) is not None]
     assert len(ms_marco) == 2, ms_marco  # the plain MS MARCO variants went fast too
 
 
@@ -520,24 +521,15 @@ def test_read_in_small_chunks_the_fast_path_reads_what_the_line_by_line_reader_r
     tmp_path, monkeypatch, n_fields
 ):
     # 100 bytes a chunk: topics run across chunks, a document listed twice chunks apart
-    monkeypatch.setattr(readers, "_CHUNK", 100)
+    monkeypatch.setattr(columns, "CHUNK", 100)
     rng, fast = np.random.default_rng(52), 0
     for i in range(40):
         path = tmp_path / f"run{i}.txt"
         path.write_text(_random_run(rng, n_fields))
         got, want = _both_ways(monkeypatch, read_run, path)
         assert got == want, path.read_text()
-        fast += readers._read_plain(path, n_fields) is not None
+        fast += readers.read_columns(path, n_fields, 0) is not None
     assert 20 <= fast < 40  # most went fast; those listing a document twice did not
-
-
-def test_a_hash_is_only_a_shortlist(tmp_path, monkeypatch):
-    # were every document's hash the same, a document listed twice is still found exactly
-    monkeypatch.setattr(readers, "_hashes", lambda texts, codes=None: np.zeros(len(texts), "u8"))
-    for text, twice in (("q1 Q0 a 1 2 t\nq2 Q0 a 1 2 t\n", False),
-                        ("q1 Q0 a 1 2 t\nq2 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n", True)):  # fmt: skip
-        (tmp_path / "run.txt").write_text(text)
-        assert (readers._read_plain(tmp_path / "run.txt", 6) is None) is twice
 
 
 # --- issue 52: MS MARCO runs, a column missing, scores in the wrong direction -----------------
