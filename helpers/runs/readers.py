@@ -12,18 +12,19 @@ import codecs
 import csv
 import hashlib
 import io
-import itertools
 import math
 import os
 import pathlib
 import re
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from .. import _checks
+from ..scale.columns import read_columns
 
 __all__ = [
     "RunScores", "Run", "Qrels", "read_trec_eval", "read_scores_csv", "read_run", "read_qrels",
@@ -339,7 +340,7 @@ def _trim_row(row: list[str], keep: int) -> list[str]:
 class Run:
     """A TREC run: for each query, the retrieved documents and their scores."""
 
-    rankings: dict[str, dict[str, float]]
+    rankings: Mapping[str, dict[str, float]]  # read_run's: its columns, a mapping as well
     source: str = ""
     tag: str = ""
 
@@ -430,7 +431,7 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     ({'q1': {'d1': 2.5, 'd2': 1.5}, 'q2': {'d7': 0.9}}, 'bm25')
     """
     name = os.fspath(path)
-    if fast := _read_plain(path, 6) or _read_plain(path, 3):
+    if fast := read_columns(path, 6, _ORDER_LINES) or read_columns(path, 3, _ORDER_LINES):
         table, tags, lines = fast
         _check_order(name, *lines)
         return Run(table, name, ",".join(dict.fromkeys(tags)))
@@ -522,51 +523,6 @@ def _check_order(name: str, qids: list, ranks: list, scores: list) -> None:
     warnings.warn(f"{name}: {said}", UserWarning, stacklevel=3)
 
 
-def _read_plain(path: str | os.PathLike[str], n: int) -> tuple[dict, list, tuple] | None:
-    """A TREC run's (``n`` = 6), an MS MARCO run's (3) or qrels' (4) {query: {document: score or
-    grade}}, the tags (a TREC run's; else []) and the first ``_ORDER_LINES`` lines' topics, ranks
-    and scores (a run's), read at once when each line is ``n`` plain ASCII fields; else None: the
-    line-by-line reader reads the file or says what is wrong where. The same tables, in a fraction
-    of the time."""
-    text = _read_text(path).replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n") + "\n"
-    flat = text.replace("\n", " \x00 ").split()  # \x00 (refused by _read_text) ends each line
-    lines = text.count("\n")  # each line n fields and its end; str.split() splits at \x1c-\x1f too
-    if len(flat) != (n + 1) * lines or flat[n :: n + 1].count("\x00") != lines:
-        return None
-    at = {6: (0, 2, 3, 4), 4: (0, 2, 3), 3: (0, 1, 2)}[n]
-    qids, docs, *numbers = (flat[i :: n + 1] for i in at)
-    # float() and int() read a text of these characters in full exactly when it is a C number
-    # (integer), which _C_NUMBER (_C_INTEGER) checks field by field
-    first, digits = "".join(numbers[0]), "[-+.0-9eE]*" if n == 6 else "[-+0-9]*"
-    if not text.isascii() or any(map(text.__contains__, "\x1c\x1d\x1e\x1f")):
-        return None
-    if any("#" in q for q in dict.fromkeys(qids)) or not re.fullmatch(
-        digits, first + "".join(numbers[-1])
-    ):
-        return None  # a comment line, or a rank, score or grade that is not a plain number
-    try:  # a run's ranks are only checked: fewer than 309 digits are a finite number
-        values = list(map(int if n == 4 else float, numbers[-1]))
-        plain = n != 6 or (
-            first.isdigit() and (len(first) < 300 or max(map(len, numbers[0])) < 300)
-        )
-        ranks = [] if plain else list(map(float, numbers[0]))
-    except ValueError:
-        return None
-    if n == 3:  # an MS MARCO run: its rank is its order
-        values = [-r for r in values]
-    table: dict[str, dict] = {}
-    at = 0
-    for qid, lines_of in itertools.groupby(qids):  # each run of lines of one query, at once
-        k = len(list(lines_of))
-        block = dict(zip(docs[at : at + k], values[at : at + k], strict=True))
-        at += k
-        table[qid] = table[qid] | block if qid in table else block  # its lines in file order
-    if (n == 6 and math.inf in map(abs, ranks + values)) or sum(map(len, table.values())) < lines:
-        return None  # an infinite number, or a document listed twice
-    head = (qids[:_ORDER_LINES], numbers[0][:_ORDER_LINES], values[:_ORDER_LINES])
-    return table, flat[5 :: n + 1] if n == 6 else [], head
-
-
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read TREC relevance judgments (qrels): ``query_id iteration doc_id grade`` on each line.
 
@@ -581,7 +537,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ({'q1': {'d1': 2, 'd2': 0}, 'q2': {'d7': 1}}, ['q1', 'q2'])
     """
     name = os.fspath(path)
-    if fast := _read_plain(path, 4):
+    if fast := read_columns(path, 4, 0):
         return Qrels(fast[0], name)
     judgments: dict[str, dict[str, int]] = {}
     first_line: dict[tuple[str, str], int] = {}

@@ -28,6 +28,7 @@ from itertools import chain, repeat
 import numpy as np
 
 from .. import _checks
+from ..scale.columns import Columns, column_grades, trec_order
 from .readers import Qrels, Run, RunScores, trec_name
 
 __all__ = ["evaluate", "RankedTopic", "rank_topic", "measure_function", "trec_name", "MEASURES"]
@@ -224,8 +225,9 @@ def evaluate(
     """
     names = measure if isinstance(measure, list) else [measure]
     score, level, max_docs = _evaluate_iv(qrels, run, names, level, max_docs, check_topics)
+    ranked = _ranked(run, qrels.judgments)
     if _checks.boolean(check_documents, "check_documents") and (
-        problem := _document_mismatch(qrels, run)
+        problem := _document_mismatch(qrels, run, ranked)
     ):
         raise ValueError(
             f"{run.source or 'the run'} against {qrels.source or 'the qrels'}: {problem} Each such "
@@ -236,10 +238,11 @@ def evaluate(
         )
     topics, scores = qrels.topics, [{} for _ in names]
     for q in topics:
-        t = rank_topic(run.rankings.get(q, {}), qrels.judgments[q], level=level, max_docs=max_docs)
+        judged = np.fromiter(qrels.judgments[q].values(), float, len(qrels.judgments[q]))
+        t = RankedTopic(ranked.get(q, (np.zeros(0),))[0][:max_docs], judged, level)
         for table, function in zip(scores, score, strict=True):
             table[q] = function(t)
-    unretrieved = [q for q in topics if not run.rankings.get(q)]
+    unretrieved = [q for q in topics if q not in ranked]
     unjudged = _checks.sorted_ids(set(run.rankings) - set(qrels.judgments))
     made = {"level": level, "max_docs": max_docs, "qrels": qrels.fingerprint}
     out = [
@@ -247,6 +250,24 @@ def evaluate(
         for s, m in zip(scores, names, strict=True)
     ]
     return out if isinstance(measure, list) else out[0]
+
+
+def _ranked(run: Run, judgments: Mapping) -> dict[str, tuple[np.ndarray, bool]]:
+    """Each judged topic the run retrieves documents for (in the run's order): the grades of all
+    its documents in trec_eval's order, and whether one of them is judged. From read_run's
+    columns at numpy speed, else by :func:`rank_topic`; the tests hold the two equal."""
+    if not isinstance(run.rankings, Columns):
+        return {
+            q: (rank_topic(docs, judgments[q]).grades, not judgments[q].keys().isdisjoint(docs))
+            for q, docs in run.rankings.items()
+            if docs and q in judgments
+        }
+    table = run.rankings
+    order, starts = trec_order(table)
+    grades = column_grades(table, judgments, UNJUDGED)[order]
+    hits = np.add.reduceat(grades != UNJUDGED, starts[:-1]) if len(grades) else []
+    return {q: (grades[starts[i] : starts[i + 1]], bool(hits[i]))
+            for i, q in enumerate(table.topics) if q in judgments}  # fmt: skip
 
 
 def _evaluate_iv(
@@ -274,7 +295,12 @@ def _evaluate_iv(
         raise ValueError(f"{qrels.source or 'the qrels'}: no judged topics.")
     for what, table, ok, expected in (
         ("qrels", qrels.judgments, _checks.is_int, "integer grades"),
-        ("run", run.rankings, _is_score, "finite numbers as scores"),
+        (
+            "run",
+            {} if isinstance(run.rankings, Columns) else run.rankings,
+            _is_score,
+            "finite numbers as scores",
+        ),  # read_run's columns are
     ):
         for q, docs in table.items() if not _plainly_fit(table, what == "run") else ():
             for doc, value in docs.items():
@@ -358,11 +384,10 @@ def _topic_mismatch(run_topics: set[str], judged: set[str]) -> str | None:
     return None
 
 
-def _document_mismatch(qrels: Qrels, run: Run) -> str | None:
-    """Why the run retrieves no judged document for most of its judged topics (see
-    :func:`evaluate`); None when it retrieves one for at least half of them."""
-    topics = [q for q, docs in run.rankings.items() if docs and q in qrels.judgments]
-    missed = [q for q in topics if qrels.judgments[q].keys().isdisjoint(run.rankings[q].keys())]
+def _document_mismatch(qrels: Qrels, run: Run, ranked: dict) -> str | None:
+    """Why the run retrieves no judged document for most of its judged topics (``ranked``: see
+    :func:`_ranked` and :func:`evaluate`); None when it retrieves one for at least half of them."""
+    topics, missed = list(ranked), [q for q, (_, hit) in ranked.items() if not hit]
     if 2 * len(missed) <= len(topics):
         return None
     said = (

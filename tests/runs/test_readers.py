@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import importlib.util
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from helpers import (
     read_trec_eval,
 )
 from helpers.runs import readers
+from helpers.scale import columns
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -422,7 +424,7 @@ def test_a_run_line_cut_short_names_its_file_and_line_not_qrels(tmp_path):
     assert "found 4 fields" in message and "(cut short?)" in message and "qrels" not in message
 
 
-# --- The fast path (_read_plain) against the line-by-line reader ------------------------------
+# --- The fast path (helpers.scale.columns) against the line-by-line reader -----------------
 
 PLAIN_VARIANTS = {
     "crlf": "q1 Q0 d1 1 2.5 t\r\nq1 Q0 d2 2 1.5 t\r\n",
@@ -459,15 +461,17 @@ PLAIN_VARIANTS = {
 
 
 def _both_ways(monkeypatch, reader, path):
-    """What ``reader`` makes of ``path`` (its table, or its message) read at once where it can,
-    and line by line."""
+    """What ``reader`` makes of ``path`` (its table and warnings, or its message) read at once
+    where it can, and line by line."""
     out = []
     for fast in (True, False):
         with monkeypatch.context() as m:
             if not fast:
-                m.setattr(readers, "_read_plain", lambda *_: None)
+                m.setattr(readers, "read_columns", lambda *_: None)
             try:
-                out.append(repr(reader(path)))
+                with warnings.catch_warnings(record=True) as said:
+                    warnings.simplefilter("always")
+                    out.append(repr(reader(path)) + repr([str(w.message) for w in said]))
             except ValueError as err:
                 out.append(f"ValueError: {err}")
     return out
@@ -483,10 +487,49 @@ def test_the_fast_path_reads_exactly_what_the_line_by_line_reader_reads(tmp_path
         for reader, n in ((read_run, 6), (read_qrels, 4)):
             fast, slow = _both_ways(monkeypatch, reader, path)
             assert fast == slow, path  # the same tables in the same order, or the same message
-            read_plainly += readers._read_plain(path, n) is not None
+            read_plainly += readers.read_columns(path, n, 0) is not None
     assert read_plainly >= 9  # the chapter's three files and six plain variants went fast
-    ms_marco = [p for p in files if readers._read_plain(p, 3) is not None]
+    ms_marco = [p for p in files if readers.read_columns(p, 3, 0) is not None]
     assert len(ms_marco) == 2, ms_marco  # the plain MS MARCO variants went fast too
+
+
+def _random_run(rng: np.random.Generator, n_fields: int = 6) -> str:
+    """A run file as engineers write them, and some as they should not: topics whose lines are
+    split or interleaved, IDs of 1 to 40 characters (one long one late, so columns widen),
+    tied scores, and now and then a document listed twice, lines apart."""
+    lines = []
+    for t in rng.permutation(12):
+        docs = [f"d{k}" + "x" * int(rng.integers(0, 3)) for k in range(int(rng.integers(1, 40)))]
+        docs = list(dict.fromkeys(docs))
+        if rng.random() < 0.02:
+            docs.append(docs[0])  # listed twice
+        scores = np.round(rng.normal(size=len(docs)), 1)  # ties
+        scores = scores if rng.random() < 0.2 else np.sort(scores)[::-1]  # mostly score down
+        for i, (d, score) in enumerate(zip(docs, scores.tolist(), strict=True)):
+            tag = "ab"[int(rng.random() < 0.05)]
+            lines.append(
+                f"q{t}\t{d}\t{i + 1}" if n_fields == 3 else f"q{t} Q0 {d} {i + 1} {score} {tag}"
+            )
+    lines.insert(int(rng.integers(len(lines) // 2, len(lines))), lines[0].replace("d", "D" * 39))
+    if rng.random() < 0.5:
+        rng.shuffle(lines)  # topics interleaved
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("n_fields", [6, 3])
+def test_read_in_small_chunks_the_fast_path_reads_what_the_line_by_line_reader_reads(
+    tmp_path, monkeypatch, n_fields
+):
+    # 100 bytes a chunk: topics run across chunks, a document listed twice chunks apart
+    monkeypatch.setattr(columns, "CHUNK", 100)
+    rng, fast = np.random.default_rng(52), 0
+    for i in range(40):
+        path = tmp_path / f"run{i}.txt"
+        path.write_text(_random_run(rng, n_fields))
+        got, want = _both_ways(monkeypatch, read_run, path)
+        assert got == want, path.read_text()
+        fast += readers.read_columns(path, n_fields, 0) is not None
+    assert 20 <= fast < 40  # most went fast; those listing a document twice did not
 
 
 # --- issue 52: MS MARCO runs, a column missing, scores in the wrong direction -----------------

@@ -174,6 +174,50 @@ def test_ties_go_to_the_larger_document_id_whatever_the_order_in_the_file():
         assert measure_function("recip_rank")(topic) == pytest.approx(1 / 3)
 
 
+def _tie_heavy_files(rng: np.random.Generator, folder: Path) -> tuple[Path, Path]:
+    """A run (TREC or MS MARCO format) with ties, IDs that are prefixes of others and up to 20
+    characters, topics written score down or not, and qrels that judge some of its documents,
+    some it does not retrieve, some longer than any it retrieves, and some for other topics."""
+    run, qrels = [], []
+    ms_marco = rng.random() < 0.3
+    for t in range(int(rng.integers(1, 8))):
+        ids = ["d1", "d10", "d1x", "d2", "D", "clueweb-0001-00001", "clueweb-0001-00001x"]
+        ids += [f"d{k}" * int(rng.integers(1, 4)) for k in range(int(rng.integers(0, 30)))]
+        docs = list(dict.fromkeys(rng.permutation(ids).tolist()))[: int(rng.integers(1, 40))]
+        scores = np.round(rng.normal(size=len(docs)), int(rng.integers(0, 2)))
+        scores = np.sort(scores)[::-1] if rng.random() < 0.7 else scores
+        for i, (d, s) in enumerate(zip(docs, scores.tolist(), strict=True)):
+            run.append(f"q{t}\t{d}\t{i + 1}" if ms_marco else f"q{t} Q0 {d} {i + 1} {s} t")
+        judged = [*rng.choice(docs, size=len(docs) // 2, replace=False).tolist(), "unretrieved",
+                  "a-document-id-longer-than-any-retrieved", f"d{t + 1}"]  # fmt: skip
+        qrels += [f"q{t} 0 {d} {int(rng.integers(0, 4))}" for d in dict.fromkeys(judged)]
+    (folder / "run.txt").write_text("\n".join(rng.permutation(run).tolist()) + "\n")
+    (folder / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    return folder / "run.txt", folder / "qrels.txt"
+
+
+@pytest.mark.filterwarnings("ignore:.*trec_eval ranks documents by score")  # (some topics)
+def test_a_read_run_is_scored_exactly_as_the_same_rankings_given_as_dicts(tmp_path):
+    # read_run's columns are put in trec_eval's order by numpy, over the whole run at once; a
+    # Run of dicts by rank_topic, a topic at a time: the same scores bit for bit, the same check
+    measures = ["map", "ndcg_cut_10", "P_5", "recip_rank", "Rprec", "ndcg", "num_rel_ret"]
+    rng = np.random.default_rng(52)
+    for _ in range(60):
+        run_path, qrels_path = _tie_heavy_files(rng, tmp_path)
+        qrels, run = read_qrels(qrels_path), read_run(run_path)
+        as_dicts = Run(dict(run.rankings), run.source, run.tag)
+        assert not isinstance(run.rankings, dict)  # read_run's columns
+        for settings in ({}, {"level": 2}, {"max_docs": 3}):
+            out = []
+            for r in (run, as_dicts):
+                try:
+                    scores = evaluate(qrels, r, measures, check_topics=False, **settings)
+                    out.append([(s.scores, s.unretrieved, s.unjudged) for s in scores])
+                except ValueError as err:  # documents the qrels do not know: the same words
+                    out.append(str(err))
+            assert out[0] == out[1], (run_path.read_text(), settings)
+
+
 def test_scores_are_compared_in_full_precision():
     # trec_eval reads scores as doubles (usnistgov/trec_eval#38, for issue #34); the older
     # trec_eval inside pytrec-eval-terrier 0.5.11 keeps 32-bit floats, which tie these two
@@ -644,7 +688,7 @@ def test_ir_measures_names_score_as_the_trec_eval_measures():
     pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the oracle")
     for qrels, run in _alias_inputs():
         oracle = pytrec_eval.RelevanceEvaluator(qrels.judgments, set(ALIASES.values()))
-        expected = oracle.evaluate(run.rankings)
+        expected = oracle.evaluate(dict(run.rankings))  # a dict, as pytrec_eval needs
         for alias, trec in ALIASES.items():
             got = evaluate(qrels, run, alias)
             assert got.scores == evaluate(qrels, run, trec).scores

@@ -690,7 +690,113 @@ def bench_own_runs(table: Table, targets: list[str], quick: bool) -> None:
         f"reading and scoring a {lines:,}-line run for 4 measures vs pytrec_eval with its file "
         f"reading: {r:.2f}x (target <= 1.25x): {met(r <= 1.25)}"
     )
+    bench_marco(table, targets, quick)
     bench_million_hits(table, targets)
+
+
+MARCO_MEASURES = {"map": "map", "ndcg_cut_10": "ndcg_cut.10", "P_10": "P.10", "recip_rank": None}
+
+
+def marco_files(folder: Path, topics: int = 6_980, depth: int = 1_000) -> tuple[Path, Path]:
+    """An MS MARCO-size run in TREC format (``topics`` x ``depth`` lines, passage IDs up to 8.8
+    million, scores with three decimals, so some tie) and its qrels judged like MS MARCO's dev
+    set: one relevant passage a topic (two in 7%), grade 1, found in the run for 60% of topics,
+    near the top more often than not."""
+    rng = np.random.default_rng(52)
+    ranks = np.arange(1, depth + 1)
+    with open(folder / "marco.run.txt", "w") as run, open(folder / "marco.qrels.txt", "w") as qr:
+        for t in range(topics):
+            qid = 1_000_000 + 37 * t
+            docs = rng.choice(8_841_823, size=depth + 2, replace=False)
+            scores = np.sort(rng.gumbel(20, 2, depth))[::-1]
+            run.write("".join(f"{qid} Q0 {d} {k} {s:.3f} marco\n" for d, k, s in
+                              zip(docs[:depth], ranks, scores, strict=True)))  # fmt: skip
+            relevant = []
+            for j in range(2 if rng.random() < 0.07 else 1):  # found in the run 60% of the time
+                found = rng.random() < 0.6
+                k = min(depth - 1, int(rng.geometric(0.07)) - 1) if found else depth + j
+                relevant += [docs[k]] if docs[k] not in relevant else []
+            qr.write("".join(f"{qid} 0 {d} 1\n" for d in relevant))
+    return folder / "marco.run.txt", folder / "marco.qrels.txt"
+
+
+def marco_child(who: str, run_path: str, qrels_path: str, out: str) -> None:
+    """In a fresh process (the parent reads its peak memory): read and score the run for four
+    measures, ours or pytrec_eval's way, and write the seconds and the scores to ``out``."""
+    import json
+    import resource
+
+    start = time.perf_counter()
+    if who == "ours":
+        qrels, run = helpers.read_qrels(qrels_path), helpers.read_run(run_path)
+        scores = helpers.evaluate(qrels, run, list(MARCO_MEASURES))
+        got = {m: s.scores for m, s in zip(MARCO_MEASURES, scores, strict=True)}
+    else:
+        import pytrec_eval
+
+        with open(qrels_path) as q, open(run_path) as r:
+            qrels, run = pytrec_eval.parse_qrel(q), pytrec_eval.parse_run(r)
+        names = {v or k for k, v in MARCO_MEASURES.items()}
+        by_topic = pytrec_eval.RelevanceEvaluator(qrels, names).evaluate(run)
+        got = {m: {q: v[m] for q, v in by_topic.items()} for m in MARCO_MEASURES}
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    Path(out).write_text(json.dumps({"seconds": seconds, "peak": peak, "scores": got}))
+
+
+def marco_run(who: str, paths: tuple[Path, Path], out: Path) -> dict:
+    """``marco_child`` in a fresh interpreter; its seconds, peak resident memory and scores."""
+    import json
+
+    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import run_bench; "
+    code += f"run_bench.marco_child({who!r}, {str(paths[0])!r}, {str(paths[1])!r}, {str(out)!r})"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    return json.loads(out.read_text())
+
+
+def bench_marco(table: Table, targets: list[str], quick: bool) -> None:
+    """An MS MARCO-size run (6,980 topics x 1,000 passages, 7 million lines) read and scored for
+    four measures, ours against pytrec_eval with its own file reading, each in a fresh process
+    (alternating), for time and peak resident memory (the whole process, imports included)."""
+    task = "read and score an MS MARCO-size run (6,980 x 1,000 lines), 4 measures"
+    try:
+        import pytrec_eval  # noqa: F401
+    except ImportError:
+        table.add(task, "pytrec_eval", None, "not installed: no ratio")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = marco_files(Path(tmp))
+        size = paths[0].stat().st_size
+        ours, theirs = [], []
+        for _ in range(1 if quick else 2):
+            ours.append(marco_run("ours", paths, Path(tmp) / "ours.json"))
+            theirs.append(marco_run("theirs", paths, Path(tmp) / "theirs.json"))
+    got, want = ours[0]["scores"], theirs[0]["scores"]
+    gap = max(abs(got[m][q] - want[m][q]) for m in MARCO_MEASURES for q in want[m])
+    assert got["map"].keys() == want["map"].keys()
+    t_ours = statistics.median(o["seconds"] for o in ours)
+    t_theirs = statistics.median(t["seconds"] for t in theirs)
+    peak_ours, peak_theirs = max(o["peak"] for o in ours), max(t["peak"] for t in theirs)
+    r_time, r_peak = t_ours / t_theirs, peak_ours / peak_theirs
+    table.add(
+        task,
+        "helpers.read_qrels + read_run + evaluate of [map, ndcg_cut_10, P_10, recip_rank]",
+        t_ours,
+        f"{r_time:.2f}x pytrec_eval's time, peak {peak_ours / 2**20:,.0f} MiB = {r_peak:.2f}x "
+        f"its peak ({size / 2**20:,.0f} MiB file; median of {len(ours)} fresh processes); "
+        f"largest difference from pytrec_eval {gap:.1e}",
+    )
+    table.add(
+        task,
+        "pytrec_eval (parse_qrel + parse_run + RelevanceEvaluator.evaluate)",
+        t_theirs,
+        f"peak {peak_theirs / 2**20:,.0f} MiB",
+    )
+    targets.append(
+        f"reading and scoring an MS MARCO-size run for 4 measures vs pytrec_eval with its file "
+        f"reading: {r_time:.2f}x its time (target <= 1x): {met(r_time <= 1)}, {r_peak:.2f}x its "
+        f"peak memory (target <= 0.5x): {met(r_peak <= 0.5)}"
+    )
 
 
 def many_run_scores(n_runs: int, q: int, seed: int) -> dict:
