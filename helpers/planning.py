@@ -83,6 +83,42 @@ def queries_needed(
     )
 
 
+def _t_search(effect: float, sd: float, target: float, alpha: float, alternative: str) -> int:
+    """The smallest n >= 2 whose t power reaches ``target`` (power grows with n)."""
+
+    def enough(n: int) -> bool:
+        return _t_power(n, effect, sd, alpha, alternative) >= target
+
+    if enough(2):
+        return 2
+    lo, hi = 2, 4  # lo is not enough; double hi until it is
+    while not enough(hi):
+        lo, hi = hi, 2 * hi
+        if hi > MAX_QUERIES:
+            raise ValueError(
+                f"detecting {effect:g} with power {target:g} would take more than "
+                f"{MAX_QUERIES:,} queries (the pilot's changes have SD {sd:.4g}): plan for "
+                "a larger smallest useful change, or a measure whose changes vary less."
+            )
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi
+
+
+def _t_power(n: int, effect: float, sd: float, alpha: float, alternative: str) -> float:
+    """The paired t-test's power at ``n`` queries, for a true mean change of ``effect``."""
+    from scipy import stats
+
+    df, nc = n - 1, effect * math.sqrt(n) / sd
+    if alternative == "two-sided":
+        c = stats.t.ppf(1 - alpha / 2, df)
+        return float(stats.nct.sf(c, df, nc) + stats.nct.cdf(-c, df, nc))
+    if alternative == "greater":
+        return float(stats.nct.sf(stats.t.ppf(1 - alpha, df), df, nc))
+    return float(stats.nct.cdf(-stats.t.ppf(1 - alpha, df), df, -nc))
+
+
 def power_curve(
     pilot_changes: ArrayLike | Mapping,
     queries: ArrayLike,
@@ -160,42 +196,6 @@ def _arguments(smallest_useful, alpha, alternative, method):
     alternative = _checks.one_of(alternative, "alternative", ALTERNATIVES)
     method = _checks.one_of(method, "method", _METHODS)
     return smallest, a, alternative, method
-
-
-def _t_power(n: int, effect: float, sd: float, alpha: float, alternative: str) -> float:
-    """The paired t-test's power at ``n`` queries, for a true mean change of ``effect``."""
-    from scipy import stats
-
-    df, nc = n - 1, effect * math.sqrt(n) / sd
-    if alternative == "two-sided":
-        c = stats.t.ppf(1 - alpha / 2, df)
-        return float(stats.nct.sf(c, df, nc) + stats.nct.cdf(-c, df, nc))
-    if alternative == "greater":
-        return float(stats.nct.sf(stats.t.ppf(1 - alpha, df), df, nc))
-    return float(stats.nct.cdf(-stats.t.ppf(1 - alpha, df), df, -nc))
-
-
-def _t_search(effect: float, sd: float, target: float, alpha: float, alternative: str) -> int:
-    """The smallest n >= 2 whose t power reaches ``target`` (power grows with n)."""
-
-    def enough(n: int) -> bool:
-        return _t_power(n, effect, sd, alpha, alternative) >= target
-
-    if enough(2):
-        return 2
-    lo, hi = 2, 4  # lo is not enough; double hi until it is
-    while not enough(hi):
-        lo, hi = hi, 2 * hi
-        if hi > MAX_QUERIES:
-            raise ValueError(
-                f"detecting {effect:g} with power {target:g} would take more than "
-                f"{MAX_QUERIES:,} queries (the pilot's changes have SD {sd:.4g}): plan for "
-                "a larger smallest useful change, or a measure whose changes vary less."
-            )
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
-    return hi
 
 
 def _simulated_power(
