@@ -230,21 +230,32 @@ def trec_order(table: Columns) -> tuple[np.ndarray, list[int]]:
 
 
 def column_grades(table: Columns, judgments: Mapping, unjudged: float) -> np.ndarray:
-    """Each line's grade (unjudged where its topic's qrels do not judge its document): the lines
-    whose document's hash is a judged document's found at numpy speed, then looked up."""
-    grades = np.full(len(table.docs), float(unjudged))
-    pairs = {}
-    for q, judged in judgments.items():
+    """Each line's grade (``unjudged`` where its topic's qrels do not judge its document): each
+    line's (topic, document) hash looked up among the judged ones' (a sieve of their top 20 bits
+    first, which stays in the cache), then checked to be that judged pair."""
+    width, codes, docs, values = table.docs.dtype.itemsize, [], [], []
+    for q, judged in judgments.items():  # the judged documents a line can be: ASCII, not longer
         if (i := table.index.get(q)) is not None:
-            pairs.update(((i, d.encode()), g) for d, g in judged.items())
-    width = table.docs.dtype.itemsize
-    known = np.array([d for _, d in pairs if len(d) <= width], table.docs.dtype)
-    if known.size:
-        each, known = hashes(table.docs), np.unique(hashes(known))
-        seen = np.zeros(1 << 20, bool)  # a first sieve by the top 20 bits, in the cache
-        seen[known >> np.uint64(44)] = True
-        rows = np.flatnonzero(seen[each >> np.uint64(44)])
-        rows = rows[np.isin(each[rows], known)]
-        keys = zip(table.codes[rows].tolist(), table.docs[rows].tolist(), strict=True)
-        grades[rows] = [pairs.get(k, unjudged) for k in keys]
+            kept = [d for d in judged if len(d) <= width and d.isascii() and "\0" not in d]
+            codes += [i] * len(kept)
+            docs += kept
+            values += [judged[d] for d in kept]
+    grades = np.full(len(table.docs), float(unjudged))
+    if not docs:
+        return grades
+    codes, docs = np.array(codes, np.int32), np.array(docs, table.docs.dtype)
+    keys = hashes(docs, codes)
+    by = np.argsort(keys)
+    seen = np.zeros(1 << 20, bool)
+    seen[keys >> np.uint64(44)] = True
+    each = hashes(table.docs, table.codes)
+    rows = np.flatnonzero(seen[each >> np.uint64(44)])
+    at = by[np.searchsorted(keys[by], each[rows]).clip(max=len(keys) - 1)]
+    same = (docs[at] == table.docs[rows]) & (codes[at] == table.codes[rows])
+    grades[rows[same]] = np.asarray(values, float)[at[same]]
+    if (keys[by][1:] == keys[by][:-1]).any():  # two judged pairs of one hash: look each up
+        pairs = dict(zip(zip(codes.tolist(), docs.tolist(), strict=True), values, strict=True))
+        rest = rows[~same]
+        rest_keys = zip(table.codes[rest].tolist(), table.docs[rest].tolist(), strict=True)
+        grades[rest] = [pairs.get(k, unjudged) for k in rest_keys]
     return grades
