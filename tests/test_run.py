@@ -193,49 +193,74 @@ def test_test_browser_runs_the_full_sweep_one_worker_a_file_and_needs_the_browse
     assert run.test_browser(rec, run.ensure_env(rec, venv, None), "auto") == 0
     (line,) = commands(rec)  # no lint: make test lints
     assert line.split(" -m ", 1)[1] == (
-        "pytest -n 2 --dist loadfile --no-loadscope-reorder -m sweep --browser-required "
-        "tests/browser"
+        "pytest -n 2 --dist loadfile --no-loadscope-reorder -m sweep --browser-required tests"
     )
     assert "PYTHONDONTWRITEBYTECODE" not in rec.calls[0][1]
     run.test_browser(rec, run.ensure_env(rec, venv, None), "1")
     assert " -n 1 " in commands(rec)[-1]
 
 
+#: The full sweep (make test-browser, CI; make test leaves it out): each file that holds a test
+#: marked sweep, with those tests' names (None: every test of the file), and why.
+SWEEP = {
+    # every chapter worked through twice from the learner's seat (make test: test_smoke.py)
+    "tests/browser/test_chapters_0_to_3.py": None,
+    "tests/browser/test_chapters_4_to_7.py": None,
+    # the static widgets (they follow the explorer's 35 real pictures) and the accessibility
+    # check of all nine static pages, on the pages make html writes (conftest.py: static_site)
+    "tests/browser/test_static_widgets.py": None,
+    "tests/browser/test_static_accessibility.py": None,
+    # the FFT's tails by tilting on 800 changes: a path no chapter reaches
+    "tests/scale/test_fft.py": {
+        "test_tails_of_800_changes_on_a_fine_grid_are_positive_and_within_chernoff"
+    },
+}
+
+
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
-    """The two commands split tests/browser between them: make test takes the smoke test and
-    the static page, make test-browser the two sweep files (their every test), the static
-    widgets (they draw the explorer's 35 pictures again) and the accessibility check of all nine
-    static pages (it exports every chapter), and nothing else is marked sweep."""
+    """The two commands split the tests between them: make test-browser takes SWEEP, every test
+    marked sweep, and make test every other one (of tests/browser, the smoke test and the
+    static page). No other file names the marker, and pytest, given make test-browser's marker
+    expression, collects exactly SWEEP's tests."""
     pytest.importorskip("playwright")  # without it the sweep files skip as they are collected
-    out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "sweep", "tests/browser"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    sweep = {line.split("::")[0] for line in out.stdout.splitlines() if "::" in line}
-    assert sweep == {
-        "tests/browser/test_chapters_0_to_3.py",
-        "tests/browser/test_chapters_4_to_7.py",
-        "tests/browser/test_static_widgets.py",
-        "tests/browser/test_static_accessibility.py",
+    naming = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if any(
+            isinstance(node, ast.Attribute) and ast.unparse(node) == "pytest.mark.sweep"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
     }
-    rest = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--collect-only",
-            "-q",
-            *run.NOT_THE_SWEEP,
-            "tests/browser",
-        ],
+    assert naming == set(SWEEP)
+    browser = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests/browser").glob("test_*.py")}
+    assert browser - set(SWEEP) == {
+        "tests/browser/test_smoke.py",
+        "tests/browser/test_static_offline.py",
+    }
+    marker = run.SWEEP[: run.SWEEP.index("--browser-required")]
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", *marker, *SWEEP],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
-    kept = {line.split("::")[0] for line in rest.stdout.splitlines() if "::" in line}
-    assert kept == {"tests/browser/test_smoke.py", "tests/browser/test_static_offline.py"}
+    collected: dict[str, set[str]] = {}
+    for line in out.stdout.splitlines():
+        if "::" in line:
+            path, name = line.split("::", 1)
+            collected.setdefault(path, set()).add(name.split("[")[0])
+    assert set(collected) == set(SWEEP), out.stdout[-2000:]
+    for path, names in SWEEP.items():
+        if names is None:  # the whole file, by its module's pytestmark
+            tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+            marks = [
+                ast.unparse(node.value)
+                for node in tree.body
+                if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "pytestmark"
+            ]
+            assert any("pytest.mark.sweep" in m for m in marks), path
+        else:
+            assert collected[path] == names, path
 
 
 def test_a_lint_failure_stops_the_tests(venv):

@@ -144,6 +144,10 @@ def test_lower_tail_far_below_the_window_equals_exact_integer_counts():
         assert fft.log_lower_tail(t) == pytest.approx(math.log(exact), rel=1e-12, abs=1e-9)
 
 
+# The full sweep's (make test-browser, CI), not make test's: about 15 s of CPU, on a path no
+# chapter reaches (the FFT route past MAX_DP_WORK, and tails by tilting far below its window).
+# make test tilts too, in the test above, against exact integer counts.
+@pytest.mark.sweep
 def test_tails_of_800_changes_on_a_fine_grid_are_positive_and_within_chernoff():
     # 800 queries, mean change about +0.05 on the 0.0001 grid: the exact p once came out 0.0.
     # Hoeffding's bound caps the two-sided p; Chernoff's, tighter, caps each tail, and the
