@@ -1,11 +1,20 @@
 """The core path stands on its own: each chapter's core cells alone (cell metadata
-``section == "core"``), run top to bottom in a ``python3`` kernel in notebooks/, raise no error
-and write nothing to stderr. A core cell that reads a name only an optional cell sets fails
-here. No figure is drawn (nbval compares every figure of the whole chapter).
+``section == "core"``) work without the optional cells between them.
 
-One kernel runs every chapter's core cells in turn, its names cleared and its figures closed
-before each chapter (``%reset -f``): a chapter sees nothing another one set, and the kernel
-starts, and imports numpy and matplotlib, once instead of eight times.
+In make test, by reading them: every name a core code cell reads is bound by a core code cell
+above it in its chapter, and the last cell above it that binds it is a core cell (an optional
+cell that rebinds a name the core reads later would give a core-only reader other values than
+the book shows). Names are read off each cell's symbol table (``symtable``), so a function's
+parameters and locals, comprehensions and imports count as Python counts them.
+
+In the full sweep (make test-browser, CI), by running them: each chapter's core cells alone, run
+top to bottom in a ``python3`` kernel in notebooks/, raise no error and write nothing to stderr
+(what reading cannot see: an optional cell that changes an object the core uses, a warning).
+No figure is drawn (nbval compares every figure of the whole chapter). One kernel runs every
+chapter's core cells in turn, its names cleared and its figures closed before each chapter
+(``%reset -f``): a chapter sees nothing another one set, and the kernel starts, and imports
+numpy and matplotlib, once instead of eight times. About 25 s of CPU, as much as a fifth of
+the chapters' own run under nbval: that is why it is the sweep's.
 
 And the half-day core teaches what it calls: each ``helpers.<name>`` and scipy ``stats.<name>``
 that a core code cell of a half-day chapter (0, 1, 2, 5, 6) calls is introduced at or before
@@ -13,7 +22,9 @@ its first use (see INTRODUCED below).
 """
 
 import ast
+import builtins
 import re
+import symtable
 
 import chapter_times as ct  # tools/ is on sys.path for the tests (conftest.py)
 import nbformat
@@ -22,6 +33,100 @@ from notebook_tools import NOTEBOOKS, run
 
 #: Run before each chapter's core cells: no figure, and no name, of the chapter before.
 FRESH_START = 'import matplotlib.pyplot\nmatplotlib.pyplot.close("all")\n%reset -f'
+
+
+# ---------------------------------------------------------------------------
+# In make test: each name a core cell reads, the core above it binds, and last.
+
+#: Names IPython gives every kernel.
+IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "_", "__", "___", "exit", "quit"}
+
+
+def reads_and_binds(source: str) -> tuple[set[str], set[str]]:
+    """The global names a code cell reads and does not bind itself, and those it binds
+    (assigned, imported, defined, or declared global and assigned in a function). IPython's %
+    and ! lines are left out; builtins and IPython's own names are not reads. (A name a cell
+    both reads and binds, as in ``d = d + 1``, counts as bound: the kernel run in the sweep
+    sees that case.)"""
+    code = "\n".join(
+        "pass" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines()
+    )
+    reads, binds = set(), set()
+
+    def walk(table: symtable.SymbolTable, top: bool) -> None:
+        for sym in table.get_symbols():
+            name = sym.get_name()
+            if top and (sym.is_assigned() or sym.is_imported() or sym.is_namespace()):
+                binds.add(name)
+            elif top and sym.is_referenced():
+                reads.add(name)
+            elif not top and sym.is_declared_global() and sym.is_assigned():
+                binds.add(name)
+            elif not top and sym.is_global() and sym.is_referenced():
+                reads.add(name)
+        for child in table.get_children():
+            walk(child, False)
+
+    walk(symtable.symtable(code, "cell", "exec"), True)
+    return reads - binds - set(dir(builtins)) - IPYTHON_NAMES, binds
+
+
+def not_bound_by_the_core(cells: list) -> list[str]:
+    """Each name a core code cell reads whose last binding above it is not a core cell's (or
+    which nothing above it binds), as 'cell N reads NAME (bound last by an optional cell)'."""
+    last: dict[str, str] = {}  # name: the section of the last code cell that bound it
+    found = []
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        section = cell.metadata.get("section")
+        reads, binds = reads_and_binds(cell.source)
+        if section == "core":
+            for name in sorted(reads):
+                if last.get(name) != "core":
+                    by = f"an {last[name]} cell" if name in last else "no cell"
+                    found.append(f"cell {i} reads {name} (bound last by {by})")
+        last.update(dict.fromkeys(binds, section))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_each_core_cell_reads_only_names_the_core_above_it_bound(path):
+    cells = nbformat.read(path, as_version=4).cells
+    assert not_bound_by_the_core(cells) == [], path.name
+
+
+def test_the_reading_finds_a_name_only_an_optional_cell_binds_or_last_rebinds():
+    """The check itself, on small chapters: it can fail, and it reads Python's scopes."""
+    fine = _chapter(
+        ("code", "core", "import numpy as np\nd = np.zeros(3)\n%matplotlib inline"),
+        ("code", "optional", "e = d + 1"),
+        ("code", "core", "def f(x):\n    y = x + d\n    return y\nz = [v * 2 for v in d]"),
+        ("code", "core", "print(f(1), z, len(d))"),
+    )
+    assert not_bound_by_the_core(fine) == []
+    only_optional = _chapter(
+        ("code", "core", "d = [1, 2]"),
+        ("code", "optional", "e = sum(d)"),
+        ("code", "core", "def g():\n    return e\nprint(g())"),
+    )
+    assert not_bound_by_the_core(only_optional) == [
+        "cell 2 reads e (bound last by an optional cell)"
+    ]
+    rebound = _chapter(
+        ("code", "core", "d = [1, 2]"),
+        ("code", "optional", "d = [3]"),
+        ("code", "core", "print([x for x in d])"),
+        ("code", "core", "print(later)"),
+    )
+    assert not_bound_by_the_core(rebound) == [
+        "cell 2 reads d (bound last by an optional cell)",
+        "cell 3 reads later (bound last by no cell)",
+    ]
+
+
+# ---------------------------------------------------------------------------
+# In the full sweep: the core cells alone, run in one kernel.
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +145,7 @@ def core_runs() -> dict[str, list]:
     return {name: nb.cells[start:stop] for name, (start, stop) in ranges.items()}
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_the_core_cells_alone_run_without_error(core_runs, path):
     for cell in core_runs[path.name]:
@@ -52,6 +158,7 @@ def test_the_core_cells_alone_run_without_error(core_runs, path):
             )
 
 
+@pytest.mark.sweep
 def test_a_chapter_sees_no_name_the_chapter_before_set():
     nb = nbformat.v4.new_notebook()
     nb.cells = [

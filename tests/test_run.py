@@ -210,6 +210,11 @@ SWEEP = {
     # check of all nine static pages, on the pages make html writes (conftest.py: static_site)
     "tests/browser/test_static_widgets.py": None,
     "tests/browser/test_static_accessibility.py": None,
+    # each chapter's core cells run alone (make test reads which names they use)
+    "tests/test_core_path.py": {
+        "test_the_core_cells_alone_run_without_error",
+        "test_a_chapter_sees_no_name_the_chapter_before_set",
+    },
     # the FFT's tails by tilting on 800 changes: a path no chapter reaches
     "tests/scale/test_fft.py": {
         "test_tails_of_800_changes_on_a_fine_grid_are_positive_and_within_chernoff"
