@@ -12,6 +12,8 @@ import nbformat
 import pytest
 from notebook_tools import MATHJAX_CONFIG, MATHJAX_DIR, NOTEBOOKS, chapter_info
 
+from helpers import describe_draw
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: One figure each chapter prints, which its page must show (escaped as HTML would be).
@@ -27,13 +29,48 @@ KEY_FIGURES = {
 }
 
 
+#: What the site's explorer asked its stand-in pictures for (see ``site``), one per picture.
+EXPLORER_CALLS: list[dict] = []
+#: The matplotlib settings the stand-in records: set_style's, which the chapters draw in.
+STYLE_KEYS = ("font.size", "axes.titlesize", "axes.prop_cycle", "savefig.bbox", "legend.frameon")
+
+
+def _rc(key: str):
+    import matplotlib
+
+    return matplotlib.rcParams[key]
+
+
+def _stand_in_picture(d, k, half_alpha, query_ids) -> bytes:
+    """A stand-in for the explorer's picture of draw ``k``: it records what it was asked to draw,
+    and in which style, and returns bytes of its own (not a PNG) naming the call."""
+    EXPLORER_CALLS.append(
+        dict(
+            changes=d.tolist(),
+            counts=describe_draw(k, d.tolist(), query_ids).counts,
+            half_alpha=half_alpha,
+            query_ids=list(query_ids),
+            style={key: _rc(key) for key in STYLE_KEYS},
+        )
+    )
+    return f"stand-in picture {len(EXPLORER_CALLS)}".encode()
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """What `make html` writes: tools/notebook_tools.py --html run as a script, in this process
-    (runpy) so that the answer key's export on the same worker reuses its imports."""
+    (runpy) so that the answer key's export on the same worker reuses its imports, with one
+    difference: the resample explorer's 35 pictures (20 s of CPU to draw, two thirds of the
+    site's cost) are stand-ins that record what they were asked to draw. The real pictures are
+    checked on the real pages in the full sweep (conftest.py: static_site), where they are drawn
+    once for every check of the pages."""
+    import static_widgets
+
     out = tmp_path_factory.mktemp("site")
+    EXPLORER_CALLS.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sys, "argv", ["notebook_tools.py", "--html", str(out)])
+        mp.setattr(static_widgets, "_explorer_png", _stand_in_picture)
         runpy.run_path(str(ROOT / "tools" / "notebook_tools.py"), run_name="__main__")
     return out
 
@@ -178,21 +215,25 @@ def test_pages_show_each_quiz_but_not_its_answer(site, path):
             assert q["explanations"][q["answer"]] not in plain, key
 
 
+def _explorer_pictures(page: str) -> list[str]:
+    data = re.search(r'class="explorer-data"[^>]*>(.*?)</script>', page, re.S).group(1)
+    return json.loads(data)["pictures"]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_pages_widgets_work_without_a_kernel(site, path):
     """Issue 42: each quiz and the explorer have a working static version after their picture,
     run by the page's own script (tools/static/widgets.js). The explorer's pictures are drawn by
-    its own code in the series' style: its first view is the picture the explorer draws now
-    (with the lock, nbval checks that this is the picture the chapter stores, byte for byte;
-    the browser test compares the two directly)."""
+    its own code in the series' style, one per multiset: here its stand-in must have been asked
+    for the 35 multisets of the chapter's changes at its level, in set_style's settings, and the
+    page must show the one drawn for draw 28 first; the full sweep compares the real pictures
+    (test_the_explorers_pictures_on_its_page_are_its_own)."""
     from fractions import Fraction
 
-    import numpy as np
     from matplotlib import rc_context
     from notebook_tools import STATIC_WIDGETS_JS
 
     from helpers import FOUR_PAIR_CHANGES, set_style
-    from helpers.widgets import _explorer_png
 
     page = (site / f"{path.stem}.html").read_text()
     nb = nbformat.read(path, as_version=4)
@@ -201,17 +242,48 @@ def test_pages_widgets_work_without_a_kernel(site, path):
     explorers = [c for c in nb.cells if c.cell_type == "code" and "resample_explorer(" in c.source]
     assert page.count('class="static-widget static-explorer"') == len(explorers)
     if explorers:
-        data = re.search(r'class="explorer-data"[^>]*>(.*?)</script>', page, re.S).group(1)
-        pictures = json.loads(data)["pictures"]
+        assert len(_explorer_pictures(page)) == len(EXPLORER_CALLS) == 35
+        assert len({call["counts"] for call in EXPLORER_CALLS}) == 35
         with rc_context():
             set_style()
-            first = _explorer_png(np.array(FOUR_PAIR_CHANGES), 28, Fraction(1, 40))
-        assert len(pictures) == 35
-        assert "data:image/png;base64," + base64.b64encode(first).decode() in pictures
+            style = {key: _rc(key) for key in STYLE_KEYS}
+        for call in EXPLORER_CALLS:
+            assert call["changes"] == list(FOUR_PAIR_CHANGES) and call["style"] == style
+            assert call["half_alpha"] == Fraction(1, 40)
+            assert call["query_ids"] == ["q1", "q2", "q3", "q4"]
+        first = [c["counts"] for c in EXPLORER_CALLS].index(describe_draw(28).counts) + 1
+        stand_in = base64.b64encode(f"stand-in picture {first}".encode()).decode()
+        assert f'src="data:image/png;base64,{stand_in}"' in page
 
 
-def test_the_site_stays_small(site):
-    size = sum(f.stat().st_size for f in site.rglob("*") if f.is_file())
+@pytest.mark.sweep
+def test_the_explorers_pictures_on_its_page_are_its_own(static_site):
+    """On the pages make html writes, the explorer's 35 pictures are PNGs, each different, and
+    the first it shows is the one the explorer draws for draw 28 now (with the lock, nbval
+    checks that this is the picture the chapter stores, byte for byte; the browser test follows
+    the slider through the others)."""
+    from fractions import Fraction
+
+    import numpy as np
+    from matplotlib import rc_context
+
+    from helpers import FOUR_PAIR_CHANGES, set_style
+    from helpers.widgets import _explorer_png
+
+    page = (static_site / "02_all_256_resamples.html").read_text()
+    pictures = _explorer_pictures(page)
+    assert len(set(pictures)) == 35
+    assert all(p.startswith("data:image/png;base64,iVBORw0KGgo") for p in pictures)
+    with rc_context():
+        set_style()
+        first = _explorer_png(np.array(FOUR_PAIR_CHANGES), 28, Fraction(1, 40))
+    assert f'src="data:image/png;base64,{base64.b64encode(first).decode()}"' in page
+
+
+@pytest.mark.sweep
+def test_the_site_stays_small(static_site):
+    """With the explorer's real pictures (6 MB of chapter 2's page): the full sweep's."""
+    size = sum(f.stat().st_size for f in static_site.rglob("*") if f.is_file())
     assert size <= 60 * 2**20, f"site/ is {size / 2**20:.1f} MiB, over 60"
 
 

@@ -210,6 +210,11 @@ SWEEP = {
     # check of all nine static pages, on the pages make html writes (conftest.py: static_site)
     "tests/browser/test_static_widgets.py": None,
     "tests/browser/test_static_accessibility.py": None,
+    # the same real pages: make test checks them with stand-ins for the explorer's pictures
+    "tests/test_html.py": {
+        "test_the_explorers_pictures_on_its_page_are_its_own",
+        "test_the_site_stays_small",
+    },
     # each chapter's core cells run alone (make test reads which names they use)
     "tests/test_core_path.py": {
         "test_the_core_cells_alone_run_without_error",

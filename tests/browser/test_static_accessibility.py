@@ -1,20 +1,21 @@
 """The static edition is accessible: axe-core's WCAG 2.0/2.1 A and AA rules on all nine pages.
 
-Every chapter and the index are exported into a temporary folder (``make html``) and opened
-from disk in headless Chromium, every request that is not a file:// or data: URL refused. On
-each page, once MathJax has typeset it, axe-core (the copy in the PyPI package
-axe-playwright-python, pinned in requirements.lock: nothing is fetched) runs with the rules
-tagged wcag2a, wcag2aa, wcag21a and wcag21aa, with every solution opened, each quiz answered
-and the explorer moved, so that their text is checked too (the one text that hides, a quiz's
-"Choose an answer.", has its colour held by tests/test_widgets.py's contrast test). No
-serious or critical violation may remain, and the page logs no console error. Every figure's
-text alternative is its own sentence, never nbconvert's placeholder. In make test-browser (CI).
+Every chapter and the index, as ``make html`` writes them (conftest.py: static_site, built once
+per session for the sweep's checks of the pages), are opened from disk in headless Chromium,
+every request that is not a file:// or data: URL refused. On each page, once MathJax has typeset
+it, axe-core (the copy in the PyPI package axe-playwright-python, pinned in requirements.lock:
+nothing is fetched) runs with the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa, with every
+solution opened, each quiz answered and the explorer moved, so that their text is checked too
+(the one text that hides, a quiz's "Choose an answer.", has its colour held by
+tests/test_widgets.py's contrast test). No serious or critical violation may remain, and the
+page logs no console error. Every figure's text alternative is its own sentence, never
+nbconvert's placeholder. In make test-browser (CI).
 """
 
 from pathlib import Path
 
 import pytest
-from notebook_tools import NOTEBOOKS, export_html
+from notebook_tools import NOTEBOOKS
 
 pytestmark = [pytest.mark.browser, pytest.mark.sweep]
 
@@ -47,10 +48,9 @@ def blocking_violations(page) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("static-site")
-    export_html(NOTEBOOKS, out)
-    return out
+def site(static_site):
+    """The pages make html writes, built once per session for the sweep (conftest.py)."""
+    return static_site
 
 
 @pytest.fixture(scope="module")

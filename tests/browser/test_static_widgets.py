@@ -1,8 +1,9 @@
 """The static edition's widgets work with no kernel and no network (issue 42); in
-make test-browser, since it draws all 35 explorer pictures again.
+make test-browser, on the pages make html writes with all 35 explorer pictures (conftest.py:
+static_site, built once per session for the sweep's checks of the pages).
 
 Chapter 2's page (the resample explorer and a quiz) and chapter 1's (two quizzes) are
-exported into a temporary folder and opened from disk in headless Chromium, every request
+opened from disk in headless Chromium, every request
 that is not a file:// URL refused. The explorer's slider, set with the mouse, by value and
 from the keyboard, shows each draw's caption and the picture the notebook's explorer draws for
 it; its presets jump to their draws; each quiz says nothing before a click and then the
@@ -15,7 +16,7 @@ import re
 
 import nbformat
 import pytest
-from notebook_tools import NOTEBOOKS, export_html
+from notebook_tools import NOTEBOOKS
 
 import helpers
 from helpers.exercise_table import QUIZZES
@@ -28,10 +29,9 @@ CHAPTER_1 = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("static-site")
-    export_html([CHAPTER_1, CHAPTER_2], out)
-    return out
+def site(static_site):
+    """The pages make html writes, built once per session for the sweep (conftest.py)."""
+    return static_site
 
 
 def _offline(browser, **kwargs):
