@@ -5,6 +5,7 @@ Chapter 2's resample explorer: the pure logic behind it, then its wiring.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -29,8 +30,15 @@ from helpers.widgets import _explorer_png
 
 
 def explorer_png(k, changes=FOUR_PAIR_CHANGES):
-    """The explorer's picture of draw k, at the 95% level."""
+    """The explorer's picture of draw k, at the 95% level, drawn afresh."""
     return _explorer_png(np.asarray(changes, dtype=float), k, Fraction(1, 40))
+
+
+@functools.cache
+def drawn(k, changes=FOUR_PAIR_CHANGES):
+    """explorer_png(k, changes) (a tuple), drawn once for all the comparisons below (half a
+    second each); test_explorer_png_is_deterministic... holds that drawing again changes nothing."""
+    return explorer_png(k, changes)
 
 
 WHY_PAIR = Question(
@@ -172,10 +180,10 @@ def test_35_multisets_with_multinomial_weights_give_the_same_distribution():
 
 
 def test_explorer_png_is_deterministic_and_depends_on_the_highlighted_mean():
-    first = explorer_png(28)
+    first = drawn(28)
     assert first[:8] == b"\x89PNG\r\n\x1a\n"
-    assert explorer_png(28) == first
-    assert explorer_png(171) != first
+    assert explorer_png(28) == first  # drawn again
+    assert drawn(171) != first
 
 
 def test_explorer_png_shows_the_mean_and_names_no_draw():
@@ -183,7 +191,7 @@ def test_explorer_png_shows_the_mean_and_names_no_draw():
     identical, so nothing in the picture (such as a title naming draw 28) can be wrong
     for the other one when the explorer reuses it."""
     assert describe_draw(79).queries == "q2, q1, q4, q3"
-    assert explorer_png(79) == explorer_png(28)
+    assert drawn(79) == drawn(28)
 
 
 def _parts(box):
@@ -258,7 +266,7 @@ def test_explorer_shows_the_picture_of_the_draw_it_names():
     for k in (28, 79, 171, 15, 79, 1, 28):
         slider.value = k
         assert text.value.startswith(f"<b>Draw {k} of 256</b>")
-        assert image.value == explorer_png(k), k
+        assert image.value == drawn(k), k
 
 
 def test_28_draws_share_the_observed_mean_and_draw_28_is_one_of_them():
@@ -278,7 +286,7 @@ def test_the_explorer_shows_its_own_picture_of_the_draw_and_level():
     def image(**kwargs):
         return resample_explorer(**{"start": 15} | kwargs).children[3].value
 
-    assert image(changes=[2.0, -1.0, 0.0, 3.0]) == explorer_png(15, [2.0, -1.0, 0.0, 3.0])
+    assert image(changes=[2.0, -1.0, 0.0, 3.0]) == drawn(15, (2.0, -1.0, 0.0, 3.0))
     assert image(level=0.5) != image()
 
 
@@ -301,9 +309,9 @@ def test_explorer_png_shows_the_picked_queries_at_twice_its_shown_size():
 
     from helpers.widgets import EXPLORER_CSS_WIDTH
 
-    pixels = imread(BytesIO(explorer_png(15)))
+    pixels = imread(BytesIO(drawn(15)))
     assert pixels.shape[1] == 2 * EXPLORER_CSS_WIDTH  # drawn at twice the size it is shown at
-    assert explorer_png(15) != explorer_png(16)  # q1, q1, q4, q4: same q1 count, other picks
+    assert drawn(15) != drawn(16)  # q1, q1, q4, q4: same q1 count, other picks
     # draws with the same mean but other picks get other pictures: 28 and 40 (q1, q3, q2, q4)
     assert describe_draw(28).mean == pytest.approx(describe_draw(40).mean, abs=1e-12)
     assert describe_draw(40).counts == (1, 1, 1, 1)
@@ -312,7 +320,7 @@ def test_explorer_png_shows_the_picked_queries_at_twice_its_shown_size():
         for k in range(1, 257)
         if abs(describe_draw(k).mean - 0.025) <= 1e-12 and describe_draw(k).counts != (1, 1, 1, 1)
     )
-    assert explorer_png(same_mean_other_picks) != explorer_png(28)
+    assert drawn(same_mean_other_picks) != drawn(28)
 
 
 def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size():
