@@ -97,19 +97,33 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 #: The test files that take longest, run first so that the workers finish together: with
-#: `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order.
-#: make test-browser's two files work through every chapter twice from the learner's seat, mostly
-#: waiting for the browser and the kernel, one per worker, each with its own JupyterLab (chapters
-#: 4-7 are the longer half). In make test (which leaves them out, -m 'not sweep') the browser
-#: smoke test goes first, then every chapter's core cells alone (one kernel), then the chapters
-#: under nbval, each with its solutions and answer-key page, one file each.
+#: `--dist loadfile --no-loadscope-reorder` pytest-xdist hands out whole files in this order (a
+#: worker gets its next file when two tests of its file are left), and the many small files fill
+#: in at the end. make test-browser's two files work through every chapter twice from the
+#: learner's seat, mostly waiting for the browser and the kernel, one per worker, each with its
+#: own JupyterLab (chapters 4-7 are the longer half); the rest of the sweep follows, the core
+#: cells' kernel and the real static pages first. In make test (which leaves the sweep out, -m
+#: 'not sweep') the browser smoke test goes first, then the chapters under nbval (each with its
+#: solutions and answer-key page, one file each) and the longest unit tests, longest first by
+#: their wall time in make test (measured on 2026-12-07).
 SLOWEST_FIRST = (
     "tests/browser/test_chapters_4_to_7.py",
     "tests/browser/test_chapters_0_to_3.py",
     "tests/browser/test_smoke.py",
     "tests/test_core_path.py",
-    "notebooks/",
     "tests/test_html.py",
+    "notebooks/06_",
+    "tests/test_planning.py",
+    "notebooks/03_",
+    "tests/runs/test_scoring.py",
+    "notebooks/04_",
+    "tests/test_run.py",
+    "notebooks/05_",
+    "tests/test_widgets.py",
+    "notebooks/01_",
+    "notebooks/07_",
+    "tests/test_exercises.py",
+    "notebooks/",
 )
 
 

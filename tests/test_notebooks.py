@@ -187,9 +187,18 @@ def test_the_slowest_files_run_first_and_a_notebooks_cells_stay_in_order():
         item("notebooks/02_all_256_resamples.ipynb", "Cell 1"),
         item("tests/test_html.py", "page"),
         item("tests/browser/test_chapters_0_to_3.py", "chapter"),
+        item("notebooks/06_protecting_and_reporting.ipynb", "chapter 6"),
     ]
     conftest.pytest_collection_modifyitems(None, items)
-    assert [i.n for i in items] == ["chapter", "Cell 0", "Cell 1", "page", "doctest", "unit"]
+    assert [i.n for i in items] == [
+        "chapter",
+        "page",
+        "chapter 6",
+        "Cell 0",
+        "Cell 1",
+        "doctest",
+        "unit",
+    ]
 
 
 CHAPTER_TITLE = re.compile(r"^# Chapter (\d+) · \S")
