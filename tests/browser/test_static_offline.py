@@ -7,6 +7,10 @@ the folder's mathjax/, every formula became MathJax output, no raw ``$...$``
 TeX is left in the prose, and MathJax's own web fonts were loaded from disk. In a window
 1280 px wide, no quiz option (a button of the static quiz, tools/static/widgets.js) reaches past
 its output area.
+
+In the full sweep (make test-browser, CI), with the other checks of the static pages in a
+browser: make test checks the pages as HTML (tests/test_html.py: MathJax from the site's own
+folder, nothing loaded from the network), and the static edition's front end changes rarely.
 """
 
 import re
@@ -14,7 +18,7 @@ import re
 import pytest
 from notebook_tools import NOTEBOOKS, export_html
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.sweep]
 
 
 def _first_chapter_with_math():
