@@ -1,9 +1,8 @@
 """A run or qrels file read at numpy speed, as columns, and a run's columns put in trec_eval's
-order: the machinery with which :mod:`helpers.runs` reads and scores MS MARCO-size runs (7
-million lines) in a fraction of the time and memory that dicts of dicts take, with the same
-tables. :func:`read_columns` declines (returns None for) any file it cannot read exactly as the
-line-by-line reader of :mod:`helpers.runs.readers` does, which then reads it or says what is
-wrong where; the tests hold the two equal. It imports no toolkit module."""
+order: how :mod:`helpers.runs` reads and scores MS MARCO-size runs (7 million lines) in a
+fraction of the time and memory dicts of dicts take, with the same tables. :func:`read_columns`
+declines (returns None for) any file it cannot read exactly as the line-by-line reader of
+:mod:`helpers.runs.readers` does, which then reads it or says what is wrong where."""
 
 from __future__ import annotations
 
@@ -230,9 +229,8 @@ def trec_order(table: Columns) -> tuple[np.ndarray, list[int]]:
 
 
 def column_grades(table: Columns, judgments: Mapping, unjudged: float) -> np.ndarray:
-    """Each line's grade (``unjudged`` where its topic's qrels do not judge its document): each
-    line's (topic, document) hash looked up among the judged ones' (a sieve of their top 20 bits
-    first, which stays in the cache), then checked to be that judged pair."""
+    """Each line's grade (``unjudged`` where not judged): its (topic, document) hash looked up
+    among the judged pairs' (a sieve of their top 20 bits first), then checked to be the pair."""
     width, codes, docs, values = table.docs.dtype.itemsize, [], [], []
     for q, judged in judgments.items():  # the judged documents a line can be: ASCII, not longer
         if (i := table.index.get(q)) is not None:
