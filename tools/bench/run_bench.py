@@ -740,7 +740,10 @@ def marco_child(who: str, run_path: str, qrels_path: str, out: str) -> None:
         by_topic = pytrec_eval.RelevanceEvaluator(qrels, names).evaluate(run)
         got = {m: {q: v[m] for q, v in by_topic.items()} for m in MARCO_MEASURES}
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (kB on Linux)
+    status = Path("/proc/self/status")  # Linux: this process's own peak; ru_maxrss keeps the
+    if status.is_file():  # parent's resident size at fork across exec (the bench's, ~1 GiB)
+        peak = 1024 * int(re.search(r"VmHWM:\s+(\d+)", status.read_text())[1])
     Path(out).write_text(json.dumps({"seconds": seconds, "peak": peak, "scores": got}))
 
 
