@@ -406,7 +406,17 @@ def _ax():
 
 
 def _explorer_image(**kwargs):
-    return h.resample_explorer(**kwargs).children[3].value
+    """The explorer's first picture, as a stand-in that names what the explorer asked to draw
+    (its changes, draw, level and query IDs): what the arguments' rules decide, without drawing
+    (half a second a picture; tests/test_widgets.py draws the real ones)."""
+    import helpers.widgets
+
+    def stand_in(d, k, half_alpha, query_ids):
+        return repr((d.tolist(), k, half_alpha, list(query_ids))).encode()
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(helpers.widgets, "_explorer_png", stand_in)
+        return h.resample_explorer(**kwargs).children[3].value
 
 
 def _decision_args():

@@ -228,9 +228,11 @@ def test_power_curve_by_t_rises_and_matches_the_plan():
 
 
 def test_the_simulation_repeats_with_its_seed():
-    d = PILOTS["seven"]
-    one = queries_needed(d, smallest_useful=0.05, method="randomization", rng=2)
-    assert one == queries_needed(d, smallest_useful=0.05, method="randomization", rng=2)
+    # 200 studies, not 1,000: the same seed must give the same answer at any size
+    d, kw = PILOTS["seven"], dict(method="randomization", n_studies=200)
+    one = queries_needed(d, smallest_useful=0.05, rng=2, **kw)
+    assert one == queries_needed(d, smallest_useful=0.05, rng=2, **kw)
+    assert one.n_studies >= 200 and one != queries_needed(d, smallest_useful=0.05, rng=3, **kw)
 
 
 @pytest.mark.parametrize(

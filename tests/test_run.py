@@ -235,28 +235,60 @@ SWEEP = {
     },
     # a static page in the browser, offline (make test checks the pages as HTML)
     "tests/browser/test_static_offline.py": None,
-    # the real actionlint catching a mistake (make lint runs it on the workflows)
-    "tests/test_run.py": {"test_actionlint_finds_a_wrong_matrix_name_and_passes_the_workflow"},
+    # the real actionlint catching a mistake (make lint runs it on the workflows), and pytest's
+    # own collection of this table (make test reads it from the files)
+    "tests/test_run.py": {
+        "test_actionlint_finds_a_wrong_matrix_name_and_passes_the_workflow",
+        "test_pytest_given_make_test_browsers_marker_collects_exactly_the_sweep",
+    },
 }
+
+
+def _marked_sweep(path: Path) -> tuple[bool, set[str], int]:
+    """How *path* marks tests sweep: by its module's pytestmark (every test), the names of the
+    test functions it decorates so, and how many marks neither of those two holds."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def marks(node) -> int:
+        return sum(
+            isinstance(n, ast.Attribute) and ast.unparse(n) == "pytest.mark.sweep"
+            for n in ast.walk(node)
+        )
+
+    module = sum(
+        marks(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "pytestmark"
+    )
+    functions = {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and any(marks(d) for d in node.decorator_list)
+    }
+    return bool(module), functions, marks(tree) - module - len(functions)
 
 
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     """The two commands split the tests between them: make test-browser takes SWEEP, every test
-    marked sweep, and make test every other one (of tests/browser, the smoke test). No other
-    file names the marker, and pytest, given make test-browser's marker expression, collects
-    exactly SWEEP's tests."""
-    pytest.importorskip("playwright")  # without it the sweep files skip as they are collected
-    naming = {
-        path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "tests").rglob("test_*.py")
-        if any(
-            isinstance(node, ast.Attribute) and ast.unparse(node) == "pytest.mark.sweep"
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        )
-    }
-    assert naming == set(SWEEP)
+    marked sweep, and make test every other one (of tests/browser, the smoke test). Read from the
+    test files: no other file names the marker, and each marks exactly SWEEP's tests, by its
+    pytestmark or by decorating them (pytest's own collection of them is the sweep's, below)."""
+    naming = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        module, functions, elsewhere = _marked_sweep(path)
+        if module or functions or elsewhere:
+            naming[path.relative_to(ROOT).as_posix()] = None if module else functions
+            assert not elsewhere and not (module and functions), path
+    assert naming == SWEEP
     browser = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests/browser").glob("test_*.py")}
     assert browser - set(SWEEP) == {"tests/browser/test_smoke.py"}
+
+
+# The full sweep's (3 to 5 s of CPU, a pytest of its own): the split changes rarely, and the test
+# above reads it from the files.
+@pytest.mark.sweep
+def test_pytest_given_make_test_browsers_marker_collects_exactly_the_sweep():
+    pytest.importorskip("playwright")  # without it the sweep files skip as they are collected
     marker = run.SWEEP[: run.SWEEP.index("--browser-required")]
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", *marker, *SWEEP],
@@ -271,15 +303,7 @@ def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
             collected.setdefault(path, set()).add(name.split("[")[0])
     assert set(collected) == set(SWEEP), out.stdout[-2000:]
     for path, names in SWEEP.items():
-        if names is None:  # the whole file, by its module's pytestmark
-            tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-            marks = [
-                ast.unparse(node.value)
-                for node in tree.body
-                if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "pytestmark"
-            ]
-            assert any("pytest.mark.sweep" in m for m in marks), path
-        else:
+        if names is not None:
             assert collected[path] == names, path
 
 

@@ -34,6 +34,19 @@ def explorer_png(k, changes=FOUR_PAIR_CHANGES):
     return _explorer_png(np.asarray(changes, dtype=float), k, Fraction(1, 40))
 
 
+@pytest.fixture
+def stand_in_pictures(monkeypatch):
+    """The explorer's pictures as stand-ins naming the multiset they were drawn for (no half
+    second each), for the tests of its controls and layout; the tests of its pictures, above and
+    below, draw the real ones."""
+    import helpers.widgets
+
+    def stand_in(d, k, half_alpha, query_ids):
+        return repr(describe_draw(k, d.tolist(), query_ids).counts).encode()
+
+    monkeypatch.setattr(helpers.widgets, "_explorer_png", stand_in)
+
+
 @functools.cache
 def drawn(k, changes=FOUR_PAIR_CHANGES):
     """explorer_png(k, changes) (a tuple), drawn once for all the comparisons below (half a
@@ -201,7 +214,9 @@ def _parts(box):
     return play, slider, buttons, text, image
 
 
-def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_it():
+def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_it(
+    stand_in_pictures,
+):
     """Play/Pause and Loop are buttons with text and a tooltip; the browser's stepper
     (widgets.Play, whose unnamed icon buttons include a stop that jumps to draw 1) is hidden and
     linked to them and to the slider, so that Pause holds the draw shown."""
@@ -235,7 +250,7 @@ def test_the_explorers_play_controls_are_named_buttons_with_tooltips_that_drive_
     assert playing.description == "▶ Play" and slider.value == 28
 
 
-def test_explorer_wiring():
+def test_explorer_wiring(stand_in_pictures):
     play, slider, buttons, text, image = _parts(resample_explorer())
     assert (slider.min, slider.max, slider.value) == (1, 256, 28)
     assert (play.min, play.max) == (1, 256)
@@ -323,7 +338,7 @@ def test_explorer_png_shows_the_picked_queries_at_twice_its_shown_size():
     assert drawn(same_mean_other_picks) != drawn(28)
 
 
-def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size():
+def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size(stand_in_pictures):
     from helpers.widgets import EXPLORER_CSS_WIDTH
 
     box = resample_explorer()
@@ -334,7 +349,7 @@ def test_explorer_layout_slider_fills_the_row_and_image_is_shown_at_its_css_size
     assert f'width="{EXPLORER_CSS_WIDTH}"' in snapshot
 
 
-def test_explorer_buttons_go_to_their_own_draws_when_some_presets_are_left_out():
+def test_explorer_buttons_go_to_their_own_draws_when_some_presets_are_left_out(stand_in_pictures):
     """With three queries (27 draws) only the preset at draw 15 fits: its button goes there."""
     play, slider, buttons, text, image = _parts(
         resample_explorer([0.1, -0.2, 0.3], ["a", "b", "c"], start=5)
