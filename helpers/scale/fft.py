@@ -103,9 +103,10 @@ def _near(cells: np.ndarray, m: int, n_fft: int, most: int) -> np.ndarray | None
 
 def _flip_transform(
     v: np.ndarray, c: np.ndarray, theta: float, lo: int, n_fft: int
-) -> tuple[np.ndarray, float]:
+) -> tuple[np.ndarray, np.ndarray, float]:
     """The half spectrum of the flipped total T, tilted by ``theta``, on an FFT of ``n_fft``
-    points, and a bound on the error of any probability of its inverse. Under the tilt each ``|k|``
+    points: the frequencies kept and its values there (0 elsewhere), and a bound on the error of
+    any probability of its inverse. Under the tilt each ``|k|``
     equal to ``v[j]`` (``c[j]`` of them) is flipped with probability
     ``pi_j = 1 / (1 + exp(-theta v_j))`` (1/2 when theta = 0), so that, with w = exp(2 pi i / N),
     ``X_f = w**(f lo) prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j``: its inverse FFT holds
@@ -141,12 +142,10 @@ def _flip_transform(
         bases = (1 - ps) + ps * np.exp(-2j * np.pi * ((freq[None, :] * vs) % n_fft) / n_fft)
         for base, e in zip(bases, c[start : start + rows].tolist(), strict=True):
             x = _times_power(x, base, e)
-    out = np.zeros(n_fft // 2 + 1, dtype=complex)
-    out[freq] = x
     # each kept value: a few eps per multiplication; the inverse FFT: log2(N) eps per term
     steps = v.size * (2 * math.log2(float(c.max())) + 8) + 2 * math.log2(n_fft) + 8
     error = 2 * steps * _EPS * float(np.abs(x).sum()) / n_fft + 2 * math.exp(_LOG_DROP)
-    return out, error
+    return freq, x, error
 
 
 def _hoeffding_halfwidth(sum_squares: float, eps: float) -> float:
@@ -167,13 +166,15 @@ class SignFlipFFT:
     total: int
     first: int
     width: int
-    spectrum: np.ndarray = field(repr=False)
+    kept: np.ndarray = field(repr=False)  # the frequencies where the spectrum is not 0
+    spectrum: np.ndarray = field(repr=False)  # its values there
     error_bound: float
     n_points: int
+    _tails: dict = field(default_factory=dict, repr=False)  # (t, log): the tail, once
 
     @functools.cached_property
     def probabilities(self) -> np.ndarray:
-        return _inverse(self.spectrum, self.n_points, self.width)
+        return _inverse(self.kept, self.spectrum, self.n_points, self.width)
 
     @classmethod
     def of(cls, steps: ArrayLike) -> SignFlipFFT:
@@ -190,8 +191,7 @@ class SignFlipFFT:
         # the tails' window (see lower_tail) must fit as well
         tails = min(total + 1, 2 * math.ceil(_hoeffding_halfwidth(sum_squares, 1e-30)) + 1)
         _fft_length(tails)
-        spectrum, error = _flip_transform(v, c, 0.0, lo, n_fft)
-        return cls(v, c, total, lo, hi - lo + 1, spectrum, error, n_fft)
+        return cls(v, c, total, lo, hi - lo + 1, *_flip_transform(v, c, 0.0, lo, n_fft), n_fft)
 
     def lower_tail(self, t: int) -> float:
         """``P(T <= t)``, to a relative 1e-9 however small (0.0 where that underflows: see
@@ -207,6 +207,11 @@ class SignFlipFFT:
         return self._lower_tail(t, log=True)
 
     def _lower_tail(self, t: int, log: bool) -> float:
+        if (t, log) not in self._tails:  # a two-sided p asks for the same tail twice
+            self._tails[t, log] = self._new_tail(t, log)
+        return self._tails[t, log]
+
+    def _new_tail(self, t: int, log: bool) -> float:
         v, c, total = self.values, self.counts, self.total
         if t < 0:
             return -math.inf if log else 0.0
@@ -241,8 +246,8 @@ class SignFlipFFT:
         half = _hoeffding_halfwidth(sum_squares, 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1)
-        q = _inverse(_flip_transform(v, c, theta, lo, n_fft)[0], n_fft, t - lo + 1)
-        weighted = float(np.dot(q, np.exp(theta * (t - np.arange(lo, t + 1)))))
+        freq, x, _ = _flip_transform(v, c, theta, lo, n_fft)
+        weighted = _tilted_sum(freq, x, n_fft, t - lo + 1, theta)
         if not weighted > 0:  # q is centred at t, so its terms near t are far from 0
             raise RuntimeError(f"the tilted tail at t = {t} has no mass; please report this")
         log_m = float(np.dot(c, np.logaddexp(0.0, theta * vf) - math.log(2.0)))
@@ -250,10 +255,31 @@ class SignFlipFFT:
         return log_tail if log else math.exp(log_tail)
 
 
-def _inverse(spectrum: np.ndarray, n_fft: int, size: int) -> np.ndarray:
-    """The first ``size`` points of the inverse FFT of a half spectrum, clipped at 0."""
+def _inverse(kept: np.ndarray, values: np.ndarray, n_fft: int, size: int) -> np.ndarray:
+    """The first ``size`` points of the inverse FFT of a half spectrum (``values`` at the
+    frequencies ``kept``, 0 elsewhere), clipped at 0."""
+    spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
+    spectrum[kept] = values
     p = scipy.fft.irfft(spectrum, n_fft)[:size]
     return np.maximum(p, 0.0, out=p)
+
+
+def _tilted_sum(kept: np.ndarray, values: np.ndarray, n_fft: int, size: int, theta: float) -> float:
+    """``sum over n < size of q(n) exp(theta (size - 1 - n))``, q the inverse FFT of the half
+    spectrum (as :func:`_inverse`, not clipped), frequency by frequency in closed form: the
+    few kept frequencies, not an inverse FFT of N points. With ``z = exp(2 pi i f / N)``,
+    ``sum_n exp(theta (size - 1 - n)) z**n = z**(size - 1) (1 - (e**theta / z)**size) / (1 -
+    e**theta / z)``, each ``1 - exp(a - i phi)`` from expm1 and sines (no cancellation)."""
+
+    def one_minus(a: float, turns: np.ndarray) -> np.ndarray:  # 1 - exp(a - 2 pi i turns / N)
+        phi = 2 * np.pi * turns / n_fft
+        real = 2 * np.sin(phi / 2) ** 2 - math.expm1(a) * np.cos(phi)
+        return real + 1j * math.exp(a) * np.sin(phi)
+
+    geometric = one_minus(size * theta, (kept * size) % n_fft) / one_minus(theta, kept)
+    rotate = np.exp(2j * np.pi * ((kept * (size - 1)) % n_fft) / n_fft)
+    twice = np.where((kept == 0) | (2 * kept == n_fft), 1.0, 2.0)  # f and N - f, conjugates
+    return float(np.dot(twice, (values * rotate * geometric).real)) / n_fft
 
 
 # --- The bootstrap of the mean: the Q-fold convolution ----------------------------
@@ -277,7 +303,9 @@ def _chernoff_halfwidths(
     def width(sign: float) -> float:
         z = sign * theta[:, None] * c[None, :]
         top = z.max(axis=1)
-        k = top + np.log(np.exp(z - top[:, None]) @ w)
+        # einsum, not @: a matrix product wakes OpenBLAS's threads, which then spin on a core
+        # that compare_many's other worker needs
+        k = top + np.log(np.einsum("ij,j->i", np.exp(z - top[:, None]), w))
         return float(np.min((n * k - math.log(eps)) / theta))
 
     return width(-1.0), width(1.0)

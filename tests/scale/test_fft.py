@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy
 from scipy import stats
 from test_grid import four_decimal_runs, reciprocal_ranks
 
@@ -61,12 +62,37 @@ def test_flip_transform_keeps_the_same_frequencies_as_the_full_loop(theta, monke
         v, c, lo, n_fft = window.values, window.counts, window.first, window.n_points
         pi = 1 / (1 + np.exp(-theta * v))
         routes += scale_fft._flip_candidates(v, c * 4 * pi * (1 - pi), n_fft) is not None
-        fast, fast_error = scale_fft._flip_transform(v, c, theta, lo, n_fft)
+        fast = scale_fft._flip_transform(v, c, theta, lo, n_fft)
         with monkeypatch.context() as m:
             m.setattr(scale_fft, "_flip_candidates", lambda *args: None)
-            full, full_error = scale_fft._flip_transform(v, c, theta, lo, n_fft)
-        assert np.array_equal(fast.view(float), full.view(float)) and fast_error == full_error
+            full = scale_fft._flip_transform(v, c, theta, lo, n_fft)
+        assert np.array_equal(fast[0], full[0]) and fast[2] == full[2]
+        assert np.array_equal(fast[1].view(float), full[1].view(float))
     assert routes >= 2
+
+
+def test_the_tilted_sum_in_closed_form_equals_the_weighted_inverse_fft():
+    # a tilted tail's weighted sum, frequency by frequency, against the inverse FFT of all N
+    # points that it replaces: even and odd N, few and many kept frequencies, two tilts
+    rng = np.random.default_rng(5)
+    for steps in (
+        find_grid(np.subtract(*four_decimal_runs(300, 1))).steps,
+        rng.integers(1, 8, 400),
+    ):
+        window = SignFlipFFT.of(steps)
+        v, c, lo, even = window.values, window.counts, window.first, window.n_points
+        odd = next(n for n in itertools.count(even) if n % 2 and scipy.fft.next_fast_len(n) == n)
+        assert even % 2 == 0
+        for n_fft, tilt in itertools.product((even, odd), (0.3, 3.0)):
+            theta = -tilt / float(v[-1])
+            kept, x, _ = scale_fft._flip_transform(v, c, theta, lo, n_fft)
+            spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
+            spectrum[kept] = x
+            q = scipy.fft.irfft(spectrum, n_fft)  # not clipped at 0, as the closed form
+            for size in (1, n_fft // 3, n_fft):
+                theirs = float(np.dot(q[:size], np.exp(theta * np.arange(size - 1, -1, -1))))
+                ours = scale_fft._tilted_sum(kept, x, n_fft, size, theta)
+                assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-15), (n_fft, theta, size)
 
 
 def test_bootstrap_transform_at_the_candidates_equals_the_full_fft(monkeypatch):
