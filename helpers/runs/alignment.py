@@ -155,8 +155,10 @@ def _checked(run: RunScores | Mapping, what: str, empty: str) -> RunScores:
     run = run if isinstance(run, RunScores) else RunScores(dict(run), "")
     if not run.scores:
         raise ValueError(empty)
-    ids = list(run.scores)
-    values = _checks.scores(list(run.scores.values()), what, labels=ids)
+    ids, given = list(run.scores), list(run.scores.values())
+    values = _checks.scores(given, what, labels=ids)
+    if set(map(type, given)) == {float}:  # as they are: no new dict (0.6 s a million queries)
+        return run
     return dataclasses.replace(run, scores=dict(zip(ids, values.tolist(), strict=True)))
 
 
