@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _checks
-from .significance import ALTERNATIVES, REL_TOL
+from .significance import ALTERNATIVES, REL_TOL, _count_at_least_as_extreme
 
 __all__ = ["QueriesNeeded", "queries_needed", "power_curve"]
 
@@ -84,7 +84,15 @@ def queries_needed(
 
 
 def _t_search(effect: float, sd: float, target: float, alpha: float, alternative: str) -> int:
-    """The smallest n >= 2 whose t power reaches ``target`` (power grows with n)."""
+    """The smallest n >= 2 whose t power reaches ``target`` (power grows with n): first among
+    32 n from just below the normal approximation's, in one call; else by bisection."""
+    from scipy import stats
+
+    z = stats.norm.ppf([1 - alpha / (2 if alternative == "two-sided" else 1), target]).sum()
+    ns = np.arange(32) + max(2, min(MAX_QUERIES // 2, math.floor((z * sd / effect) ** 2) - 2))
+    near = _t_power(ns, effect, sd, alpha, alternative) >= target
+    if near.any() and (ns[0] == 2 or not near[0]):
+        return int(ns[np.argmax(near)])
 
     def enough(n: int) -> bool:
         return _t_power(n, effect, sd, alpha, alternative) >= target
@@ -106,17 +114,18 @@ def _t_search(effect: float, sd: float, target: float, alpha: float, alternative
     return hi
 
 
-def _t_power(n: int, effect: float, sd: float, alpha: float, alternative: str) -> float:
-    """The paired t-test's power at ``n`` queries, for a true mean change of ``effect``."""
+def _t_power(n, effect: float, sd: float, alpha: float, alternative: str):
+    """The paired t-test's power at ``n`` queries (or each of an array of n), for a true mean
+    change of ``effect``."""
     from scipy import stats
 
-    df, nc = n - 1, effect * math.sqrt(n) / sd
-    if alternative == "two-sided":
+    df, nc = n - 1, effect * np.sqrt(n) / sd
+    if alternative == "two-sided":  # P(t <= -c) as P(-t >= c): scipy's cdf there can be nan
         c = stats.t.ppf(1 - alpha / 2, df)
-        return float(stats.nct.sf(c, df, nc) + stats.nct.cdf(-c, df, nc))
-    if alternative == "greater":
-        return float(stats.nct.sf(stats.t.ppf(1 - alpha, df), df, nc))
-    return float(stats.nct.cdf(-stats.t.ppf(1 - alpha, df), df, -nc))
+        power = stats.nct.sf(c, df, nc) + stats.nct.sf(c, df, -nc)
+    else:  # "less" plans for a loss of effect: the same power, mirrored
+        power = stats.nct.sf(stats.t.ppf(1 - alpha, df), df, nc)
+    return float(power) if np.ndim(power) == 0 else power
 
 
 def power_curve(
@@ -211,25 +220,18 @@ def _simulated_power(
     Monte Carlo randomization test of ``n_flips`` sign assignments has p <= alpha (the idea of
     ``significance._sign_flip_means``, its own draws: chapter 6's stored numbers need them)."""
     rejected = 0
-    block = max(1, 2**22 // (n_flips * n))  # studies at once: about 32 MiB of signs
+    block = max(1, 2**22 // (n_flips * n))  # studies drawn at once (their order is the draws')
     for start in range(0, n_studies, block):
         s = min(block, n_studies - start)
         d = shifted[gen.integers(0, shifted.size, size=(s, n))]
         bits = np.unpackbits(
             gen.integers(0, 256, size=(s, n_flips, -(-n // 8)), dtype=np.uint8), axis=2
         )[:, :, :n]
-        total = d.sum(axis=1)
-        flipped = total[:, None] - 2 * np.matmul(bits.astype(np.float64), d[:, :, None])[:, :, 0]
-        tol = REL_TOL * np.abs(d).sum(axis=1)[:, None]  # ties, as randomization_test counts them
-        obs = total[:, None]
-        if alternative == "two-sided":
-            extreme = np.abs(flipped) >= np.abs(obs) - tol
-        elif alternative == "greater":
-            extreme = flipped >= obs - tol
-        else:
-            extreme = flipped <= obs + tol
-        p = (extreme.sum(axis=1) + 1) / (n_flips + 1)
-        rejected += int(np.count_nonzero(p <= alpha))
+        total = d.sum(axis=1)  # flip the changes whose bit is 1: each takes 2 d from the total
+        flipped = total[:, None] - 2 * np.einsum("sfn,sn->sf", bits, d)
+        tol = REL_TOL * np.abs(d).sum(axis=1)  # ties, as randomization_test counts them
+        count = _count_at_least_as_extreme(flipped, total[:, None], alternative, tol[:, None])
+        rejected += int(np.count_nonzero((count + 1) / (n_flips + 1) <= alpha))
     return rejected / n_studies
 
 

@@ -295,3 +295,31 @@ def test_the_simulated_figures_docs_your_own_runs_states_for_chapter_7s_runs():
     doc = YOUR_OWN_RUNS.read_text()
     assert f"{sim.queries:,} by the simulated" in doc
     assert f"power {sim.power:.3f} ± {sim.mc_error:.3f}" in doc
+
+
+def test_the_search_near_the_normal_answer_agrees_with_plain_bisection():
+    # the 32 n tried at once from just below the normal approximation, against a bisection of
+    # the t power one n at a time, over 200 random plans; some (a target power below alpha
+    # puts the normal answer far off) fall outside those 32 n
+    rng = np.random.default_rng(53)
+    outside = 0
+    for _ in range(200):
+        sd, effect, target = (
+            rng.uniform(0.05, 0.5),
+            rng.uniform(0.003, 0.6),
+            rng.uniform(0.01, 0.99),
+        )
+        alpha, alternative = rng.choice([0.01, 0.05, 0.2]), rng.choice(["two-sided", "greater"])
+        args = (effect, sd, alpha, alternative)
+        lo, hi = 1, 2
+        while planning._t_power(hi, *args) < target:
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if planning._t_power(mid, *args) >= target else (mid, hi)
+        assert planning._t_search(effect, sd, target, alpha, alternative) == hi
+        z = stats.norm.ppf(1 - alpha / (2 if alternative == "two-sided" else 1)) + stats.norm.ppf(
+            target
+        )
+        outside += not 0 <= hi - max(2, math.floor((z * sd / effect) ** 2) - 2) < 32
+    assert outside >= 2
