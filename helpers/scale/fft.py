@@ -236,13 +236,10 @@ class SignFlipFFT:
         def mean(theta: float) -> float:
             return float(np.dot(c, vf * scipy.special.expit(theta * vf)))
 
-        a, b = -1.0 / float(v[-1]), 0.0
+        a = -1.0 / float(v[-1])
         while mean(a) > t:
             a *= 2
-        for _ in range(100):  # bisection; any theta gives the exact identity
-            mid = (a + b) / 2
-            a, b = (mid, b) if mean(mid) < t else (a, mid)
-        theta = a
+        theta = scipy.optimize.brentq(lambda th: mean(th) - t, a, 0.0)  # any theta is exact
         half = _hoeffding_halfwidth(sum_squares, 1e-30)
         lo = max(0, math.floor(t - half))
         n_fft = _fft_length(min(total, math.ceil(t + half)) - lo + 1)
@@ -256,8 +253,7 @@ class SignFlipFFT:
 
 
 def _inverse(kept: np.ndarray, values: np.ndarray, n_fft: int, size: int) -> np.ndarray:
-    """The first ``size`` points of the inverse FFT of a half spectrum (``values`` at the
-    frequencies ``kept``, 0 elsewhere), clipped at 0."""
+    """The first ``size`` points, clipped at 0, of the inverse FFT of ``values`` at ``kept``."""
     spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
     spectrum[kept] = values
     p = scipy.fft.irfft(spectrum, n_fft)[:size]
@@ -265,16 +261,15 @@ def _inverse(kept: np.ndarray, values: np.ndarray, n_fft: int, size: int) -> np.
 
 
 def _tilted_sum(kept: np.ndarray, values: np.ndarray, n_fft: int, size: int, theta: float) -> float:
-    """``sum over n < size of q(n) exp(theta (size - 1 - n))``, q the inverse FFT of the half
-    spectrum (as :func:`_inverse`, not clipped), frequency by frequency in closed form: the
-    few kept frequencies, not an inverse FFT of N points. With ``z = exp(2 pi i f / N)``,
-    ``sum_n exp(theta (size - 1 - n)) z**n = z**(size - 1) (1 - (e**theta / z)**size) / (1 -
-    e**theta / z)``, each ``1 - exp(a - i phi)`` from expm1 and sines (no cancellation)."""
+    """``sum over n < size of q(n) exp(theta (size - 1 - n))``, q :func:`_inverse`'s (not clipped),
+    from the few kept frequencies, each a geometric sum in closed form: with ``z = exp(2 pi i f /
+    N)``, ``z**(size - 1) (1 - (e**theta / z)**size) / (1 - e**theta / z)``, no inverse FFT."""
 
     def one_minus(a: float, turns: np.ndarray) -> np.ndarray:  # 1 - exp(a - 2 pi i turns / N)
-        phi = 2 * np.pi * turns / n_fft
-        real = 2 * np.sin(phi / 2) ** 2 - math.expm1(a) * np.cos(phi)
-        return real + 1j * math.exp(a) * np.sin(phi)
+        phi = 2 * np.pi * turns / n_fft  # from expm1 and sines: no cancellation near 0
+        return (
+            2 * np.sin(phi / 2) ** 2 - math.expm1(a) * np.cos(phi) + 1j * math.exp(a) * np.sin(phi)
+        )
 
     geometric = one_minus(size * theta, (kept * size) % n_fft) / one_minus(theta, kept)
     rotate = np.exp(2j * np.pi * ((kept * (size - 1)) % n_fft) / n_fft)
