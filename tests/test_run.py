@@ -235,6 +235,8 @@ SWEEP = {
     },
     # a static page in the browser, offline (make test checks the pages as HTML)
     "tests/browser/test_static_offline.py": None,
+    # the explorer used in JupyterLab (make test: its controls and pictures in test_widgets.py)
+    "tests/browser/test_smoke.py": {"test_explorer_in_jupyterlab"},
     # the real actionlint catching a mistake (make lint runs it on the workflows), and pytest's
     # own collection of this table (make test reads it from the files)
     "tests/test_run.py": {
@@ -270,9 +272,10 @@ def _marked_sweep(path: Path) -> tuple[bool, set[str], int]:
 
 def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
     """The two commands split the tests between them: make test-browser takes SWEEP, every test
-    marked sweep, and make test every other one (of tests/browser, the smoke test). Read from the
-    test files: no other file names the marker, and each marks exactly SWEEP's tests, by its
-    pytestmark or by decorating them (pytest's own collection of them is the sweep's, below)."""
+    marked sweep, and make test every other one (of tests/browser, the smoke test, but for its
+    explorer). Read from the test files: no other file names the marker, and each marks exactly
+    SWEEP's tests, by its pytestmark or by decorating them (pytest's own collection of them is the
+    sweep's, below)."""
     naming = {}
     for path in (ROOT / "tests").rglob("test_*.py"):
         module, functions, elsewhere = _marked_sweep(path)
@@ -281,7 +284,8 @@ def test_make_test_leaves_out_exactly_the_sweep_and_test_browser_runs_it():
             assert not elsewhere and not (module and functions), path
     assert naming == SWEEP
     browser = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests/browser").glob("test_*.py")}
-    assert browser - set(SWEEP) == {"tests/browser/test_smoke.py"}
+    in_make_test = {p for p in browser if p not in SWEEP or SWEEP[p] is not None}
+    assert in_make_test == {"tests/browser/test_smoke.py"}
 
 
 # The full sweep's (3 to 5 s of CPU, a pytest of its own): the split changes rarely, and the test

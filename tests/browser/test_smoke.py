@@ -7,7 +7,8 @@ is make test-browser's (test_chapters_0_to_3.py, test_chapters_4_to_7.py), which
 - Shift+Enter through one chapter's first exercises (chapter 1: their answer cells, checks and
   closed solutions, up to its first quiz): nothing given away, their answer variables still
   ``...``; then one of them typed in, wrongly and rightly.
-- Chapter 2's resample explorer, used as a learner uses it: presets, keyboard, figure.
+- Chapter 2's resample explorer, used as a learner uses it: presets, keyboard, figure (the
+  full sweep's: make test-browser).
 - Every quiz of every chapter at 1280 px: the chapters' quiz cells, with their stored outputs,
   in one notebook: the snapshots as committed, then every quiz drawn live. The options' layout
   depends only on the quiz and the window, not on the chapter around it, so one kernel that
@@ -127,6 +128,10 @@ def test_shift_enter_through_the_first_exercise_gives_nothing_away(page):
         shut_down_kernel(page)
 
 
+# The full sweep's (make test-browser, CI), not make test's: about 15 s of CPU (the kernel draws
+# a figure at every step, Chromium shows it); make test keeps the explorer's controls and
+# pictures in tests/test_widgets.py, and the sweep draws it live in chapter 2 twice.
+@pytest.mark.sweep
 def test_explorer_in_jupyterlab(page):
     """Only the cells the explorer needs run (the helpers import and the explorer's own)."""
     try:
