@@ -334,7 +334,7 @@ def test_agrees_with_trec_evals_c_code_on_random_rankings():
         if os.environ.get("REQUIRE_ORACLE") == "1":
             pytest.fail(ORACLE_MISSING + " (required here: REQUIRE_ORACLE=1)")
         pytest.skip(ORACLE_MISSING)
-    qrels, run = _random_topics(np.random.default_rng(2026), 2500)
+    qrels, run = _random_topics(np.random.default_rng(2026), 1000)
     functions = {m: measure_function(m) for m in ORACLE_MEASURES}
     worst, compared = 0.0, 0
     for level in (1, 2, 3, 4):  # pytrec_eval takes positive levels only
@@ -347,7 +347,7 @@ def test_agrees_with_trec_evals_c_code_on_random_rankings():
                 worst = max(worst, abs(function(topic) - values[measure]))
                 compared += 1
     assert worst <= 1e-12
-    assert compared == 4 * len(ORACLE_MEASURES) * len(run) > 200_000
+    assert compared == 4 * len(ORACLE_MEASURES) * len(run) > 80_000
 
 
 # --- evaluate on a small hand-checked fixture, and through compare_runs -------------------

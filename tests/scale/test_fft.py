@@ -73,17 +73,18 @@ def test_flip_transform_keeps_the_same_frequencies_as_the_full_loop(theta, monke
 
 def test_the_tilted_sum_in_closed_form_equals_the_weighted_inverse_fft():
     # a tilted tail's weighted sum, frequency by frequency, against the inverse FFT of all N
-    # points that it replaces: even and odd N, few and many kept frequencies, two tilts
+    # points that it replaces: 200 four-decimal changes (46 of 50,001 frequencies kept at the
+    # small tilt, 49,418 at the large one), and 400 steps of 1 to 7 at an even and an odd N
     rng = np.random.default_rng(5)
-    for steps in (
-        find_grid(np.subtract(*four_decimal_runs(300, 1))).steps,
-        rng.integers(1, 8, 400),
+    for steps, odd_too in (
+        (find_grid(np.subtract(*four_decimal_runs(200, 1))).steps, False),
+        (rng.integers(1, 8, 400), True),
     ):
         window = SignFlipFFT.of(steps)
         v, c, lo, even = window.values, window.counts, window.first, window.n_points
         odd = next(n for n in itertools.count(even) if n % 2 and scipy.fft.next_fast_len(n) == n)
         assert even % 2 == 0
-        for n_fft, tilt in itertools.product((even, odd), (0.3, 3.0)):
+        for n_fft, tilt in itertools.product((even, odd) if odd_too else (even,), (0.3, 3.0)):
             theta = -tilt / float(v[-1])
             kept, x, _ = scale_fft._flip_transform(v, c, theta, lo, n_fft)
             spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
