@@ -106,9 +106,9 @@ def _flip_transform(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The half spectrum of the flipped total T, tilted by ``theta``, on an FFT of ``n_fft``
     points: the frequencies kept and its values there (0 elsewhere), and a bound on the error of
-    any probability of its inverse. Under the tilt each ``|k|``
-    equal to ``v[j]`` (``c[j]`` of them) is flipped with probability
-    ``pi_j = 1 / (1 + exp(-theta v_j))`` (1/2 when theta = 0), so that, with w = exp(2 pi i / N),
+    any probability of its inverse. Under the tilt each ``|k|`` equal to ``v[j]`` (``c[j]`` of
+    them) is flipped with probability ``pi_j = 1 / (1 + exp(-theta v_j))`` (1/2 when theta = 0),
+    so that, with w = exp(2 pi i / N),
     ``X_f = w**(f lo) prod_j (1 - pi_j + pi_j w**(-f v_j))**c_j``: its inverse FFT holds
     ``P(T = lo + n)`` at n. Log-magnitudes are summed first, steepest factor first, dropping a
     frequency once below 1e-40; the complex product is formed on the few that remain. Only
