@@ -79,21 +79,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """What `make html` writes: tools/notebook_tools.py --html run as a script, in this process
-    (runpy, so that the answer key's export on the same worker reuses its imports), once per
-    session for every check of the real pages, all in the full sweep (tests/test_html.py's that
-    need the explorer's real pictures, tests/browser/test_static_*.py): drawing the explorer's
-    35 pictures takes about 20 s of CPU, exporting the eight chapters about 10 s. make test
-    checks the pages with stand-ins for those pictures (tests/test_html.py: site)."""
+def write_static_site(out: Path) -> Path:
+    """What `make html` writes, into ``out``: tools/notebook_tools.py --html run as a script, in
+    this process (runpy, so that the answer key's export on the same worker reuses its imports)."""
     import runpy
 
-    out = tmp_path_factory.mktemp("site")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sys, "argv", ["notebook_tools.py", "--html", str(out)])
         runpy.run_path(str(ROOT / "tools" / "notebook_tools.py"), run_name="__main__")
     return out
+
+
+@pytest.fixture(scope="session")
+def static_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real pages (:func:`write_static_site`), once per session for every check of them, all
+    in the full sweep (tests/test_html.py's that need the explorer's real pictures,
+    tests/browser/test_static_*.py): drawing the explorer's 35 pictures takes about 20 s of CPU,
+    exporting the eight chapters about 10 s. make test checks the pages with stand-ins for those
+    pictures (tests/test_html.py: site)."""
+    return write_static_site(tmp_path_factory.mktemp("site"))
 
 
 #: The test files that take longest, run first so that the workers finish together: with

@@ -4,17 +4,12 @@ import base64
 import html
 import json
 import re
-import runpy
-import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 from notebook_tools import MATHJAX_CONFIG, MATHJAX_DIR, NOTEBOOKS, chapter_info
 
 from helpers import describe_draw
-
-ROOT = Path(__file__).resolve().parent.parent
 
 #: One figure each chapter prints, which its page must show (escaped as HTML would be).
 KEY_FIGURES = {
@@ -58,21 +53,19 @@ def _stand_in_picture(d, k, half_alpha, query_ids) -> bytes:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """What `make html` writes: tools/notebook_tools.py --html run as a script, in this process
-    (runpy) so that the answer key's export on the same worker reuses its imports, with one
-    difference: the resample explorer's 35 pictures (20 s of CPU to draw, two thirds of the
-    site's cost) are stand-ins that record what they were asked to draw. The real pictures are
-    checked on the real pages in the full sweep (conftest.py: static_site), where they are drawn
-    once for every check of the pages."""
+    """What `make html` writes (conftest.py: write_static_site), with one difference: the resample
+    explorer's 35 pictures (20 s of CPU to draw, two thirds of the site's cost) are stand-ins
+    that record what they were asked to draw. The real pictures are checked on the real pages in
+    the full sweep (conftest.py: static_site), where they are drawn once for every check of the
+    pages."""
     import static_widgets
 
-    out = tmp_path_factory.mktemp("site")
+    from conftest import write_static_site
+
     EXPLORER_CALLS.clear()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sys, "argv", ["notebook_tools.py", "--html", str(out)])
         mp.setattr(static_widgets, "_explorer_png", _stand_in_picture)
-        runpy.run_path(str(ROOT / "tools" / "notebook_tools.py"), run_name="__main__")
-    return out
+        return write_static_site(tmp_path_factory.mktemp("site"))
 
 
 def test_every_chapter_has_a_key_figure_listed():
