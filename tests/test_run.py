@@ -227,7 +227,7 @@ SWEEP = {
     "tests/scale/test_fft.py": {
         "test_tails_of_800_changes_on_a_fine_grid_are_positive_and_within_chernoff"
     },
-    # planning by simulation at the sizes the docs quote: no chapter plans by simulation
+    # planning by simulation at the sizes the docs quote (chapter 6 simulates 1,000 studies a size)
     "tests/test_planning.py": {
         "test_for_hit_at_k_the_simulation_agrees_with_the_enumeration",
         "test_the_randomization_answer_has_at_least_the_target_power_within_its_error",

@@ -15,7 +15,8 @@ and test_chapters_4_to_7.py: two files, so that pytest-xdist's --dist loadfile g
 its own worker, each starting one JupyterLab: the sweep is mostly waiting for the browser and the
 kernel, so the halves overlap well on two cores, with a third worker running the rest of the
 sweep meanwhile. test_smoke.py (``make test``) takes each of
-these behaviours once, with chapter 2's resample explorer used as a learner would.
+these behaviours once; its use of chapter 2's resample explorer, as a learner would, is the
+sweep's.
 """
 
 import re
